@@ -1,0 +1,68 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Ripple: build and bootstrap automation for modular Swift code bases.
+// Layout and rules: ../shared/DESIGN.md. The `ripple` executable stays lean (no server framework).
+let package = Package(
+  name: "Ripple",
+  platforms: [.macOS(.v13)],
+  products: [
+    .executable(name: "ripple", targets: ["ripple"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+    .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+  ],
+  targets: [
+    // libgit2 as a system library, found through pkg-config.
+    .systemLibrary(
+      name: "Clibgit2",
+      pkgConfig: "libgit2",
+      providers: [.apt(["libgit2-dev"]), .brew(["libgit2"])]
+    ),
+    // Pure values shared by every module: changed files, globs, error categories.
+    .target(name: "RippleCore"),
+    // Side effects behind small clients (processes; later file system and clock), live + test doubles.
+    .target(
+      name: "SystemClients",
+      dependencies: [
+        "RippleCore",
+        .product(name: "Subprocess", package: "swift-subprocess"),
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]
+    ),
+    // Swift API over libgit2: one owner per handle, typed errors.
+    .target(name: "Git", dependencies: ["Clibgit2", "RippleCore"]),
+    // Package model, manifest loading via `swift package dump-package`, on-disk cache.
+    .target(
+      name: "PackageGraph",
+      dependencies: ["RippleCore", "SystemClients", .product(name: "Crypto", package: "swift-crypto")]
+    ),
+    // ripple.yml: model, YAML parsing with file/line errors, validation.
+    .target(name: "RippleConfig", dependencies: ["RippleCore", "Yams"]),
+    // Pure: changed paths x graphs x config -> affected targets with reasons.
+    .target(name: "Affected", dependencies: ["RippleCore", "PackageGraph", "RippleConfig"]),
+    // Orchestration: wires git, manifests and config into the jobs the executables run.
+    .target(
+      name: "RippleKit",
+      dependencies: ["RippleCore", "SystemClients", "Git", "PackageGraph", "RippleConfig", "Affected"]),
+    // ArgumentParser commands: parse, call RippleKit, print.
+    .target(
+      name: "RippleCLI",
+      dependencies: ["RippleKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+    ),
+    .executableTarget(name: "ripple", dependencies: ["RippleCLI"]),
+
+    .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore"]),
+    .testTarget(name: "SystemClientsTests", dependencies: ["SystemClients"]),
+    .testTarget(name: "GitTests", dependencies: ["Git"]),
+    .testTarget(name: "PackageGraphTests", dependencies: ["PackageGraph"]),
+    .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig"]),
+    .testTarget(name: "AffectedTests", dependencies: ["Affected"]),
+    .testTarget(name: "RippleIntegrationTests", dependencies: ["RippleKit", "RippleCLI", "Git"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,164 @@
+import RippleCore
+
+/// Every package of a repository at one revision, as SwiftPM evaluated their manifests.
+///
+/// Paths are repo-relative with `/` separators; the root package is ".". Values only: no I/O here.
+public struct PackageGraph: Sendable, Codable, Hashable {
+  /// Sorted by `path`.
+  public var packages: [Package]
+
+  public init(packages: [Package]) {
+    self.packages = packages.sorted { $0.path < $1.path }
+  }
+
+  public func package(at path: String) -> Package? {
+    packages.first { $0.path == path }
+  }
+
+  /// The innermost package whose directory holds `path` (a file or directory), if any.
+  public func owningPackage(of path: String) -> Package? {
+    var best: Package?
+    for package in packages where RepoPath.isInside(path, directory: package.path) {
+      if best == nil || package.path.count > best!.path.count || best!.path == "." { best = package }
+    }
+    return best
+  }
+}
+
+/// One package: a directory holding a `Package.swift`.
+public struct Package: Sendable, Codable, Hashable {
+  /// Repo-relative directory, "." for the root.
+  public var path: String
+  /// The `name:` of the manifest.
+  public var name: String
+  /// The manifest file SwiftPM selected (`Package.swift` or a versioned `Package@swift-X.swift`).
+  public var manifestFile: String
+  /// Canonical text of the package-level fields (tools version, platforms, language versions,
+  /// settings, …). When it differs between two revisions, every target of the package changed.
+  public var packageFingerprint: String
+  public var targets: [Target]
+  public var products: [Product]
+  public var dependencies: [PackageDependency]
+
+  public init(
+    path: String, name: String, manifestFile: String = "Package.swift", packageFingerprint: String,
+    targets: [Target], products: [Product] = [], dependencies: [PackageDependency] = []
+  ) {
+    self.path = path
+    self.name = name
+    self.manifestFile = manifestFile
+    self.packageFingerprint = packageFingerprint
+    self.targets = targets
+    self.products = products
+    self.dependencies = dependencies
+  }
+
+  public func target(named name: String) -> Target? { targets.first { $0.name == name } }
+  public func product(named name: String) -> Product? { products.first { $0.name == name } }
+
+  /// The dependency a `.product(name:package:)` refers to: by identity or declared name, case-insensitively.
+  public func dependency(named packageName: String) -> PackageDependency? {
+    let key = packageName.lowercased()
+    return dependencies.first { $0.identity == key || $0.name?.lowercased() == key }
+  }
+}
+
+public enum TargetKind: String, Sendable, Codable, Hashable {
+  case library = "regular"
+  case executable
+  case test
+  case plugin
+  case macro
+  case system
+  case binary
+
+  public var isTest: Bool { self == .test }
+}
+
+/// One target of a package, with its directory resolved against the tree of the revision.
+public struct Target: Sendable, Codable, Hashable {
+  public var name: String
+  public var kind: TargetKind
+  /// `path:` as written in the manifest, if any.
+  public var declaredPath: String?
+  /// Repo-relative directory that owns the target's files (sources, excludes, resources).
+  public var directory: String
+  public var dependencies: [TargetDependency]
+  /// Plugins the target uses (`plugins: [...]`): an edge like a dependency.
+  public var pluginUsages: [TargetDependency]
+  /// Canonical text of the evaluated entry. When it differs between revisions, the target changed.
+  public var fingerprint: String
+
+  public init(
+    name: String, kind: TargetKind, declaredPath: String? = nil, directory: String,
+    dependencies: [TargetDependency] = [], pluginUsages: [TargetDependency] = [], fingerprint: String = ""
+  ) {
+    self.name = name
+    self.kind = kind
+    self.declaredPath = declaredPath
+    self.directory = directory
+    self.dependencies = dependencies
+    self.pluginUsages = pluginUsages
+    self.fingerprint = fingerprint
+  }
+}
+
+/// A target's dependency as the manifest declares it.
+public enum TargetDependency: Sendable, Codable, Hashable {
+  /// `.target(name:)`: a target of the same package.
+  case target(String)
+  /// `.product(name:package:)`: a product of a package dependency (`package` nil when omitted).
+  case product(String, package: String?)
+  /// A bare string: a target of the same package, else a product of any dependency.
+  case byName(String)
+
+  public var name: String {
+    switch self {
+    case .target(let n), .product(let n, _), .byName(let n): n
+    }
+  }
+}
+
+public struct Product: Sendable, Codable, Hashable {
+  public var name: String
+  /// library, executable, plugin, macro, …
+  public var kind: String
+  public var targets: [String]
+
+  public init(name: String, kind: String = "library", targets: [String]) {
+    self.name = name
+    self.kind = kind
+    self.targets = targets
+  }
+}
+
+/// A `dependencies:` entry of a package.
+public struct PackageDependency: Sendable, Codable, Hashable {
+  public enum Location: Sendable, Codable, Hashable {
+    /// `.package(path:)`: the repo-relative directory of the other package (nil when outside the repo).
+    case local(path: String?)
+    /// `.package(url:…)`, registry ids included.
+    case remote(String)
+  }
+
+  /// SwiftPM's identity: lowercased last path component of the location, without `.git`.
+  public var identity: String
+  /// Explicit `name:` of the dependency, for old manifests that refer to products by it.
+  public var name: String?
+  public var location: Location
+  /// Canonical text of the requirement and other fields; a difference means the dependency changed.
+  public var fingerprint: String
+
+  public init(identity: String, name: String? = nil, location: Location, fingerprint: String = "") {
+    self.identity = identity
+    self.name = name
+    self.location = location
+    self.fingerprint = fingerprint
+  }
+}
+
+/// The pins of one `Package.resolved`: identity → canonical text of the pinned state.
+public struct ResolvedPins: Sendable, Codable, Hashable {
+  public var pins: [String: String]
+  public init(pins: [String: String]) { self.pins = pins }
+}

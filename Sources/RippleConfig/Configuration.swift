@@ -1,0 +1,45 @@
+import RippleCore
+
+/// The contents of `ripple.yml` once validated.
+public struct RippleConfiguration: Sendable, Hashable {
+  /// Where it was read from (nil for the built-in default).
+  public var sourcePath: String?
+  public var selection: SelectionConfig
+
+  public init(sourcePath: String? = nil, selection: SelectionConfig = .init()) {
+    self.sourcePath = sourcePath
+    self.selection = selection
+  }
+}
+
+/// What to do with a changed file that no target owns and no rule names.
+public enum UnownedPolicy: String, Sendable, Hashable {
+  /// Run every test and warn (safe default).
+  case all
+  /// Ignore such files.
+  case ignore
+}
+
+/// `selection:` — how changed files map to tests beyond the package graph (DESIGN.md rule 8).
+public struct SelectionConfig: Sendable, Hashable {
+  public var ignore: [Glob]
+  public var global: [Glob]
+  public var unowned: UnownedPolicy
+  /// Target name (or `package-dir:Target`) → globs of files outside targets that feed it.
+  public var inputs: [String: [Glob]]
+  /// The manifest is evaluated once per entry; the graphs are unioned. Never empty.
+  public var manifestEnvironments: [[String: String]]
+  public var excludePackages: [Glob]
+
+  public init(
+    ignore: [Glob] = [], global: [Glob] = [], unowned: UnownedPolicy = .all, inputs: [String: [Glob]] = [:],
+    manifestEnvironments: [[String: String]] = [[:]], excludePackages: [Glob] = []
+  ) {
+    self.ignore = ignore
+    self.global = global
+    self.unowned = unowned
+    self.inputs = inputs
+    self.manifestEnvironments = manifestEnvironments.isEmpty ? [[:]] : manifestEnvironments
+    self.excludePackages = excludePackages
+  }
+}

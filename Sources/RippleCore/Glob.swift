@@ -1,0 +1,99 @@
+/// A path glob, anchored at the repository root, as used in `ripple.yml`.
+///
+/// `*` matches within one path segment, `**` matches zero or more whole segments, `?` one character,
+/// `[abc]`/`[a-z]`/`[!a]` a character class. A trailing `/` matches a directory and everything in it.
+public struct Glob: Sendable, Hashable, CustomStringConvertible {
+  public let pattern: String
+  private let segments: [Substring]
+
+  public init(_ pattern: String) {
+    var p = pattern
+    while p.hasPrefix("./") { p.removeFirst(2) }
+    if p.hasSuffix("/") { p += "**" }
+    self.pattern = pattern
+    self.segments = p.split(separator: "/", omittingEmptySubsequences: true)
+  }
+
+  public var description: String { pattern }
+
+  /// Whether `path` (repo-relative, `/`-separated) matches.
+  public func matches(_ path: String) -> Bool {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+    return Self.match(segments[...], parts[...])
+  }
+
+  private static func match(_ pattern: ArraySlice<Substring>, _ path: ArraySlice<Substring>) -> Bool {
+    guard let first = pattern.first else { return path.isEmpty }
+    if first == "**" {
+      let rest = pattern.dropFirst()
+      if rest.isEmpty { return true }
+      var remaining = path
+      while true {
+        if match(rest, remaining) { return true }
+        guard !remaining.isEmpty else { return false }
+        remaining = remaining.dropFirst()
+      }
+    }
+    guard let segment = path.first, matchSegment(Array(first.unicodeScalars)[...], Array(segment.unicodeScalars)[...])
+    else { return false }
+    return match(pattern.dropFirst(), path.dropFirst())
+  }
+
+  private static func matchSegment(_ p: ArraySlice<Unicode.Scalar>, _ s: ArraySlice<Unicode.Scalar>) -> Bool {
+    var p = p
+    var s = s
+    while let c = p.first {
+      switch c {
+      case "*":
+        let rest = p.drop(while: { $0 == "*" })
+        if rest.isEmpty { return true }
+        var tail = s
+        while true {
+          if matchSegment(rest, tail) { return true }
+          guard !tail.isEmpty else { return false }
+          tail = tail.dropFirst()
+        }
+      case "?":
+        guard !s.isEmpty else { return false }
+        p = p.dropFirst()
+        s = s.dropFirst()
+      case "[":
+        guard let ch = s.first, let (matched, rest) = matchClass(p.dropFirst(), ch) else {
+          if s.first == "[" { p = p.dropFirst(); s = s.dropFirst(); continue }
+          return false
+        }
+        guard matched else { return false }
+        p = rest
+        s = s.dropFirst()
+      default:
+        guard s.first == c else { return false }
+        p = p.dropFirst()
+        s = s.dropFirst()
+      }
+    }
+    return s.isEmpty
+  }
+
+  /// Matches `ch` against a class starting after `[`; returns nil when the class is not closed.
+  private static func matchClass(_ p: ArraySlice<Unicode.Scalar>, _ ch: Unicode.Scalar)
+    -> (Bool, ArraySlice<Unicode.Scalar>)?
+  {
+    var p = p
+    var negate = false
+    if let f = p.first, f == "!" || f == "^" { negate = true; p = p.dropFirst() }
+    var matched = false
+    var first = true
+    while let c = p.first {
+      if c == "]" && !first { return (matched != negate, p.dropFirst()) }
+      first = false
+      p = p.dropFirst()
+      if p.first == "-", let hi = p.dropFirst().first, hi != "]" {
+        if c <= ch && ch <= hi { matched = true }
+        p = p.dropFirst(2)
+      } else if c == ch {
+        matched = true
+      }
+    }
+    return nil
+  }
+}

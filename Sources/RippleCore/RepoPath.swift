@@ -1,0 +1,40 @@
+/// Helpers for repo-relative paths: `/`-separated, no leading `./`, the root is ".".
+public enum RepoPath {
+  /// Joins a package directory ("." for the root) and a relative path.
+  public static func join(_ base: String, _ relative: String) -> String {
+    let r = normalize(relative)
+    if base == "." || base.isEmpty { return r }
+    if r == "." { return base }
+    return normalize(base + "/" + r)
+  }
+
+  /// Removes `.` segments, resolves `..` where possible, and strips trailing slashes. "" becomes ".".
+  public static func normalize(_ path: String) -> String {
+    var out: [Substring] = []
+    for part in path.split(separator: "/", omittingEmptySubsequences: true) {
+      if part == "." { continue }
+      if part == "..", let last = out.last, last != ".." { out.removeLast(); continue }
+      out.append(part)
+    }
+    return out.isEmpty ? "." : out.joined(separator: "/")
+  }
+
+  /// Whether `path` is `directory` itself or inside it.
+  public static func isInside(_ path: String, directory: String) -> Bool {
+    if directory == "." { return true }
+    return path == directory || path.hasPrefix(directory + "/")
+  }
+
+  /// The parent directory of a path ("." for a top-level entry).
+  public static func parent(_ path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return String(path[..<slash])
+  }
+
+  /// `path` relative to `directory` (which must contain it).
+  public static func relative(_ path: String, to directory: String) -> String {
+    if directory == "." { return path }
+    if path == directory { return "." }
+    return String(path.dropFirst(directory.count + 1))
+  }
+}

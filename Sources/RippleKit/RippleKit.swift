@@ -1,0 +1,5 @@
+import Affected
+import Git
+import PackageGraph
+import RippleConfig
+import RippleCore

@@ -1,0 +1,3 @@
+import RippleCLI
+
+await RippleCommand.main()
