@@ -1,3 +1,3 @@
 import RippleCLI
 
-await RippleCommand.main()
+await RippleCommand.run()

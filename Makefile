@@ -1,0 +1,44 @@
+# Entry points people type. `make test` and `make demo` work on a fresh Debian/Ubuntu or macOS
+# machine with only Swift installed: they install the system packages they need first.
+SHELL := /bin/bash
+PREFIX ?= /usr/local
+SWIFT ?= swift
+CONFIG ?= debug
+BUILD_FLAGS ?=
+
+.PHONY: all build deps test demo bench install format lint clean-cache
+
+all: build
+
+## deps: install system packages (libgit2, pkg-config) when missing
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS)
+
+## test: build and run every test
+test: deps
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+
+## demo: run Ripple's main job on a built-in example repository
+demo: deps
+	$(SWIFT) build -c $(CONFIG) --product ripple $(BUILD_FLAGS)
+	scripts/demo.sh "$$($(SWIFT) build -c $(CONFIG) --show-bin-path)/ripple"
+
+## bench: benchmarks with baselines measured in the same run
+bench: deps
+	$(SWIFT) build -c release --product ripple $(BUILD_FLAGS)
+	scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)/ripple"
+
+install: deps
+	$(SWIFT) build -c release --product ripple $(BUILD_FLAGS)
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/ripple" "$(DESTDIR)$(PREFIX)/bin/ripple"
+
+format:
+	$(SWIFT) format -i -r Sources Tests Package.swift
+
+lint:
+	$(SWIFT) format lint -r --strict Sources Tests Package.swift

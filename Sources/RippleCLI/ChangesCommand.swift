@@ -1,0 +1,66 @@
+import ArgumentParser
+import Foundation
+import Git
+import RippleCore
+import RippleKit
+
+enum ChangesFormat: String, ExpressibleByArgument, CaseIterable {
+  case text, json
+}
+
+struct ChangesCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "changes",
+    abstract: "List the changed paths between two revisions, or a revision and the working tree."
+  )
+
+  @OptionGroup var repository: RepositoryOptions
+  @OptionGroup var revisions: RevisionOptions
+
+  @Option(help: "Output: text or json.")
+  var format: ChangesFormat = .text
+
+  func run() throws {
+    let repo = try GitRepository.discover(from: repository.resolvedDirectory)
+    let changeSet = try ChangeDetection.detect(revisions.request, in: repo)
+    switch format {
+    case .json:
+      print(try ChangesReport(changeSet).json())
+    case .text:
+      if changeSet.changes.isEmpty {
+        Terminal.standardError.write("no changes between \(changeSet.from.short) and \(changeSet.head?.short ?? "the working tree")\n")
+      }
+      for change in changeSet.changes {
+        let line =
+          if let old = change.oldPath, change.status == .renamed || change.status == .copied {
+            "\(change.status.rawValue)\t\(old) -> \(change.path)"
+          } else {
+            "\(change.status.rawValue)\t\(change.path)"
+          }
+        print(line)
+      }
+    }
+  }
+}
+
+/// `ripple changes --format json`: the same header fields as `affected --format json`.
+struct ChangesReport: Encodable {
+  var schemaVersion = 1
+  var base: String
+  var head: String
+  var mergeBase: String?
+  var changedFiles: [ChangedFile]
+
+  init(_ changeSet: ChangeSet) {
+    base = changeSet.base.hex
+    head = changeSet.headLabel
+    mergeBase = changeSet.mergeBase?.hex
+    changedFiles = changeSet.changes
+  }
+
+  func json() throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: try encoder.encode(self), as: UTF8.self)
+  }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import RippleKit
+
+/// `-C DIR` and `--config PATH`, shared by every command that reads a repository.
+struct RepositoryOptions: ParsableArguments {
+  @Option(name: .customShort("C"), help: ArgumentHelp("Run as if started in DIR.", valueName: "DIR"))
+  var directory: String?
+
+  @Option(help: ArgumentHelp("Config file (default: ripple.yml, .ripple.yml or Config/ripple.yml).", valueName: "PATH"))
+  var config: String?
+
+  var resolvedDirectory: String {
+    let cwd = FileManager.default.currentDirectoryPath
+    guard let directory else { return cwd }
+    return directory.hasPrefix("/") ? directory : cwd + "/" + directory
+  }
+}
+
+/// Which two states to compare (DESIGN.md rule 1).
+struct RevisionOptions: ParsableArguments {
+  @Option(help: "Base revision (default: merge-base of HEAD with origin/HEAD, main or master).")
+  var base: String?
+
+  @Option(help: "Head revision (default: the working tree, with staged, unstaged and untracked files).")
+  var head: String?
+
+  @Flag(help: "Compare from --base itself instead of the merge-base of base and head.")
+  var noMergeBase = false
+
+  var request: ChangeRequest { ChangeRequest(base: base, head: head, noMergeBase: noMergeBase) }
+}
+
+enum Fallback: String, ExpressibleByArgument, CaseIterable {
+  case error
+  case all
+}
+
+/// Options that decide which targets are selected; shared by `affected` and `test`.
+struct SelectionOptions: ParsableArguments {
+  @OptionGroup var repository: RepositoryOptions
+  @OptionGroup var revisions: RevisionOptions
+
+  @Flag(help: "Only direct dependents of changed targets, not the transitive closure.")
+  var direct = false
+
+  @Option(help: "When something cannot be known (a manifest fails to evaluate): error, or select all tests.")
+  var fallback: Fallback = .error
+
+  var affectedOptions: AffectedOptions {
+    AffectedOptions(
+      directory: repository.resolvedDirectory, changes: revisions.request, directOnly: direct,
+      fallbackAll: fallback == .all, configPath: repository.config)
+  }
+}

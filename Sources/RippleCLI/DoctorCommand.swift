@@ -1,0 +1,27 @@
+import ArgumentParser
+import RippleKit
+
+struct DoctorCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "doctor",
+    abstract: "Check what Ripple needs (libgit2, swift, the repository, config, cache) and say how to fix it."
+  )
+
+  @OptionGroup var repository: RepositoryOptions
+
+  func run() async throws {
+    let checks = await Doctor.run(
+      directory: repository.resolvedDirectory, configPath: repository.config, services: .live)
+    let color = Terminal.standardOutput.usesColor
+    for check in checks {
+      let mark = check.ok ? (color ? "\u{1B}[32m✓\u{1B}[0m" : "✓") : (color ? "\u{1B}[31m✗\u{1B}[0m" : "✗")
+      print("\(mark) \(check.name): \(check.detail)")
+      if let fix = check.fix, !check.ok { print("    fix: \(fix)") }
+    }
+    let failed = checks.filter { !$0.ok }.count
+    if failed > 0 {
+      print("\(failed) check\(failed == 1 ? "" : "s") failed")
+      throw ExitWith(code: 1)
+    }
+  }
+}

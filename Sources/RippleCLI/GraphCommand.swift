@@ -1,0 +1,34 @@
+import Affected
+import ArgumentParser
+import Foundation
+import PackageGraph
+import RippleKit
+
+enum GraphFormat: String, ExpressibleByArgument, CaseIterable {
+  case dot, json
+}
+
+struct GraphCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "graph",
+    abstract: "Print the package graph of the working tree (every package, target and edge)."
+  )
+
+  @OptionGroup var repository: RepositoryOptions
+
+  @Option(help: "Output: dot (Graphviz) or json.")
+  var format: GraphFormat = .dot
+
+  func run() async throws {
+    let graph = try await GraphJob.load(
+      directory: repository.resolvedDirectory, configPath: repository.config, services: .live)
+    switch format {
+    case .json:
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      print(String(decoding: try encoder.encode(graph), as: UTF8.self))
+    case .dot:
+      print(AffectedFormatter.dot(graph: graph, report: nil))
+    }
+  }
+}

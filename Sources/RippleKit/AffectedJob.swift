@@ -1,0 +1,142 @@
+import Affected
+import Foundation
+import Git
+import PackageGraph
+import RippleConfig
+import RippleCore
+import SystemClients
+
+/// What `ripple affected` (and later `ripple test`) is asked.
+public struct AffectedOptions: Sendable {
+  /// `-C DIR`: where to look for the repository (any subdirectory of it).
+  public var directory: String
+  public var changes: ChangeRequest
+  public var directOnly: Bool
+  /// `--fallback all`: when something cannot be known (a manifest fails to evaluate), select every test
+  /// instead of failing. Never "0 tests" because something went wrong.
+  public var fallbackAll: Bool
+  public var configPath: String?
+
+  public init(
+    directory: String, changes: ChangeRequest = .init(), directOnly: Bool = false, fallbackAll: Bool = false,
+    configPath: String? = nil
+  ) {
+    self.directory = directory
+    self.changes = changes
+    self.directOnly = directOnly
+    self.fallbackAll = fallbackAll
+    self.configPath = configPath
+  }
+}
+
+/// Everything one analysis produced: the report for output, and the graphs for `graph`/`--explain`.
+public struct AffectedOutcome: Sendable {
+  public var repositoryRoot: String
+  public var configuration: RippleConfiguration
+  public var changeSet: ChangeSet
+  public var baseGraph: PackageGraph?
+  public var headGraph: PackageGraph?
+  public var result: AffectedResult
+  public var report: AffectedReport
+}
+
+/// The side effects an analysis needs, injected at the executable's wiring point.
+public struct RippleServices: Sendable {
+  public var process: ProcessClient
+  public var environment: [String: String]
+
+  public init(process: ProcessClient, environment: [String: String]) {
+    self.process = process
+    self.environment = environment
+  }
+
+  public static var live: RippleServices {
+    RippleServices(process: .live, environment: ProcessInfo.processInfo.environment)
+  }
+
+  /// The manifest cache shared by every run on this machine (`RIPPLE_CACHE_DIR` overrides it).
+  public var manifestCache: ManifestCache {
+    if let dir = environment["RIPPLE_CACHE_DIR"], !dir.isEmpty {
+      return ManifestCache(directory: dir + "/manifests")
+    }
+    return ManifestCache(directory: ManifestCache.defaultDirectory(environment: environment))
+  }
+
+  public var graphLoader: GraphLoader {
+    GraphLoader(process: process, cache: manifestCache, swiftExecutable: environment["RIPPLE_SWIFT"] ?? "swift")
+  }
+}
+
+public enum AffectedJob {
+  /// Git → changed paths; manifests → graphs at both sides; config → the pure analysis.
+  public static func run(_ options: AffectedOptions, services: RippleServices) async throws -> AffectedOutcome {
+    let repository = try GitRepository.discover(from: options.directory)
+    guard let root = repository.workdir else { throw RippleKitError.bareRepository(path: repository.gitDirectory) }
+    let configuration = try ConfigLoader.load(repoRoot: root, explicitPath: options.configPath)
+    let selection = configuration.selection
+    let changeSet = try ChangeDetection.detect(options.changes, in: repository)
+
+    let headTree =
+      try changeSet.head.map { try Snapshots.commit($0, in: repository) } ?? Snapshots.workingTree(of: repository)
+    let baseTree = try Snapshots.commit(changeSet.from, in: repository)
+    let loader = services.graphLoader
+
+    var warnings: [String] = []
+    var fallbackReasons: [String] = []
+    var headGraph: PackageGraph?
+    var baseGraph: PackageGraph?
+    // Head first: with a cold cache, the base side then only evaluates the manifests that changed.
+    for (side, tree) in [("head", headTree), ("base", baseTree)] {
+      do {
+        let graph = try await loader.loadGraph(
+          tree, environments: selection.manifestEnvironments, excludePackages: selection.excludePackages)
+        if side == "head" { headGraph = graph } else { baseGraph = graph }
+      } catch let error as RippleError where options.fallbackAll && error.category != .internal {
+        fallbackReasons.append("--fallback all: \(error.description)")
+        warnings.append(error.description)
+      }
+    }
+
+    var result: AffectedResult
+    if let headGraph, let baseGraph {
+      let resolved = try resolvedChanges(changeSet.changes, base: baseTree, head: headTree)
+      result = AffectedAnalysis.analyze(
+        AffectedInput(
+          changes: changeSet.changes, base: baseGraph, head: headGraph, resolvedChanges: resolved,
+          selection: selection, directOnly: options.directOnly))
+    } else {
+      result = everything(in: headGraph ?? baseGraph ?? PackageGraph(packages: []), reasons: fallbackReasons)
+    }
+    result.warnings = warnings + result.warnings
+
+    let report = AffectedReport(
+      base: changeSet.base.hex, head: changeSet.headLabel, mergeBase: changeSet.mergeBase?.hex,
+      changedFiles: changeSet.changes, result: result)
+    return AffectedOutcome(
+      repositoryRoot: root, configuration: configuration, changeSet: changeSet, baseGraph: baseGraph,
+      headGraph: headGraph, result: result, report: report)
+  }
+
+  /// Every test target of `graph`, each with `reasons`: the safe answer when the analysis cannot run.
+  static func everything(in graph: PackageGraph, reasons: [String]) -> AffectedResult {
+    let tests = graph.packages.flatMap { package in
+      package.targets.filter(\.kind.isTest).map {
+        AffectedTarget(package: package.path, name: $0.name, kind: $0.kind, reasons: reasons)
+      }
+    }
+    return AffectedResult(targets: tests, testTargets: tests, runAll: true, runAllReasons: reasons)
+  }
+
+  /// The pins before and after for every changed `Package.resolved`.
+  static func resolvedChanges(_ changes: [ChangedFile], base: TreeSnapshot, head: TreeSnapshot) throws
+    -> [String: (base: ResolvedPins?, head: ResolvedPins?)]
+  {
+    var out: [String: (base: ResolvedPins?, head: ResolvedPins?)] = [:]
+    for path in Set(changes.flatMap(\.touchedPaths)) where path.split(separator: "/").last == "Package.resolved" {
+      let before = try base.read(path).map { try ResolvedFile.parse($0, path: path) }
+      let after = try head.read(path).map { try ResolvedFile.parse($0, path: path) }
+      out[path] = (before, after)
+    }
+    return out
+  }
+}

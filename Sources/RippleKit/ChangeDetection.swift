@@ -1,0 +1,69 @@
+import Git
+import RippleCore
+
+/// Which two states of the repository to compare (DESIGN.md rule 1).
+public struct ChangeRequest: Sendable, Hashable {
+  /// A revision spec; nil means the default branch (origin/HEAD, then main, then master).
+  public var base: String?
+  /// A revision spec; nil means the working tree (commits since the base, staged, unstaged, untracked).
+  public var head: String?
+  /// Compare `base` itself instead of the merge-base of base and head.
+  public var noMergeBase: Bool
+
+  public init(base: String? = nil, head: String? = nil, noMergeBase: Bool = false) {
+    self.base = base
+    self.head = head
+    self.noMergeBase = noMergeBase
+  }
+}
+
+/// The answer to a `ChangeRequest`: the two sides and every changed path between them.
+public struct ChangeSet: Sendable, Hashable {
+  /// The commit the base spec resolved to.
+  public var base: ObjectID
+  /// The commit changes are measured from: the merge-base unless `noMergeBase`.
+  public var from: ObjectID
+  /// The merge-base, when one was computed.
+  public var mergeBase: ObjectID?
+  /// The head commit, or nil for the working tree.
+  public var head: ObjectID?
+  public var changes: [ChangedFile]
+
+  public var headLabel: String { head?.hex ?? "worktree" }
+}
+
+public enum ChangeDetection {
+  /// Resolves the request against `repository` and lists the changed paths, sorted.
+  ///
+  /// A shallow clone whose merge-base is missing throws (from `GitRepository.mergeBase`): never an
+  /// empty answer because history is missing.
+  public static func detect(_ request: ChangeRequest, in repository: GitRepository) throws -> ChangeSet {
+    let head = try request.head.map { try repository.resolveCommit($0) }
+    let base: ObjectID
+    if let spec = request.base {
+      base = try repository.resolveCommit(spec)
+    } else {
+      base = try defaultBase(repository)
+    }
+    var mergeBase: ObjectID?
+    if !request.noMergeBase {
+      mergeBase = try repository.mergeBase(base, head ?? repository.headCommit())
+    }
+    let from = mergeBase ?? base
+    let changes: [ChangedFile]
+    if let head {
+      changes = try repository.changes(from: from, to: head)
+    } else {
+      changes = try repository.changesToWorkingTree(from: from)
+    }
+    return ChangeSet(base: base, from: from, mergeBase: mergeBase, head: head, changes: changes.sorted())
+  }
+
+  private static func defaultBase(_ repository: GitRepository) throws -> ObjectID {
+    do {
+      return try repository.defaultBranch().commit
+    } catch let error as GitError {
+      throw RippleKitError.noDefaultBranch(underlying: error.description)
+    }
+  }
+}

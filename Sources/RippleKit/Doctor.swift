@@ -1,0 +1,75 @@
+import Foundation
+import Git
+import RippleConfig
+import SystemClients
+
+/// One thing Ripple needs, checked: what was found, or what is wrong and the command that fixes it.
+public struct DoctorCheck: Sendable, Hashable {
+  public var name: String
+  public var ok: Bool
+  public var detail: String
+  public var fix: String?
+}
+
+/// `ripple doctor`: every prerequisite, each with a fix when it fails.
+public enum Doctor {
+  public static func run(directory: String, configPath: String?, services: RippleServices) async -> [DoctorCheck] {
+    var checks = [DoctorCheck(name: "libgit2", ok: true, detail: "libgit2 \(GitLibrary.version)", fix: nil)]
+    checks.append(await swiftToolchain(services))
+    var root: String?
+    do {
+      let repository = try GitRepository.discover(from: directory)
+      root = repository.workdir
+      checks.append(
+        DoctorCheck(
+          name: "repository", ok: root != nil,
+          detail: root.map { "git repository at \($0)" } ?? "\(repository.gitDirectory) is bare",
+          fix: root == nil ? "run ripple in a checkout with a working tree" : nil))
+    } catch {
+      checks.append(DoctorCheck(name: "repository", ok: false, detail: "\(error)", fix: nil))
+    }
+    if let root {
+      do {
+        let config = try ConfigLoader.load(repoRoot: root, explicitPath: configPath)
+        checks.append(
+          DoctorCheck(
+            name: "config", ok: true,
+            detail: config.sourcePath.map { "config \($0) is valid" } ?? "no ripple.yml: built-in defaults", fix: nil))
+      } catch {
+        checks.append(DoctorCheck(name: "config", ok: false, detail: "\(error)", fix: "edit the file as the message says"))
+      }
+    }
+    checks.append(cacheDirectory(services))
+    return checks
+  }
+
+  static func swiftToolchain(_ services: RippleServices) async -> DoctorCheck {
+    let swift = services.environment["RIPPLE_SWIFT"] ?? "swift"
+    do {
+      let result = try await services.process.runChecked(ProcessRequest(swift, ["--version"], timeout: .seconds(60)))
+      let first = result.outputString.split(separator: "\n").first.map(String.init) ?? "swift"
+      return DoctorCheck(name: "swift", ok: true, detail: first, fix: nil)
+    } catch {
+      return DoctorCheck(
+        name: "swift", ok: false, detail: "\(error)",
+        fix: "install a Swift toolchain (https://swift.org/install) and put its bin directory on PATH")
+    }
+  }
+
+  static func cacheDirectory(_ services: RippleServices) -> DoctorCheck {
+    guard let directory = services.manifestCache.directory else {
+      return DoctorCheck(name: "cache", ok: true, detail: "manifest cache disabled", fix: nil)
+    }
+    do {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      let probe = directory + "/.doctor-\(getpid())"
+      try Data().write(to: URL(fileURLWithPath: probe))
+      try FileManager.default.removeItem(atPath: probe)
+      return DoctorCheck(name: "cache", ok: true, detail: "manifest cache at \(directory)", fix: nil)
+    } catch {
+      return DoctorCheck(
+        name: "cache", ok: false, detail: "cannot write the manifest cache at \(directory): \(error.localizedDescription)",
+        fix: "mkdir -p '\(directory)' && chmod u+rwx '\(directory)', or set RIPPLE_CACHE_DIR")
+    }
+  }
+}

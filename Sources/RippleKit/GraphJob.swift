@@ -1,0 +1,17 @@
+import Git
+import PackageGraph
+import RippleConfig
+
+public enum GraphJob {
+  /// The package graph of the working tree, with the configured manifest environments unioned.
+  public static func load(directory: String, configPath: String?, services: RippleServices) async throws
+    -> PackageGraph
+  {
+    let repository = try GitRepository.discover(from: directory)
+    guard let root = repository.workdir else { throw RippleKitError.bareRepository(path: repository.gitDirectory) }
+    let selection = try ConfigLoader.load(repoRoot: root, explicitPath: configPath).selection
+    return try await services.graphLoader.loadGraph(
+      Snapshots.workingTree(of: repository), environments: selection.manifestEnvironments,
+      excludePackages: selection.excludePackages)
+  }
+}

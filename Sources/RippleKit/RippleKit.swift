@@ -1,5 +1,0 @@
-import Affected
-import Git
-import PackageGraph
-import RippleConfig
-import RippleCore

@@ -1,0 +1,24 @@
+import Foundation
+import Git
+import PackageGraph
+
+/// Builds the loader's view of a revision: from git for a commit, from the disk for the working tree.
+public enum Snapshots {
+  /// A commit's tree, read through libgit2 without a checkout.
+  public static func commit(_ commit: ObjectID, in repository: GitRepository) throws -> TreeSnapshot {
+    let files = try repository.files(at: commit)
+    return TreeSnapshot(label: commit.short, files: files, workingDirectoryRoot: nil) { path in
+      try repository.blob(at: commit, path: path)
+    }
+  }
+
+  /// The working tree as git sees it: tracked files still on disk plus untracked, non-ignored ones.
+  public static func workingTree(of repository: GitRepository) throws -> TreeSnapshot {
+    guard let root = repository.workdir else { throw RippleKitError.bareRepository(path: repository.gitDirectory) }
+    let files = try repository.workingTreeFiles()
+    return TreeSnapshot(label: "worktree", files: files, workingDirectoryRoot: root) { path in
+      guard let data = FileManager.default.contents(atPath: root + "/" + path) else { return nil }
+      return [UInt8](data)
+    }
+  }
+}

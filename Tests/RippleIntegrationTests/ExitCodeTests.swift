@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// Bad input gets a clear error and the exit code DESIGN.md assigns.
+@Suite struct ExitCodeTests {
+  @Test func notAGitRepositoryIsAnEnvironmentError() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-nogit-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let result = try RippleBinary.run(["changes"], in: dir)
+    #expect(result.status == 3)
+    #expect(result.standardError.contains(dir), "names the path: \(result.standardError)")
+  }
+
+  @Test func unknownRevisionIsAUsageError() throws {
+    let repo = try ModularFixture.make()
+    let result = try RippleBinary.run(["affected", "--base", "no-such-branch"], in: repo.root)
+    #expect(result.status == 2)
+    #expect(result.standardError.contains("no-such-branch"))
+  }
+
+  @Test func badConfigIsAUsageErrorWithFileAndLine() throws {
+    let repo = try ModularFixture.make()
+    try repo.write("ripple.yml", "selection:\n  unowned: sometimes\n")
+    let result = try RippleBinary.run(["affected"], in: repo.root)
+    #expect(result.status == 2)
+    #expect(result.standardError.contains("ripple.yml"))
+    #expect(result.standardError.contains("2"), "the line number: \(result.standardError)")
+  }
+
+  @Test(arguments: [["affected", "--shards", "0", "--format", "matrix"], ["affected", "--format", "matrix"],
+    ["affected", "--format", "nonsense"], ["no-such-command"]])
+  func usageErrorsExitTwo(arguments: [String]) throws {
+    let repo = try ModularFixture.make()
+    let result = try RippleBinary.run(arguments, in: repo.root)
+    #expect(result.status == 2, "\(arguments): \(result.standardError)")
+    #expect(!result.standardError.isEmpty)
+  }
+
+  @Test func versionAndHelpExitZero() throws {
+    let version = try RippleBinary.run(["--version"], in: "/")
+    #expect(version.status == 0)
+    #expect(!version.standardOutput.isEmpty)
+    let help = try RippleBinary.run(["affected", "--help"], in: "/")
+    #expect(help.status == 0)
+    #expect(help.standardOutput.contains("--base"))
+  }
+
+  @Test func shallowCloneWithoutTheMergeBaseIsAClearError() throws {
+    let origin = try ModularFixture.make()
+    try origin.git("checkout", "-q", "-b", "feature")
+    try origin.append("Sources/AppCore/AppCore.swift", "// feature\n")
+    try origin.commitAll("feature work")
+    try origin.git("checkout", "-q", "main")
+    try origin.append("README.md", "main moves on\n")
+    try origin.commitAll("main work")
+    let clone = try TestRepository()
+    try run(["/usr/bin/git", "clone", "-q", "--depth", "1", "--no-single-branch", "file://" + origin.root, clone.root + "/c"])
+    let result = try RippleBinary.run(["affected", "--base", "origin/main", "--head", "origin/feature"], in: clone.root + "/c")
+    #expect(result.status != 0)
+    #expect(result.standardError.contains("shallow"), "\(result.standardError)")
+    #expect(result.standardError.contains("--unshallow") || result.standardError.contains("--deepen"))
+  }
+
+  @Test func doctorReportsEachCheck() throws {
+    let repo = try ModularFixture.make()
+    let result = try RippleBinary.run(["doctor"], in: repo.root)
+    #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+    for name in ["libgit2", "swift", "repository", "config", "cache"] {
+      #expect(result.standardOutput.contains("✓ \(name)"), "\(name) in \(result.standardOutput)")
+    }
+    let broken = try RippleBinary.run(["doctor"], in: repo.root, environment: ["RIPPLE_SWIFT": "/nonexistent/swift"])
+    #expect(broken.status == 1)
+    #expect(broken.standardOutput.contains("✗ swift"))
+    #expect(broken.standardOutput.contains("fix:"))
+  }
+}

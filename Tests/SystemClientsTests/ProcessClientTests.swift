@@ -1,0 +1,83 @@
+import Foundation
+import RippleCore
+import SystemClients
+import Testing
+
+@Suite struct ProcessClientTests {
+  @Test func capturesBothStreamsAndTheExitStatus() async throws {
+    let result = try await ProcessClient.live.run(
+      ProcessRequest("/bin/sh", ["-c", "printf out; printf err >&2; exit 3"]))
+    #expect(result.outputString == "out")
+    #expect(result.errorString == "err")
+    #expect(result.exitStatus == 3)
+    #expect(!result.succeeded)
+  }
+
+  @Test func passesArgumentsVerbatimWithoutAShell() async throws {
+    let tricky = "a b; echo $HOME 'q' \"dq\" \\(x)"
+    let result = try await ProcessClient.live.run(ProcessRequest("/usr/bin/printf", ["%s", tricky]))
+    #expect(result.outputString == tricky)
+  }
+
+  @Test func setsWorkingDirectoryAndEnvironment() async throws {
+    let dir = FileManager.default.temporaryDirectory.path
+    let result = try await ProcessClient.live.run(
+      ProcessRequest("/bin/sh", ["-c", "pwd; echo \"$RIPPLE_TEST_VAR\""], workingDirectory: dir,
+        environment: ["RIPPLE_TEST_VAR": "set here"]))
+    let lines = result.outputString.split(separator: "\n").map(String.init)
+    #expect(URL(fileURLWithPath: lines[0]).resolvingSymlinksInPath().path
+      == URL(fileURLWithPath: dir).resolvingSymlinksInPath().path)
+    #expect(lines[1] == "set here")
+  }
+
+  @Test func missingExecutableIsAnEnvironmentError() async throws {
+    let error = await #expect(throws: ProcessError.self) {
+      _ = try await ProcessClient.live.run(ProcessRequest("ripple-no-such-tool-xyz"))
+    }
+    #expect(error?.category == .environment)
+    #expect(error?.description.contains("ripple-no-such-tool-xyz") == true)
+  }
+
+  @Test func runCheckedShowsCommandStatusAndStderrTail() async throws {
+    let error = await #expect(throws: ProcessError.self) {
+      _ = try await ProcessClient.live.runChecked(
+        ProcessRequest("/bin/sh", ["-c", "echo first >&2; echo 'the real problem' >&2; exit 7"]))
+    }
+    let text = error?.description ?? ""
+    #expect(text.contains("/bin/sh -c"))
+    #expect(text.contains("status 7"))
+    #expect(text.contains("the real problem"))
+  }
+
+  /// The child and the grandchild it started are both stopped: the whole process group is killed.
+  @Test func timeoutStopsTheWholeProcessGroup() async throws {
+    let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-pg-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: pidFile) }
+    let started = ContinuousClock.now
+    let error = await #expect(throws: ProcessError.self) {
+      _ = try await ProcessClient.live.run(
+        ProcessRequest("/bin/sh", ["-c", "sleep 60 & echo $! > '\(pidFile)'; wait"], timeout: .milliseconds(500)))
+    }
+    #expect(error?.description.contains("did not finish") == true)
+    #expect(ContinuousClock.now - started < .seconds(20))
+    let grandchild = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+    var alive = true
+    for _ in 0..<50 where alive {
+      alive = kill(grandchild, 0) == 0 && !isZombie(grandchild)
+      if alive { try await Task.sleep(for: .milliseconds(100)) }
+    }
+    #expect(!alive, "the background sleep should have been killed with its process group")
+  }
+
+  private func isZombie(_ pid: Int32) -> Bool {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+    return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+  }
+
+  @Test func shellQuoteOnlyQuotesWhenNeeded() {
+    #expect(ShellQuote.quote("swift") == "swift")
+    #expect(ShellQuote.quote("a b") == "'a b'")
+    #expect(ShellQuote.quote("it's") == "'it'\\''s'")
+    #expect(ShellQuote.quote("") == "''")
+  }
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""`make bench`: Ripple's figures, each next to a baseline measured in the same run on the same repo.
+
+Sections (each issue extends this file with its own):
+  changes   ripple changes on 20,000 files with a 200-file commit, vs `git diff --name-status`
+  affected  ripple affected --base HEAD~1 --head HEAD on 300+ targets in 3 packages, warm and cold
+            cache, vs `git diff --name-only` + `swift package dump-package` per package/environment
+Prints a table per section and a PASS/FAIL line per target; exits 1 when a target is missed.
+"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FAILED = []
+
+
+def timed(argv, cwd, env=None, repeat=5):
+    """Median wall time (s) and max peak RSS (MiB) over `repeat` runs; output must be exit 0."""
+    times, peaks = [], []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        err = proc.stderr.read().decode()
+        proc.stderr.close()
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit(f"bench: {' '.join(argv)} failed in {cwd}:\n{err}")
+        times.append(elapsed)
+        peaks.append(usage.ru_maxrss / 1024)
+    return statistics.median(times), max(peaks)
+
+
+def timed_sequence(commands, repeat=3):
+    """Median wall time of running `commands` [(argv, cwd, env)] one after another."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for argv, cwd, env in commands:
+            subprocess.run(argv, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def check(label, ok, detail):
+    print(f"  {'PASS' if ok else 'FAIL'}  {label}: {detail}")
+    if not ok:
+        FAILED.append(label)
+
+
+def git(root, *args):
+    env = dict(os.environ, GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@b", GIT_COMMITTER_NAME="b", GIT_COMMITTER_EMAIL="b@b")
+    subprocess.run(["git", "-C", root, *args], check=True, env=env, stdout=subprocess.DEVNULL)
+
+
+def fixture(root, features, files):
+    subprocess.run([sys.executable, os.path.join(HERE, "fixture_repo.py"), root, "--features", str(features),
+                    "--files", str(files)], check=True)
+
+
+def bench_changes(ripple, work):
+    print("\n## changes: 20,000-file repository, a 200-file commit")
+    root = os.path.join(work, "changes")
+    fixture(root, 20, 20000)
+    count = int(subprocess.run(["git", "-C", root, "ls-files"], capture_output=True, text=True).stdout.count("\n"))
+    extras = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(root, "Sources")) for f in fs if "Extra" in f]
+    for path in sorted(extras)[:200]:
+        with open(path, "a") as f:
+            f.write("// touched\n")
+    git(root, "commit", "-q", "-am", "Touch 200 files")
+    env = dict(os.environ, RIPPLE_CACHE_DIR=os.path.join(work, "cache-changes"))
+    out = subprocess.run([ripple, "changes", "--base", "HEAD~1", "--head", "HEAD", "--format", "json"], cwd=root,
+                         env=env, capture_output=True, text=True, check=True).stdout
+    reported = len(json.loads(out)["changedFiles"])
+    r, r_mem = timed([ripple, "changes", "--base", "HEAD~1", "--head", "HEAD"], root, env, repeat=10)
+    g, _ = timed(["git", "diff", "--name-status", "HEAD~1", "HEAD"], root, repeat=10)
+    # The working-tree case: 200 unstaged edits on top.
+    for path in sorted(extras)[200:400]:
+        with open(path, "a") as f:
+            f.write("// unstaged\n")
+    rw, rw_mem = timed([ripple, "changes", "--base", "HEAD"], root, env, repeat=10)
+    gw, _ = timed(["git", "status", "--porcelain", "--untracked-files=all"], root, repeat=10)
+    print(f"  files in repo: {count}; ripple reported {reported} changed files")
+    print(f"  {'case':<36}{'ripple':>10}{'git':>10}{'ratio':>8}{'peak MiB':>10}")
+    print(f"  {'commit..commit (200 files)':<36}{r*1000:>8.1f}ms{g*1000:>8.1f}ms{r/g:>8.2f}{r_mem:>10.1f}")
+    print(f"  {'HEAD..worktree (200 files)':<36}{rw*1000:>8.1f}ms{gw*1000:>8.1f}ms{rw/gw:>8.2f}{rw_mem:>10.1f}")
+    check("changes reports exactly the 200 changed files", reported == 200, f"{reported}")
+
+
+def bench_affected(ripple, work):
+    print("\n## affected: 303 targets in 3 packages (2 manifest environments), --base HEAD~1 --head HEAD")
+    root = os.path.join(work, "affected")
+    fixture(root, 50, 0)
+    cache = os.path.join(work, "cache-affected")
+    env = dict(os.environ, RIPPLE_CACHE_DIR=cache)
+    argv = [ripple, "affected", "--base", "HEAD~1", "--head", "HEAD", "--format", "json"]
+    report = json.loads(subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True, check=True).stdout)
+    graph = json.loads(subprocess.run([ripple, "graph", "--format", "json"], cwd=root, env=env, capture_output=True,
+                                      text=True, check=True).stdout)
+    targets = sum(len(p["targets"]) for p in graph["packages"])
+    warm, warm_mem = timed(argv, root, env, repeat=15)
+    colds = []
+    for _ in range(3):
+        shutil.rmtree(cache, ignore_errors=True)
+        t, cold_mem = timed(argv, root, env, repeat=1)
+        colds.append(t)
+    cold = statistics.median(colds)
+    environments = [{}, {"TEST_SERVER": "1"}]
+    baseline = [(["git", "diff", "--name-only", "HEAD~1", "HEAD"], root, None)]
+    for package in ["", "Packages/Core", "Packages/Server"]:
+        for extra in environments:
+            baseline.append((["swift", "package", "dump-package"], os.path.join(root, package), dict(os.environ, **extra)))
+    base = timed_sequence(baseline, repeat=3)
+    print(f"  targets in graph: {targets}; selected test targets: {len(report['testTargets'])}")
+    print(f"  {'case':<36}{'time':>10}{'baseline':>10}{'speed-up':>10}{'peak MiB':>10}")
+    print(f"  {'warm manifest cache':<36}{warm*1000:>8.1f}ms{base*1000:>8.0f}ms{base/warm:>9.1f}x{warm_mem:>10.1f}")
+    print(f"  {'cold (empty cache)':<36}{cold*1000:>8.0f}ms{base*1000:>8.0f}ms{base/cold:>9.2f}x{cold_mem:>10.1f}")
+    check("at least 300 targets", targets >= 300, f"{targets}")
+    check("warm under 100 ms", warm < 0.100, f"{warm*1000:.1f} ms")
+    check("warm at least 5x faster than the baseline", base / warm >= 5, f"{base/warm:.1f}x")
+    check("cold no slower than the baseline + 10%", cold <= base * 1.10, f"{cold:.2f} s vs {base:.2f} s")
+
+
+def main():
+    ripple = os.path.abspath(sys.argv[1])
+    sections = sys.argv[2:] or ["changes", "affected"]
+    work = tempfile.mkdtemp(prefix="ripple-bench.")
+    try:
+        print(f"ripple: {ripple}\nmachine: {os.cpu_count()} cores")
+        if "changes" in sections:
+            bench_changes(ripple, work)
+        if "affected" in sections:
+            bench_affected(ripple, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    print(f"\n{'all targets met' if not FAILED else 'missed: ' + ', '.join(FAILED)}")
+    sys.exit(1 if FAILED else 0)
+
+
+if __name__ == "__main__":
+    main()
