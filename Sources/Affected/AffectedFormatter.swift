@@ -90,7 +90,8 @@ public enum AffectedFormatter {
 
   static func encode(_ value: some Encodable, pretty: Bool) -> String {
     let encoder = JSONEncoder()
-    encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+    encoder.outputFormatting =
+      pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
     // Encoding these plain value types cannot fail.
     return String(decoding: try! encoder.encode(value), as: UTF8.self)
   }

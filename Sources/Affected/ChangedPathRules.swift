@@ -40,7 +40,9 @@ struct ChangedPathRules {
         return [Side(path: change.path, graphs: [head], reason: "changed \(change.path)")]
       }
       let reason = "renamed \(oldPath) → \(change.path)"
-      return [Side(path: oldPath, graphs: [base], reason: reason), Side(path: change.path, graphs: [head], reason: reason)]
+      return [
+        Side(path: oldPath, graphs: [base], reason: reason), Side(path: change.path, graphs: [head], reason: reason),
+      ]
     case .added, .copied:
       return [Side(path: change.path, graphs: [head], reason: "changed \(change.path)")]
     case .modified, .typeChanged:

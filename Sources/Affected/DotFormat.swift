@@ -27,7 +27,9 @@ extension AffectedFormatter {
     }
     var edges: [String] = []
     for (dependency, dependents) in index.dependents {
-      for dependent in dependents { edges.append("  \(quote(dependent.description)) -> \(quote(dependency.description));") }
+      for dependent in dependents {
+        edges.append("  \(quote(dependent.description)) -> \(quote(dependency.description));")
+      }
     }
     lines += edges.sorted()
     lines.append("}")

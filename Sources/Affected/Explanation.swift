@@ -18,7 +18,8 @@ extension AffectedResult {
     }
     var lines = ["\(chain[0].reasons.first ?? "selected") → \(chain[0].name)"]
     for (dependency, dependent) in zip(chain, chain.dropFirst()) {
-      lines.append("\(dependency.name) → \(dependent.name) (\(dependent.reasons.first ?? "depends on \(dependency.name)"))")
+      lines.append(
+        "\(dependency.name) → \(dependent.name) (\(dependent.reasons.first ?? "depends on \(dependency.name)"))")
     }
     return lines
   }

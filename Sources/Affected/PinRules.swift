@@ -30,7 +30,8 @@ struct PinRules {
           }
           selection.add("Package.resolved: transitive pin \(identity) changed", to: users)
         } else {
-          let reason = "Package.resolved: \(identity) \(oldPins[identity] ?? "(none)") → \(newPins[identity] ?? "(none)")"
+          let reason =
+            "Package.resolved: \(identity) \(oldPins[identity] ?? "(none)") → \(newPins[identity] ?? "(none)")"
           for package in declaring { selection.add(reason, to: index.users(ofDependency: identity, in: package)) }
         }
       }

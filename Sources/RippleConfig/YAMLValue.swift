@@ -81,7 +81,8 @@ struct YAMLValue {
   /// The text of any non-null scalar (numbers and booleans keep their spelling).
   func scalarText() throws -> String {
     guard case .scalar(let scalar) = node, !isNull else {
-      throw error("expected a single value, found \(typeDescription)", hint: "use \"\" for an empty value")
+      throw error(
+        "expected a single value, found \(typeDescription)", hint: isNull ? "use \"\" for an empty value" : nil)
     }
     return scalar.string
   }

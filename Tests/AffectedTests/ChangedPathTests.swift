@@ -54,7 +54,8 @@ struct ChangedPathTests {
       pkg(
         ".",
         [
-          lib("Custom", path: "Modules/Custom/Code"), lib("Legacy", path: "Source/Legacy"), lib("Tiny", path: "src/Tiny"),
+          lib("Custom", path: "Modules/Custom/Code"), lib("Legacy", path: "Source/Legacy"),
+          lib("Tiny", path: "src/Tiny"),
           test("CustomTests", .target("Custom"), .target("Legacy"), .target("Tiny")),
         ])
     ])
@@ -82,7 +83,8 @@ struct ChangedPathTests {
 
   @Test func ignoredReadmeSelectsNothing() {
     let selection = SelectionConfig(ignore: [Glob("**/*.md")])
-    let result = analyze([.modified("README.md"), .added("Sources/Net/NOTES.md")], base: appGraph, selection: selection)
+    let result = analyze(
+      [.modified("README.md"), .added("Sources/Net/NOTES.md")], base: appGraph, selection: selection)
     #expect(result.targets.isEmpty)
     #expect(!result.runAll)
     #expect(result.warnings.isEmpty)
@@ -90,7 +92,8 @@ struct ChangedPathTests {
 
   @Test func globalFileRunsEveryTestTarget() {
     let selection = SelectionConfig(global: [Glob("Makefile")])
-    let result = analyze([.modified("Makefile"), .modified("Sources/Net/A.swift")], base: appGraph, selection: selection)
+    let result = analyze(
+      [.modified("Makefile"), .modified("Sources/Net/A.swift")], base: appGraph, selection: selection)
     #expect(result.runAll)
     #expect(result.runAllReasons == ["global file Makefile"])
     #expect(result.testNames == ["ApiTests", "CoreTests", "NetTests"])
@@ -127,6 +130,13 @@ struct ChangedPathTests {
     #expect(result.testNames == ["ApiTests", "CoreTests", "NetTests"])
     #expect(!result.runAll)
     #expect(result.warnings == ["selection.inputs names `Missing`, which is not a target of any package"])
+  }
+
+  @Test func inputsAlsoApplyToAFileATargetOwns() {
+    let selection = SelectionConfig(inputs: ["Api": [Glob("Sources/Core/Resources/**")]])
+    let result = analyze([.modified("Sources/Core/Resources/a.json")], base: appGraph, selection: selection)
+    #expect(result.reasons("Core") == ["changed Sources/Core/Resources/a.json"])
+    #expect(result.reasons("Api") == ["input Sources/Core/Resources/a.json"])
   }
 
   @Test func directOnlyStopsAtDirectDependents() {

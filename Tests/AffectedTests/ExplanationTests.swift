@@ -33,7 +33,8 @@ struct ExplanationTests {
   }
 
   @Test func runAllTargetIsExplainedByItsReason() {
-    let result = analyze([.modified("Makefile")], base: appGraph, selection: SelectionConfig(global: [Glob("Makefile")]))
+    let result = analyze(
+      [.modified("Makefile")], base: appGraph, selection: SelectionConfig(global: [Glob("Makefile")]))
     #expect(result.explanation(for: "CoreTests", package: ".") == ["global file Makefile → CoreTests"])
   }
 }

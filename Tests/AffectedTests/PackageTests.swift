@@ -15,7 +15,8 @@ private func workspace(sharedProduct: [String] = ["Shared"], sharedFingerprint: 
       ],
       dependencies: [local("Packages/Shared"), local("Packages/Feature")]),
     pkg(
-      "Packages/Shared", [lib("Shared").with(fingerprint: sharedFingerprint), lib("Extra"), test("SharedTests", .target("Shared"))],
+      "Packages/Shared",
+      [lib("Shared").with(fingerprint: sharedFingerprint), lib("Extra"), test("SharedTests", .target("Shared"))],
       products: [Product(name: "Shared", targets: sharedProduct)]),
     pkg(
       "Packages/Feature", [lib("Feature", .byName("Shared")), test("FeatureTests", .target("Feature"))],
@@ -28,10 +29,12 @@ struct PackageTests {
   @Test func nestedPackageOwnsItsFiles() {
     let graph = workspace()
     let result = analyze([.modified("Packages/Shared/Sources/Shared/Model.swift")], base: graph)
-    #expect(result.reasons("Shared", package: "Packages/Shared") == ["changed Packages/Shared/Sources/Shared/Model.swift"])
+    #expect(
+      result.reasons("Shared", package: "Packages/Shared") == ["changed Packages/Shared/Sources/Shared/Model.swift"])
     #expect(result.reasons("Shared") == nil)
     let rootFile = analyze([.modified("Sources/App/Main.swift")], base: graph)
-    #expect(rootFile.targets.map(\.ref) == [TargetRef(package: ".", name: "App"), TargetRef(package: ".", name: "AppTests")])
+    #expect(
+      rootFile.targets.map(\.ref) == [TargetRef(package: ".", name: "App"), TargetRef(package: ".", name: "AppTests")])
   }
 
   @Test func localPathPackageEditReachesTestsInTwoOtherPackages() {
@@ -97,7 +100,10 @@ struct PackageTests {
     let head = PackageGraph(
       packages: appGraph.packages + [pkg("Tools/Gen", [lib("Gen"), test("GenTests", .target("Gen"))])])
     let result = analyze([.added("Tools/Gen/Package.swift")], base: appGraph, head: head)
-    #expect(result.targets.map(\.ref) == [TargetRef(package: "Tools/Gen", name: "Gen"), TargetRef(package: "Tools/Gen", name: "GenTests")])
+    #expect(
+      result.targets.map(\.ref) == [
+        TargetRef(package: "Tools/Gen", name: "Gen"), TargetRef(package: "Tools/Gen", name: "GenTests"),
+      ])
     #expect(result.reasons("Gen", package: "Tools/Gen") == ["Package.swift: new package"])
   }
 
@@ -130,7 +136,12 @@ struct PackageTests {
     var lint = lib("Core")
     lint.plugins = [.target("Lint")]
     let graph = PackageGraph(packages: [
-      pkg(".", [lint, TargetSpec(name: "Lint", kind: .plugin, dependencies: [], fingerprint: ""), test("CoreTests", .target("Core"))])
+      pkg(
+        ".",
+        [
+          lint, TargetSpec(name: "Lint", kind: .plugin, dependencies: [], fingerprint: ""),
+          test("CoreTests", .target("Core")),
+        ])
     ])
     let result = analyze([.modified("Plugins/Lint/Plugin.swift")], base: graph)
     #expect(result.targetNames == ["Core", "CoreTests", "Lint"])

@@ -14,14 +14,20 @@ private let pinnedGraph = PackageGraph(packages: [
       test("ParserTests", .target("Parser")), test("NetTests", .target("Net")),
       test("SnapshotTests", .target("Core"), .product("SnapshotTesting", package: "swift-snapshot-testing")),
     ],
-    dependencies: [remote("yams"), remote("swift-collections"), remote("swift-snapshot-testing"), local("Packages/Shared")]),
+    dependencies: [
+      remote("yams"), remote("swift-collections"), remote("swift-snapshot-testing"), local("Packages/Shared"),
+    ]),
   pkg(
     "Packages/Shared", [lib("Shared", .product("Logging", package: "swift-log")), lib("Plain")],
     products: [Product(name: "Shared", targets: ["Shared"])], dependencies: [remote("swift-log")]),
 ])
 
-private func bump(_ identity: String, _ old: String?, _ new: String?) -> [String: (base: ResolvedPins?, head: ResolvedPins?)] {
-  var before = ["yams": "6.2.1", "swift-collections": "1.1.0", "swift-snapshot-testing": "1.17.0", "swift-log": "1.6.0"]
+private func bump(_ identity: String, _ old: String?, _ new: String?) -> [String: (
+  base: ResolvedPins?, head: ResolvedPins?
+)] {
+  var before = [
+    "yams": "6.2.1", "swift-collections": "1.1.0", "swift-snapshot-testing": "1.17.0", "swift-log": "1.6.0",
+  ]
   var after = before
   before[identity] = old
   after[identity] = new
@@ -44,14 +50,16 @@ struct PinTests {
   }
 
   @Test func pinOfALocalPackagesDependencyChangesItsUsers() {
-    let result = analyze([.modified("Package.resolved")], base: pinnedGraph, resolved: bump("swift-log", "1.6.0", "1.6.1"))
+    let result = analyze(
+      [.modified("Package.resolved")], base: pinnedGraph, resolved: bump("swift-log", "1.6.0", "1.6.1"))
     #expect(result.reasons("Shared", package: "Packages/Shared") == ["Package.resolved: swift-log 1.6.0 → 1.6.1"])
     #expect(result.reasons("Net") == ["depends on Packages/Shared:Shared"])
     #expect(result.reasons("Plain", package: "Packages/Shared") == nil)
   }
 
   @Test func transitivePinChangesEveryTargetUsingARemoteProduct() {
-    let result = analyze([.modified("Package.resolved")], base: pinnedGraph, resolved: bump("swift-syntax", nil, "600.0.0"))
+    let result = analyze(
+      [.modified("Package.resolved")], base: pinnedGraph, resolved: bump("swift-syntax", nil, "600.0.0"))
     let reason = "Package.resolved: transitive pin swift-syntax changed"
     #expect(result.reasons("Parser") == [reason])
     #expect(result.reasons("Net") == [reason])
