@@ -9,7 +9,8 @@ public struct AffectedInput: Sendable {
   public var base: PackageGraph
   public var head: PackageGraph
   /// For each changed `Package.resolved` (keyed by its repo-relative path), the pins before and after;
-  /// nil when the file does not exist on that side.
+  /// nil when the file does not exist on that side. Every `Package.resolved` of a package that appears
+  /// in `changes` needs an entry: without one its pins cannot be compared and every test runs (rule 9).
   public var resolvedChanges: [String: (base: ResolvedPins?, head: ResolvedPins?)]
   public var selection: SelectionConfig
   /// `--direct`: only direct dependents of changed targets, not the transitive closure.
@@ -37,13 +38,38 @@ public struct AffectedTarget: Sendable, Codable, Hashable {
   public var kind: TargetKind
   /// Human sentences, most direct first: "changed Sources/Net/A.swift", "depends on Net", …
   public var reasons: [String]
+  /// For a target selected only because it depends on another: the dependency through which it was
+  /// first reached (the "depends on" reason names it). Nil for a target changed directly or run for
+  /// `runAll`. Following `via` links leads back to a directly changed target; see `explanation(for:package:)`.
+  public var via: TargetRef?
 
-  public init(package: String, name: String, kind: TargetKind, reasons: [String]) {
+  public init(package: String, name: String, kind: TargetKind, reasons: [String], via: TargetRef? = nil) {
     self.package = package
     self.name = name
     self.kind = kind
     self.reasons = reasons
+    self.via = via
   }
+
+  public var ref: TargetRef { TargetRef(package: package, name: name) }
+}
+
+/// A target named by its package directory and name: unique within a graph.
+public struct TargetRef: Sendable, Codable, Hashable, Comparable, CustomStringConvertible {
+  /// Package directory relative to the repo root ("." for the root).
+  public var package: String
+  public var name: String
+
+  public init(package: String, name: String) {
+    self.package = package
+    self.name = name
+  }
+
+  /// Sorted by package, then name.
+  public static func < (lhs: TargetRef, rhs: TargetRef) -> Bool { (lhs.package, lhs.name) < (rhs.package, rhs.name) }
+
+  /// `pkg/dir:Name`, the form `ripple.yml` uses for qualified target names.
+  public var description: String { "\(package):\(name)" }
 }
 
 /// The answer of the analysis.
@@ -56,15 +82,19 @@ public struct AffectedResult: Sendable, Codable, Hashable {
   public var runAll: Bool
   public var runAllReasons: [String]
   public var warnings: [String]
+  /// Targets of the base graph that the head graph no longer has ("removed from Package.swift"). They are
+  /// not in `targets`: there is nothing to build or run, but dependents they reach are selected.
+  public var removedTargets: [AffectedTarget]
 
   public init(
     targets: [AffectedTarget] = [], testTargets: [AffectedTarget] = [], runAll: Bool = false,
-    runAllReasons: [String] = [], warnings: [String] = []
+    runAllReasons: [String] = [], warnings: [String] = [], removedTargets: [AffectedTarget] = []
   ) {
     self.targets = targets
     self.testTargets = testTargets
     self.runAll = runAll
     self.runAllReasons = runAllReasons
     self.warnings = warnings
+    self.removedTargets = removedTargets
   }
 }

@@ -1,0 +1,51 @@
+import PackageGraph
+import RippleCore
+
+/// The pure analysis: changed paths × base and head graphs × selection config → affected targets, each
+/// with its reasons (DESIGN "How a change maps to tests", rules 2–8 and 10).
+public enum AffectedAnalysis {
+  public static func analyze(_ input: AffectedInput) -> AffectedResult {
+    let base = GraphIndex(input.base)
+    let head = GraphIndex(input.head)
+    var selection = SelectionBuilder()
+    ChangedPathRules(input: input).apply(to: &selection)
+    let removed = ManifestRules(base: input.base, head: head).apply(to: &selection)
+    PinRules(resolvedChanges: input.resolvedChanges, base: base, head: head).apply(to: &selection)
+
+    let closure = Closure(changed: selection.reasons.keys, directOnly: input.directOnly) { target in
+      head.targets[target] != nil ? head.dependents[target] ?? [] : base.dependents[target] ?? []
+    }
+    var reasons = selection.reasons
+    for (dependent, dependency) in closure.reachedVia {
+      reasons[dependent, default: []].append(Closure.reason(dependent, dependsOn: dependency))
+    }
+    let runAll = !selection.runAllReasons.isEmpty
+    if runAll {
+      for ref in head.allTargets where head.targets[ref]!.kind.isTest {
+        for reason in selection.runAllReasons where reasons[ref]?.contains(reason) != true {
+          reasons[ref, default: []].append(reason)
+        }
+      }
+    }
+    for ref in removed { reasons[ref] = [ManifestRules.removedReason] + (reasons[ref] ?? []) }
+
+    var targets: [AffectedTarget] = []
+    var removedTargets: [AffectedTarget] = []
+    for (ref, targetReasons) in reasons.sorted(by: { $0.key < $1.key }) {
+      if let target = head.targets[ref] {
+        targets.append(affected(ref, target.kind, targetReasons, closure.reachedVia[ref]))
+      } else if let target = base.targets[ref] {
+        removedTargets.append(affected(ref, target.kind, targetReasons, closure.reachedVia[ref]))
+      }
+    }
+    return AffectedResult(
+      targets: targets, testTargets: targets.filter { $0.kind.isTest }, runAll: runAll,
+      runAllReasons: selection.runAllReasons, warnings: selection.warnings, removedTargets: removedTargets)
+  }
+
+  private static func affected(_ ref: TargetRef, _ kind: TargetKind, _ reasons: [String], _ via: TargetRef?)
+    -> AffectedTarget
+  {
+    AffectedTarget(package: ref.package, name: ref.name, kind: kind, reasons: reasons, via: via)
+  }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import RippleCore
+
+/// Renders an `AffectedReport` in the formats of `ripple affected --format …`. Pure: strings out.
+public enum AffectedFormatter {
+  /// `--format json`: the schema-1 document, pretty-printed with sorted keys.
+  public static func json(_ report: AffectedReport) -> String {
+    encode(report, pretty: true)
+  }
+
+  /// `--format names`: one test target name per line (sorted by package, then name); "" when none.
+  public static func names(_ report: AffectedReport) -> String {
+    report.testTargets.map(\.name).joined(separator: "\n")
+  }
+
+  /// `--format filter`: the anchored `swift test --filter` regex selecting the test targets, `^(A|B)\.`.
+  ///
+  /// Nil when no test target is selected: there is no filter that means "nothing" to `swift test`
+  /// (an empty filter would run everything), so the caller decides what to do — skip the run, say so.
+  public static func filter(_ report: AffectedReport) -> String? {
+    filter(names: report.testTargets.map(\.name))
+  }
+
+  /// The filter for `names` (deduplicated, in order), or nil for none.
+  public static func filter(names: [String]) -> String? {
+    var seen: Set<String> = []
+    let unique = names.filter { seen.insert($0).inserted }
+    guard !unique.isEmpty else { return nil }
+    return "^(" + unique.map(escapeRegex).joined(separator: "|") + ")\\."
+  }
+
+  /// `--format github`: lines for `$GITHUB_OUTPUT`: `test-targets` (JSON array of names), `filter` (empty
+  /// when there are no test targets), `run-all` (true/false), `count` and `packages` (JSON array of the
+  /// package directories holding selected tests). A value with a newline uses the `name<<DELIMITER` form.
+  public static func githubOutput(_ report: AffectedReport) -> String {
+    let names = report.testTargets.map(\.name)
+    let packages = Array(Set(report.testTargets.map(\.package))).sorted()
+    return [
+      githubLine("test-targets", encode(names, pretty: false)),
+      githubLine("filter", filter(report) ?? ""),
+      githubLine("run-all", report.runAll ? "true" : "false"),
+      githubLine("count", String(report.testTargets.count)),
+      githubLine("packages", encode(packages, pretty: false)),
+    ].joined(separator: "\n") + "\n"
+  }
+
+  /// `--format matrix --shards N`: a GitHub Actions `strategy.matrix` JSON object,
+  /// `{"include":[{"filter":"…","of":N,"shard":1,"targets":[…]}]}`, balanced on `durations` with
+  /// `ShardPlanner`. `durations` is keyed by `package:Name` or by test target name (seconds).
+  /// There are never more shards than test targets; with none, `include` is empty and the caller should
+  /// skip the job (GitHub rejects an empty matrix).
+  public static func matrix(_ report: AffectedReport, shards: Int, durations: [String: Double]) -> String {
+    let refs = report.testTargets.map { TargetRef(package: $0.package, name: $0.name) }
+    var weights: [String: Double] = [:]
+    for ref in refs {
+      weights[ref.description] = durations[ref.description] ?? durations[ref.name]
+    }
+    let plan = ShardPlanner.plan(items: refs.map(\.description), weights: weights, shards: shards)
+    let byID = Dictionary(refs.map { ($0.description, $0.name) }, uniquingKeysWith: { first, _ in first })
+    let include = plan.map { shard in
+      let names = shard.items.compactMap { byID[$0] }
+      return MatrixEntry(shard: shard.index, of: plan.count, targets: names, filter: filter(names: names) ?? "")
+    }
+    return encode(Matrix(include: include), pretty: false)
+  }
+
+  private struct Matrix: Encodable {
+    var include: [MatrixEntry]
+  }
+
+  private struct MatrixEntry: Encodable {
+    var shard: Int
+    var of: Int
+    var targets: [String]
+    var filter: String
+  }
+
+  /// Escapes the characters that are special in a regular expression.
+  static func escapeRegex(_ text: String) -> String {
+    let special: Set<Character> = ["\\", "^", "$", ".", "|", "?", "*", "+", "(", ")", "[", "]", "{", "}"]
+    return String(text.flatMap { special.contains($0) ? ["\\", $0] : [$0] })
+  }
+
+  private static func githubLine(_ name: String, _ value: String) -> String {
+    guard value.contains("\n") || value.contains("\r") else { return "\(name)=\(value)" }
+    var delimiter = "RIPPLE_EOF"
+    while value.contains(delimiter) { delimiter += "_" }
+    return "\(name)<<\(delimiter)\n\(value)\n\(delimiter)"
+  }
+
+  static func encode(_ value: some Encodable, pretty: Bool) -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting =
+      pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+    // Encoding these plain value types cannot fail.
+    return String(decoding: try! encoder.encode(value), as: UTF8.self)
+  }
+}

@@ -1,0 +1,75 @@
+import PackageGraph
+import RippleCore
+
+/// The document of `ripple affected --format json`, schema version 1 (DESIGN.md).
+///
+/// Keys: `schemaVersion`, `base`, `head` ("<sha>" or "worktree"), `mergeBase` (absent when the comparison
+/// did not start from a merge-base), `changedFiles` [{`path`, `status`, `oldPath`?}], `runAll`,
+/// `runAllReasons`, `targets` [{`package`, `name`, `kind`, `reasons`}], `testTargets` [{`package`, `name`,
+/// `reasons`}], `removedTargets` (like `targets`: in the base graph only) and `warnings`.
+/// `kind` is `library`, `executable`, `test`, `plugin`, `macro`, `system` or `binary`.
+public struct AffectedReport: Sendable, Codable, Hashable {
+  public static let currentSchemaVersion = 1
+
+  public var schemaVersion: Int
+  public var base: String
+  public var head: String
+  public var mergeBase: String?
+  public var changedFiles: [ChangedFile]
+  public var runAll: Bool
+  public var runAllReasons: [String]
+  public var targets: [TargetEntry]
+  public var testTargets: [TestTargetEntry]
+  public var removedTargets: [TargetEntry]
+  public var warnings: [String]
+
+  public struct TargetEntry: Sendable, Codable, Hashable {
+    public var package: String
+    public var name: String
+    public var kind: String
+    public var reasons: [String]
+
+    public init(package: String, name: String, kind: String, reasons: [String]) {
+      self.package = package
+      self.name = name
+      self.kind = kind
+      self.reasons = reasons
+    }
+
+    init(_ target: AffectedTarget) {
+      // The model says "regular" (SwiftPM's word); people and the schema say "library".
+      let kind = target.kind == .library ? "library" : target.kind.rawValue
+      self.init(package: target.package, name: target.name, kind: kind, reasons: target.reasons)
+    }
+  }
+
+  public struct TestTargetEntry: Sendable, Codable, Hashable {
+    public var package: String
+    public var name: String
+    public var reasons: [String]
+
+    public init(package: String, name: String, reasons: [String]) {
+      self.package = package
+      self.name = name
+      self.reasons = reasons
+    }
+  }
+
+  public init(
+    result: AffectedResult, base: String, head: String, mergeBase: String?, changedFiles: [ChangedFile]
+  ) {
+    self.schemaVersion = Self.currentSchemaVersion
+    self.base = base
+    self.head = head
+    self.mergeBase = mergeBase
+    self.changedFiles = changedFiles.sorted()
+    self.runAll = result.runAll
+    self.runAllReasons = result.runAllReasons
+    self.targets = result.targets.map(TargetEntry.init)
+    self.testTargets = result.testTargets.map {
+      TestTargetEntry(package: $0.package, name: $0.name, reasons: $0.reasons)
+    }
+    self.removedTargets = result.removedTargets.map(TargetEntry.init)
+    self.warnings = result.warnings
+  }
+}

@@ -1,0 +1,132 @@
+import PackageGraph
+import RippleCore
+
+/// A product of a package of the graph, named by the package directory and product name.
+struct ProductRef: Hashable {
+  var package: String
+  var name: String
+}
+
+/// The edges of one package graph (DESIGN rule 6), resolved once so the rules can look them up.
+///
+/// Nodes are the targets of the graph. A dependency on a product of a local package (`.package(path:)`
+/// whose directory is in the graph) is an edge to each of the product's targets. Products of remote
+/// packages are not nodes; the index only remembers which targets use which package dependency, which
+/// the dependency and pin rules need.
+struct GraphIndex {
+  let graph: PackageGraph
+  private(set) var targets: [TargetRef: Target] = [:]
+  /// Target → the targets that depend on it (directly), sorted.
+  private(set) var dependents: [TargetRef: [TargetRef]] = [:]
+  /// Target → products of local packages it uses.
+  private(set) var localProducts: [TargetRef: Set<ProductRef>] = [:]
+  /// Target → identities of its package's dependencies whose products it uses.
+  private(set) var usedDependencies: [TargetRef: Set<String>] = [:]
+  /// Targets that use a product of a remote package (or of a local one outside the repository).
+  private(set) var externalUsers: Set<TargetRef> = []
+
+  init(_ graph: PackageGraph) {
+    self.graph = graph
+    var dependents: [TargetRef: Set<TargetRef>] = [:]
+    for package in graph.packages {
+      for target in package.targets {
+        let ref = TargetRef(package: package.path, name: target.name)
+        targets[ref] = target
+        for dependency in target.dependencies + target.pluginUsages {
+          let resolution = resolve(dependency, in: package)
+          for edge in resolution.targets where edge != ref { dependents[edge, default: []].insert(ref) }
+          localProducts[ref, default: []].formUnion(resolution.products)
+          usedDependencies[ref, default: []].formUnion(resolution.dependencies)
+          if resolution.isExternal { externalUsers.insert(ref) }
+        }
+      }
+    }
+    self.dependents = dependents.mapValues { $0.sorted() }
+  }
+
+  /// Every target of the graph, sorted.
+  var allTargets: [TargetRef] { targets.keys.sorted() }
+
+  /// The targets of `package` that use a product of its dependency `identity`.
+  func users(ofDependency identity: String, in package: Package) -> [TargetRef] {
+    package.targets.map { TargetRef(package: package.path, name: $0.name) }
+      .filter { usedDependencies[$0]?.contains(identity) == true }
+  }
+
+  /// The targets, in any package, that use `product`.
+  func users(of product: ProductRef) -> [TargetRef] {
+    allTargets.filter { localProducts[$0]?.contains(product) == true }
+  }
+
+  /// The packages whose resolution a `Package.resolved` in `directory` covers: that package and the local
+  /// packages it reaches through `.package(path:)`, in breadth-first order.
+  func packagesResolved(from directory: String) -> [Package] {
+    guard let start = graph.package(at: directory) else { return [] }
+    var seen: Set<String> = [start.path]
+    var order = [start]
+    var index = 0
+    while index < order.count {
+      for dependency in order[index].dependencies {
+        guard case .local(let path?) = dependency.location, let next = graph.package(at: path),
+          seen.insert(next.path).inserted
+        else { continue }
+        order.append(next)
+      }
+      index += 1
+    }
+    return order
+  }
+
+  // MARK: - Resolving one dependency entry
+
+  private struct Resolution {
+    var targets: [TargetRef] = []
+    var products: [ProductRef] = []
+    var dependencies: [String] = []
+    var isExternal = false
+  }
+
+  private func resolve(_ dependency: TargetDependency, in package: Package) -> Resolution {
+    switch dependency {
+    case .target(let name):
+      return package.target(named: name).map { Resolution(targets: [TargetRef(package: package.path, name: $0.name)]) }
+        ?? Resolution()
+    case .byName(let name):
+      if package.target(named: name) != nil {
+        return Resolution(targets: [TargetRef(package: package.path, name: name)])
+      }
+      return resolveProduct(name, among: package.dependencies)
+    case .product(let name, let packageName):
+      guard let packageName else { return resolveProduct(name, among: package.dependencies) }
+      guard let declared = package.dependency(named: packageName) else { return Resolution() }
+      return resolveProduct(name, among: [declared])
+    }
+  }
+
+  /// A product named `name` of one of `candidates`. A local package in the graph that has it wins.
+  /// Otherwise the product must come from a package whose products are unknown here (remote, or local
+  /// outside the repository): the one whose identity or name is the product's name, else — not knowing
+  /// which — every such candidate, so that a change to any of them selects the target (safe side).
+  private func resolveProduct(_ name: String, among candidates: [PackageDependency]) -> Resolution {
+    for candidate in candidates {
+      guard case .local(let path?) = candidate.location, let local = graph.package(at: path),
+        let product = local.product(named: name)
+      else { continue }
+      return Resolution(
+        targets: product.targets.filter { local.target(named: $0) != nil }.map {
+          TargetRef(package: local.path, name: $0)
+        },
+        products: [ProductRef(package: local.path, name: name)], dependencies: [candidate.identity])
+    }
+    let external = candidates.filter { candidate in
+      if case .local(let path?) = candidate.location, graph.package(at: path) != nil { return false }
+      return true
+    }
+    if candidates.count == 1 {
+      return Resolution(dependencies: [candidates[0].identity], isExternal: !external.isEmpty)
+    }
+    let named = external.filter { $0.identity == name.lowercased() || $0.name?.lowercased() == name.lowercased() }
+    let chosen = named.isEmpty ? external : named
+    return Resolution(dependencies: chosen.map(\.identity), isExternal: !chosen.isEmpty)
+  }
+}

@@ -1,0 +1,36 @@
+import PackageGraph
+import RippleCore
+
+/// Which target owns a path (DESIGN rules 2 and 3).
+enum Ownership {
+  /// The target of the innermost package holding `path` whose directory holds it, deepest directory first.
+  /// Excluded files and resources lie inside the target's directory, so they belong to it too.
+  static func owner(of path: String, in graph: PackageGraph) -> TargetRef? {
+    guard let package = graph.owningPackage(of: path) else { return nil }
+    let holders = package.targets.filter { RepoPath.isInside(path, directory: $0.directory) }
+    guard let deepest = holders.max(by: { (depth($0.directory), $1.name) < (depth($1.directory), $0.name) }) else {
+      return nil
+    }
+    return TargetRef(package: package.path, name: deepest.name)
+  }
+
+  /// Whether `path` is a manifest (`Package.swift`, `Package@swift-*.swift`) or the `Package.resolved` of a
+  /// package of one of the graphs: such files are handled by the manifest and pin rules.
+  static func isPackageFile(_ path: String, in graphs: [PackageGraph]) -> Bool {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
+    let isManifest =
+      name == "Package.swift" || name == "Package.resolved"
+      || (name.hasPrefix("Package@swift-") && name.hasSuffix(".swift"))
+    guard isManifest else { return false }
+    let directory = RepoPath.parent(path)
+    return graphs.contains { $0.package(at: directory) != nil }
+  }
+
+  static func isResolvedFile(_ path: String) -> Bool {
+    path == "Package.resolved" || path.hasSuffix("/Package.resolved")
+  }
+
+  private static func depth(_ directory: String) -> Int {
+    directory == "." ? 0 : directory.split(separator: "/").count
+  }
+}
