@@ -1,0 +1,78 @@
+import Clibgit2
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Process-wide libgit2 set-up: `git_libgit2_init()` runs once, the first time a repository is opened.
+enum LibGit2 {
+  private static let initResult: Int32 = git_libgit2_init()
+
+  static func ensureInitialized() throws {
+    let result = initResult
+    if result < 0 { throw lastError(result, "initialise libgit2") }
+  }
+}
+
+/// The `GitError` for a failed libgit2 call: `git_error_last()`'s message, the operation and the return code.
+/// Call it right after the failing call, on the same thread (libgit2 keeps the last error per thread).
+func lastError(_ code: Int32, _ operation: String) -> GitError {
+  .libgit2(operation: operation, code: code, message: lastErrorMessage())
+}
+
+/// `git_error_last()`'s message (same thread, right after the failing call).
+func lastErrorMessage() -> String {
+  guard let error = git_error_last(), let text = error.pointee.message else { return "no further detail from libgit2" }
+  return String(cString: text)
+}
+
+/// Turns every negative libgit2 return code into a `GitError`.
+func check(_ code: Int32, _ operation: @autoclosure () -> String) throws {
+  if code < 0 { throw lastError(code, operation()) }
+}
+
+extension git_error_code {
+  /// Whether a libgit2 return code is this error code.
+  static func ~= (pattern: git_error_code, code: Int32) -> Bool { pattern.rawValue == code }
+}
+
+/// A plain mutex (pthread), so the module works on macOS 13 where `Synchronization.Mutex` is unavailable.
+final class Lock: @unchecked Sendable {
+  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+  init() {
+    mutex = .allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    pthread_mutex_init(mutex, nil)
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
+  }
+
+  func withLock<T>(_ body: () throws -> T) rethrows -> T {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body()
+  }
+}
+
+/// Whether `path` exists and belongs to another user than the effective one.
+func isOwnedByAnotherUser(_ path: String) -> Bool {
+  var info = stat()
+  guard stat(path, &info) == 0 else { return false }
+  return info.st_uid != geteuid()
+}
+
+/// Removes trailing slashes (keeps "/" itself).
+func withoutTrailingSlash(_ path: String) -> String {
+  var p = Substring(path)
+  while p.count > 1 && p.hasSuffix("/") { p = p.dropLast() }
+  return String(p)
+}
