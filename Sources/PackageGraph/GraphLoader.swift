@@ -61,8 +61,7 @@ public struct GraphLoader: Sendable {
     }
 
     if !misses.isEmpty {
-      let evaluator = ManifestEvaluator(process: process, swift: try toolchain.resolvedExecutable())
-      let evaluated = try await evaluate(misses.map(\.job), in: tree, with: evaluator)
+      let evaluated = try await evaluate(misses.map(\.job), in: tree)
       for (miss, document) in zip(misses, evaluated) {
         documents[miss.package][miss.environment] = document
         cache.store(Array(document.canonicalText.utf8), forKey: miss.key)
@@ -102,21 +101,21 @@ public struct GraphLoader: Sendable {
   /// Runs the jobs, at most `concurrency` at a time, in place for the working tree or in a scratch
   /// directory for a git revision. Results are in job order.
   private func evaluate(
-    _ jobs: [ManifestEvaluator.Job], in tree: TreeSnapshot, with evaluator: ManifestEvaluator
+    _ jobs: [ManifestEvaluator.Job], in tree: TreeSnapshot
   ) async throws -> [JSONValue] {
-    var scratch: ScratchTree?
-    defer { scratch?.remove() }
+    let directory = try EvaluationDirectory()
+    defer { directory.remove() }
     let root: String
     if let workingDirectoryRoot = tree.workingDirectoryRoot {
       root = workingDirectoryRoot
     } else {
-      let created = try ScratchTree()
-      scratch = created
       for packagePath in Set(jobs.map(\.packagePath)) {
-        try created.writeManifests(of: packagePath, from: tree)
+        try directory.writeManifests(of: packagePath, from: tree)
       }
-      root = created.root
+      root = directory.tree
     }
+    let evaluator = ManifestEvaluator(
+      process: process, swift: try toolchain.resolvedExecutable(), temporaryDirectory: directory.temporary)
     let label = tree.label
     return try await withThrowingTaskGroup(of: (Int, JSONValue).self) { group in
       var results: [JSONValue?] = jobs.map { _ in nil }

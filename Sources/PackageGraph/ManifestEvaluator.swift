@@ -6,6 +6,8 @@ struct ManifestEvaluator: Sendable {
   var process: ProcessClient
   /// The resolved `swift` executable.
   var swift: String
+  /// The children's TMPDIR (see `EvaluationDirectory`).
+  var temporaryDirectory: String
 
   /// One evaluation to run.
   struct Job: Sendable {
@@ -21,8 +23,10 @@ struct ManifestEvaluator: Sendable {
   /// scratch directory holding the revision's manifests at the same relative locations.
   func evaluate(_ job: Job, root: String, revision: String) async throws -> JSONValue {
     let directory = job.packagePath == "." ? root : root + "/" + job.packagePath
+    var environment = job.environment
+    environment["TMPDIR"] = temporaryDirectory
     let request = ProcessRequest(
-      swift, ["package", "dump-package", "--package-path", directory], environment: job.environment,
+      swift, ["package", "dump-package", "--package-path", directory], environment: environment,
       timeout: .seconds(600))
     let result: ProcessResult
     do {

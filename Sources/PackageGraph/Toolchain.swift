@@ -5,15 +5,15 @@ import SystemClients
 /// The Swift toolchain that evaluates manifests, and its identity for cache keys.
 ///
 /// `swift --version` takes about 100 ms, too slow for a warm run, so its output is cached in the
-/// manifest cache directory under the resolved executable's path, size and modification time, and
+/// manifest cache directory under the executable's path, size and modification time, and
 /// only re-run when the executable changes.
 struct Toolchain: Sendable {
   var process: ProcessClient
   var cache: ManifestCache
   var executable: String
 
-  /// The absolute path of the executable: `executable` itself when it has a `/`, else the first match
-  /// on PATH; symlinks resolved.
+  /// The path of the executable: `executable` itself when it has a `/`, else the first match on PATH.
+  /// Symlinks are kept: `swift` is a link to `swift-driver`, which dispatches on the name it is run as.
   func resolvedExecutable() throws(PackageGraphError) -> String {
     let fileManager = FileManager.default
     var candidates: [String] = []
@@ -26,16 +26,17 @@ struct Toolchain: Sendable {
     guard let found = candidates.first(where: { fileManager.isExecutableFile(atPath: $0) }) else {
       throw .swiftNotFound(executable: executable)
     }
-    return URL(fileURLWithPath: found).resolvingSymlinksInPath().path
+    return found
   }
 
   /// The first lines of `swift --version` (version and target), from the cache when possible.
   func version() async throws(PackageGraphError) -> String {
     let path = try resolvedExecutable()
-    let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+    let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    let attributes = try? FileManager.default.attributesOfItem(atPath: target)
     let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
     let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-    let identity = "\(path)\n\(size)\n\(modified)"
+    let identity = "\(path)\n\(target)\n\(size)\n\(modified)"
     let cacheFile = cache.directory.map {
       $0 + "/toolchain-" + ManifestCache.hex(SHA256.hash(data: Array(identity.utf8))) + ".txt"
     }
