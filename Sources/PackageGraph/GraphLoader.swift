@@ -1,0 +1,161 @@
+import Foundation
+import RippleCore
+import SystemClients
+
+/// Loads the package graph of one revision: discovers the packages, evaluates their manifests with
+/// SwiftPM (cache first), and resolves target directories against the revision's files.
+public struct GraphLoader: Sendable {
+  public var process: ProcessClient
+  public var cache: ManifestCache
+  public var swiftExecutable: String
+  /// At most this many `dump-package` processes run at once.
+  public var concurrency: Int
+
+  public init(
+    process: ProcessClient, cache: ManifestCache, swiftExecutable: String = "swift",
+    concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+  ) {
+    self.process = process
+    self.cache = cache
+    self.swiftExecutable = swiftExecutable
+    self.concurrency = max(1, concurrency)
+  }
+
+  /// The toolchain identity used in cache keys: the first lines of `swift --version`.
+  public func toolchainVersion() async throws -> String {
+    try await toolchain.version()
+  }
+
+  /// Discovers the packages of `tree` (every directory with a `Package.swift`, minus any path with a
+  /// `.build` component and directories matching `excludePackages`), evaluates each manifest once per
+  /// environment (cache first), unions the environments, resolves target directories against
+  /// `tree.files`, and returns the graph. An empty `environments` means one empty environment.
+  public func loadGraph(
+    _ tree: TreeSnapshot, environments: [[String: String]], excludePackages: [Glob]
+  ) async throws -> PackageGraph {
+    let version = try await toolchain.version()
+    guard let swiftVersion = ManifestSelection.swiftVersion(fromVersionOutput: version) else {
+      throw PackageGraphError.toolchainUnusable(executable: swiftExecutable, message: "no version in `\(version)`")
+    }
+    let environments = environments.isEmpty ? [[:]] : environments
+    let packages = try PackageDiscovery.packageDirectories(in: tree.files, excludePackages: excludePackages)
+      .map { try ManifestInput(packagePath: $0, tree: tree, swiftVersion: swiftVersion) }
+
+    // One job per package and environment; cached documents first, the rest evaluated.
+    var documents: [[JSONValue?]] = packages.map { _ in environments.map { _ in nil } }
+    var misses: [(package: Int, environment: Int, job: ManifestEvaluator.Job, key: String)] = []
+    for (p, package) in packages.enumerated() {
+      for (e, environment) in environments.enumerated() {
+        let effective = Self.effectiveEnvironment(environment, all: environments)
+        let key = ManifestCache.key(
+          manifest: package.manifest, manifestFile: package.manifestFile, packagePath: package.packagePath,
+          environment: effective, toolchain: version)
+        if let cached = cache.entry(forKey: key), let document = try? JSONValue.parse(cached) {
+          documents[p][e] = document
+        } else {
+          let job = ManifestEvaluator.Job(
+            packagePath: package.packagePath, environment: effective, declaredEnvironment: environment)
+          misses.append((p, e, job, key))
+        }
+      }
+    }
+
+    if !misses.isEmpty {
+      let evaluated = try await evaluate(misses.map(\.job), in: tree)
+      for (miss, document) in zip(misses, evaluated) {
+        documents[miss.package][miss.environment] = document
+        cache.store(Array(document.canonicalText.utf8), forKey: miss.key)
+      }
+    }
+
+    let directories = tree.directories()
+    return PackageGraph(
+      packages: try packages.enumerated().map { p, package in
+        let evaluations = try documents[p].map { document in
+          do {
+            return try ManifestMapper.package(
+              from: document!, path: package.packagePath, manifestFile: package.manifestFile,
+              directories: directories)
+          } catch let error as ManifestMapper.FormatError {
+            throw PackageGraphError.unexpectedManifestOutput(
+              packagePath: package.packagePath, revision: tree.label, reason: error.reason)
+          }
+        }
+        return EnvironmentUnion.union(evaluations)
+      })
+  }
+
+  /// The variables of `environment` set, and every variable another entry sets but this one does not
+  /// removed: otherwise a `TEST_SERVER` exported in the user's shell would leak into the `{}` entry.
+  static func effectiveEnvironment(_ environment: [String: String], all: [[String: String]]) -> [String: String?] {
+    var result: [String: String?] = [:]
+    for other in all { for name in other.keys { result[name] = .some(nil) } }
+    for (name, value) in environment { result[name] = value }
+    return result
+  }
+
+  private var toolchain: Toolchain {
+    Toolchain(process: process, cache: cache, executable: swiftExecutable)
+  }
+
+  /// Runs the jobs, at most `concurrency` at a time, in place for the working tree or in a scratch
+  /// directory for a git revision. Results are in job order.
+  private func evaluate(
+    _ jobs: [ManifestEvaluator.Job], in tree: TreeSnapshot
+  ) async throws -> [JSONValue] {
+    let directory = try EvaluationDirectory()
+    defer { directory.remove() }
+    let root: String
+    if let workingDirectoryRoot = tree.workingDirectoryRoot {
+      root = workingDirectoryRoot
+    } else {
+      for packagePath in Set(jobs.map(\.packagePath)) {
+        try directory.writeManifests(of: packagePath, from: tree)
+      }
+      root = directory.tree
+    }
+    let evaluator = ManifestEvaluator(
+      process: process, swift: try toolchain.resolvedExecutable(), temporaryDirectory: directory.temporary)
+    let label = tree.label
+    return try await withThrowingTaskGroup(of: (Int, JSONValue).self) { group in
+      var results: [JSONValue?] = jobs.map { _ in nil }
+      var running = 0
+      for (index, job) in jobs.enumerated() {
+        if running == concurrency, let (done, document) = try await group.next() {
+          results[done] = document
+          running -= 1
+        }
+        group.addTask { (index, try await evaluator.evaluate(job, root: root, revision: label)) }
+        running += 1
+      }
+      for try await (done, document) in group { results[done] = document }
+      return results.map { $0! }
+    }
+  }
+}
+
+/// One package's selected manifest, read from the tree.
+struct ManifestInput: Sendable {
+  var packagePath: String
+  var manifestFile: String
+  var manifest: [UInt8]
+
+  init(packagePath: String, tree: TreeSnapshot, swiftVersion: [Int]) throws(PackageGraphError) {
+    let names = PackageDiscovery.manifestFiles(in: packagePath, files: tree.files).map {
+      String($0.split(separator: "/").last ?? "")
+    }
+    self.packagePath = packagePath
+    manifestFile = ManifestSelection.select(fileNames: names, toolchain: swiftVersion)
+    let path = RepoPath.join(packagePath, manifestFile)
+    do {
+      guard let bytes = try tree.read(path) else {
+        throw PackageGraphError.unreadableFile(path: path, revision: tree.label, reason: "the file is missing")
+      }
+      manifest = bytes
+    } catch let error as PackageGraphError {
+      throw error
+    } catch {
+      throw .unreadableFile(path: path, revision: tree.label, reason: "\(error)")
+    }
+  }
+}

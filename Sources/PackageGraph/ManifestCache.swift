@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+
+/// Evaluated manifests on disk, so that a warm run does not start `swift` at all.
+///
+/// An entry holds the normalised `dump-package` document of one manifest under one environment,
+/// keyed by everything the evaluation depends on (see `key`). Each entry carries a checksum: a
+/// corrupt or truncated entry is treated as missing and overwritten. Writes go to a temporary file
+/// that is renamed into place, so readers never see half an entry. Failing to write the cache is not
+/// an error: it only costs time on the next run.
+public struct ManifestCache: Sendable {
+  /// Nil: no cache.
+  public let directory: String?
+
+  /// Bump when the stored document or the key changes meaning.
+  static let schemaVersion = "ripple-manifest-cache-1"
+
+  public init(directory: String?) {
+    self.directory = directory
+  }
+
+  /// `$XDG_CACHE_HOME/ripple/manifests`, else `~/.cache/ripple/manifests`
+  /// (macOS: `~/Library/Caches/ripple/manifests`).
+  public static func defaultDirectory(environment: [String: String]) -> String {
+    if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+      return xdg + "/ripple/manifests"
+    }
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    #if os(macOS)
+      return home + "/Library/Caches/ripple/manifests"
+    #else
+      return home + "/.cache/ripple/manifests"
+    #endif
+  }
+
+  /// The key of one evaluation. `environment` maps the variables set to their values and the
+  /// variables removed to nil.
+  static func key(
+    manifest: [UInt8], manifestFile: String, packagePath: String, environment: [String: String?],
+    toolchain: String
+  ) -> String {
+    var hasher = SHA256()
+    func add(_ field: String) {
+      hasher.update(data: Array(field.utf8))
+      hasher.update(data: [0])
+    }
+    add(schemaVersion)
+    add(toolchain)
+    add(packagePath)
+    add(manifestFile)
+    for (name, value) in environment.sorted(by: { $0.key < $1.key }) {
+      add(name)
+      add(value.map { "=" + $0 } ?? "unset")
+    }
+    add(String(manifest.count))
+    hasher.update(data: manifest)
+    return hex(hasher.finalize())
+  }
+
+  /// The stored document for `key`, or nil when absent, unreadable or corrupt.
+  func entry(forKey key: String) -> [UInt8]? {
+    guard let path = path(forKey: key), let data = FileManager.default.contents(atPath: path) else { return nil }
+    guard let newline = data.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+    let header = String(decoding: data[..<newline], as: UTF8.self)
+    let payload = Array(data[(newline + 1)...])
+    guard header == Self.schemaVersion + " " + Self.hex(SHA256.hash(data: payload)) else { return nil }
+    return payload
+  }
+
+  func store(_ payload: [UInt8], forKey key: String) {
+    guard let path = path(forKey: key) else { return }
+    let header = Self.schemaVersion + " " + Self.hex(SHA256.hash(data: payload)) + "\n"
+    Self.writeAtomically(Array(header.utf8) + payload, to: path)
+  }
+
+  func path(forKey key: String) -> String? {
+    directory.map { $0 + "/" + key + ".json" }
+  }
+
+  /// Writes to a temporary file beside `path`, then renames it over `path`. Errors are ignored.
+  static func writeAtomically(_ bytes: [UInt8], to path: String) {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(".tmp-\(UUID().uuidString)")
+    do {
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(bytes).write(to: temporary)
+      if rename(temporary.path, url.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+    } catch {
+      try? FileManager.default.removeItem(at: temporary)
+    }
+  }
+
+  static func hex(_ digest: some Sequence<UInt8>) -> String {
+    digest.map { byte in
+      let text = String(byte, radix: 16)
+      return text.count == 1 ? "0" + text : text
+    }.joined()
+  }
+}

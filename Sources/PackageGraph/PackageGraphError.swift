@@ -1,0 +1,60 @@
+import RippleCore
+
+/// Every failure of loading a package graph.
+public enum PackageGraphError: RippleError, Equatable {
+  /// The Swift toolchain could not be found.
+  case swiftNotFound(executable: String)
+  /// `swift --version` did not run or printed something unexpected.
+  case toolchainUnusable(executable: String, message: String)
+  /// `swift package dump-package` failed for a manifest.
+  case manifestFailed(packagePath: String, revision: String, environment: [String: String], message: String)
+  /// `swift package dump-package` succeeded but printed something Ripple cannot read.
+  case unexpectedManifestOutput(packagePath: String, revision: String, reason: String)
+  /// A file of the tree could not be read.
+  case unreadableFile(path: String, revision: String, reason: String)
+  /// The scratch directory for evaluating manifests of a revision could not be prepared.
+  case scratchDirectoryFailed(path: String, reason: String)
+  /// A `Package.resolved` file is not valid.
+  case invalidResolvedFile(path: String, reason: String)
+
+  public var category: ErrorCategory {
+    switch self {
+    case .unexpectedManifestOutput: .internal
+    case .swiftNotFound, .toolchainUnusable, .manifestFailed, .unreadableFile, .scratchDirectoryFailed,
+      .invalidResolvedFile:
+      .environment
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .swiftNotFound(let executable):
+      "The Swift toolchain (`\(executable)`) was not found on PATH; install Swift from swift.org "
+        + "or add the toolchain's `usr/bin` directory to PATH, then run again."
+    case .toolchainUnusable(let executable, let message):
+      "`\(executable) --version` failed, so the Swift toolchain cannot evaluate manifests; "
+        + "check the installation (\(message))."
+    case .manifestFailed(let packagePath, let revision, let environment, let message):
+      "The manifest of package `\(packagePath)` at \(revision)\(Self.describe(environment)) failed to "
+        + "evaluate; fix it (try `swift package dump-package` in that directory) and run again. "
+        + "SwiftPM said:\n\(message)"
+    case .unexpectedManifestOutput(let packagePath, let revision, let reason):
+      "`swift package dump-package` for package `\(packagePath)` at \(revision) printed output Ripple "
+        + "cannot read (\(reason)); this SwiftPM version may be unsupported, please report it."
+    case .unreadableFile(let path, let revision, let reason):
+      "Could not read `\(path)` at \(revision) (\(reason)); check that the repository is readable."
+    case .scratchDirectoryFailed(let path, let reason):
+      "Could not prepare the scratch directory `\(path)` for evaluating manifests (\(reason)); "
+        + "check free space and permissions of the temporary directory (TMPDIR)."
+    case .invalidResolvedFile(let path, let reason):
+      "`\(path)` is not a valid Package.resolved (\(reason)); fix it or regenerate it with "
+        + "`swift package resolve`."
+    }
+  }
+
+  private static func describe(_ environment: [String: String]) -> String {
+    guard !environment.isEmpty else { return "" }
+    let pairs = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    return " with environment " + pairs.joined(separator: " ")
+  }
+}

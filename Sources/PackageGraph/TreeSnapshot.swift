@@ -1,0 +1,39 @@
+import RippleCore
+
+/// One revision's files, as seen by the loader.
+///
+/// For a git revision the caller builds it from the commit's tree (file list and blob reader); for the
+/// working tree from the index, the untracked files and the disk.
+public struct TreeSnapshot: Sendable {
+  /// "worktree" or a short sha: used in error messages.
+  public var label: String
+  /// Every file in the tree, repo-relative, `/`-separated, sorted.
+  public var files: [String]
+  /// The contents of a file of this tree (nil if absent).
+  public var read: @Sendable (String) throws -> [UInt8]?
+  /// The absolute repository root when this snapshot is the on-disk working tree: manifests are then
+  /// evaluated in place. Nil for a git revision: manifests are written to a scratch directory.
+  public var workingDirectoryRoot: String?
+
+  public init(
+    label: String, files: [String], workingDirectoryRoot: String?,
+    read: @escaping @Sendable (String) throws -> [UInt8]?
+  ) {
+    self.label = label
+    self.files = files
+    self.workingDirectoryRoot = workingDirectoryRoot
+    self.read = read
+  }
+
+  /// Every directory that holds a file of the tree, "." included.
+  func directories() -> Set<String> {
+    var result: Set<String> = ["."]
+    for file in files {
+      var directory = RepoPath.parent(file)
+      while directory != ".", result.insert(directory).inserted {
+        directory = RepoPath.parent(directory)
+      }
+    }
+    return result
+  }
+}
