@@ -41,7 +41,7 @@ struct ManifestEvaluator: Sendable {
     }
     let document: JSONValue
     do {
-      document = try JSONValue.parse(result.standardOutput)
+      document = try JSONValue.parse(Array(result.standardOutput))
     } catch {
       throw PackageGraphError.unexpectedManifestOutput(
         packagePath: job.packagePath, revision: revision, reason: "the output is not JSON: \(error)")
