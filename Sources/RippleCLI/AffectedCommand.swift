@@ -15,7 +15,8 @@ struct AffectedCommand: AsyncParsableCommand {
 
   @OptionGroup var selection: SelectionOptions
 
-  @Option(help: "Output: text (people), json, names, filter (swift test --filter), github ($GITHUB_OUTPUT), matrix, dot.")
+  @Option(
+    help: "Output: text (people), json, names, filter (swift test --filter), github ($GITHUB_OUTPUT), matrix, dot.")
   var format: AffectedFormat = .text
 
   @Option(help: "With --format matrix: the number of CI shards.")
@@ -50,13 +51,13 @@ struct AffectedCommand: AsyncParsableCommand {
     case .json:
       print(AffectedFormatter.json(report))
     case .names:
-      print(AffectedFormatter.names(report), terminator: "")
+      let names = AffectedFormatter.names(report)
+      if !names.isEmpty { print(names) }
     case .filter:
-      let filter = AffectedFormatter.filter(report)
-      if filter.isEmpty {
-        Terminal.standardError.write("no test target is affected; an empty filter would run every test.\n")
-      } else {
+      if let filter = AffectedFormatter.filter(report) {
         print(filter)
+      } else {
+        Terminal.standardError.write("no test target is affected (an empty filter would run every test)\n")
       }
     case .github:
       let output = AffectedFormatter.githubOutput(report)
@@ -68,7 +69,7 @@ struct AffectedCommand: AsyncParsableCommand {
     case .matrix:
       print(AffectedFormatter.matrix(report, shards: shards ?? 1, durations: [:]))
     case .dot:
-      print(AffectedFormatter.dot(graph: outcome.headGraph ?? outcome.baseGraph ?? .init(packages: []), report: report))
+      print(AffectedFormatter.dot(graph: outcome.headGraph ?? outcome.baseGraph ?? .init(packages: []), report))
     }
   }
 

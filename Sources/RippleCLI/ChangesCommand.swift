@@ -28,7 +28,8 @@ struct ChangesCommand: ParsableCommand {
       print(try ChangesReport(changeSet).json())
     case .text:
       if changeSet.changes.isEmpty {
-        Terminal.standardError.write("no changes between \(changeSet.from.short) and \(changeSet.head?.short ?? "the working tree")\n")
+        Terminal.standardError.write(
+          "no changes between \(changeSet.from.short) and \(changeSet.head?.short ?? "the working tree")\n")
       }
       for change in changeSet.changes {
         let line =

@@ -28,7 +28,9 @@ struct GraphCommand: AsyncParsableCommand {
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       print(String(decoding: try encoder.encode(graph), as: UTF8.self))
     case .dot:
-      print(AffectedFormatter.dot(graph: graph, report: nil))
+      let nothingAffected = AffectedReport(
+        result: AffectedResult(), base: "", head: "worktree", mergeBase: nil, changedFiles: [])
+      print(AffectedFormatter.dot(graph: graph, nothingAffected), terminator: "")
     }
   }
 }

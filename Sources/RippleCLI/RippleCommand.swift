@@ -25,9 +25,9 @@ public struct RippleCommand: AsyncParsableCommand {
       } else {
         try command.run()
       }
-      exit(0)
+      Foundation.exit(0)
     } catch {
-      exit(report(error))
+      Foundation.exit(report(error))
     }
   }
 
@@ -48,7 +48,8 @@ public struct RippleCommand: AsyncParsableCommand {
       }
       if !message.isEmpty { Terminal.standardError.write(message + "\n") }
       // ArgumentParser reports usage errors as 64 (EX_USAGE); Ripple's contract is 2.
-      return code == ExitCode.validationFailure.rawValue ? ErrorCategory.usage.exitCode : ErrorCategory.internal.exitCode
+      return code == ExitCode.validationFailure.rawValue
+        ? ErrorCategory.usage.exitCode : ErrorCategory.internal.exitCode
     }
   }
 }

@@ -21,7 +21,9 @@ struct Terminal: Sendable {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-      let n = bytes.withUnsafeMutableBytes { Foundation.write(fileDescriptor, $0.baseAddress! + offset, $0.count - offset) }
+      let n = bytes.withUnsafeMutableBytes {
+        Foundation.write(fileDescriptor, $0.baseAddress! + offset, $0.count - offset)
+      }
       if n <= 0 { return }
       offset += n
     }

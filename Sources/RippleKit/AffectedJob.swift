@@ -71,7 +71,9 @@ public enum AffectedJob {
   /// Git → changed paths; manifests → graphs at both sides; config → the pure analysis.
   public static func run(_ options: AffectedOptions, services: RippleServices) async throws -> AffectedOutcome {
     let repository = try GitRepository.discover(from: options.directory)
-    guard let root = repository.workdir else { throw RippleKitError.bareRepository(path: repository.gitDirectory) }
+    guard let root = repository.workdir else {
+      throw GitError.bareRepository(path: repository.gitDirectory, operation: "read the packages")
+    }
     let configuration = try ConfigLoader.load(repoRoot: root, explicitPath: options.configPath)
     let selection = configuration.selection
     let changeSet = try ChangeDetection.detect(options.changes, in: repository)
@@ -110,8 +112,8 @@ public enum AffectedJob {
     result.warnings = warnings + result.warnings
 
     let report = AffectedReport(
-      base: changeSet.base.hex, head: changeSet.headLabel, mergeBase: changeSet.mergeBase?.hex,
-      changedFiles: changeSet.changes, result: result)
+      result: result, base: changeSet.base.hex, head: changeSet.headLabel, mergeBase: changeSet.mergeBase?.hex,
+      changedFiles: changeSet.changes)
     return AffectedOutcome(
       repositoryRoot: root, configuration: configuration, changeSet: changeSet, baseGraph: baseGraph,
       headGraph: headGraph, result: result, report: report)

@@ -43,7 +43,7 @@ public enum ChangeDetection {
     if let spec = request.base {
       base = try repository.resolveCommit(spec)
     } else {
-      base = try defaultBase(repository)
+      base = try repository.defaultBranch().commit
     }
     var mergeBase: ObjectID?
     if !request.noMergeBase {
@@ -57,13 +57,5 @@ public enum ChangeDetection {
       changes = try repository.changesToWorkingTree(from: from)
     }
     return ChangeSet(base: base, from: from, mergeBase: mergeBase, head: head, changes: changes.sorted())
-  }
-
-  private static func defaultBase(_ repository: GitRepository) throws -> ObjectID {
-    do {
-      return try repository.defaultBranch().commit
-    } catch let error as GitError {
-      throw RippleKitError.noDefaultBranch(underlying: error.description)
-    }
   }
 }

@@ -36,7 +36,8 @@ public enum Doctor {
             name: "config", ok: true,
             detail: config.sourcePath.map { "config \($0) is valid" } ?? "no ripple.yml: built-in defaults", fix: nil))
       } catch {
-        checks.append(DoctorCheck(name: "config", ok: false, detail: "\(error)", fix: "edit the file as the message says"))
+        checks.append(
+          DoctorCheck(name: "config", ok: false, detail: "\(error)", fix: "edit the file as the message says"))
       }
     }
     checks.append(cacheDirectory(services))
@@ -68,7 +69,8 @@ public enum Doctor {
       return DoctorCheck(name: "cache", ok: true, detail: "manifest cache at \(directory)", fix: nil)
     } catch {
       return DoctorCheck(
-        name: "cache", ok: false, detail: "cannot write the manifest cache at \(directory): \(error.localizedDescription)",
+        name: "cache", ok: false,
+        detail: "cannot write the manifest cache at \(directory): \(error.localizedDescription)",
         fix: "mkdir -p '\(directory)' && chmod u+rwx '\(directory)', or set RIPPLE_CACHE_DIR")
     }
   }

@@ -8,7 +8,9 @@ public enum GraphJob {
     -> PackageGraph
   {
     let repository = try GitRepository.discover(from: directory)
-    guard let root = repository.workdir else { throw RippleKitError.bareRepository(path: repository.gitDirectory) }
+    guard let root = repository.workdir else {
+      throw GitError.bareRepository(path: repository.gitDirectory, operation: "read the packages")
+    }
     let selection = try ConfigLoader.load(repoRoot: root, explicitPath: configPath).selection
     return try await services.graphLoader.loadGraph(
       Snapshots.workingTree(of: repository), environments: selection.manifestEnvironments,

@@ -14,7 +14,9 @@ public enum Snapshots {
 
   /// The working tree as git sees it: tracked files still on disk plus untracked, non-ignored ones.
   public static func workingTree(of repository: GitRepository) throws -> TreeSnapshot {
-    guard let root = repository.workdir else { throw RippleKitError.bareRepository(path: repository.gitDirectory) }
+    guard let root = repository.workdir else {
+      throw GitError.bareRepository(path: repository.gitDirectory, operation: "read the packages")
+    }
     let files = try repository.workingTreeFiles()
     return TreeSnapshot(label: "worktree", files: files, workingDirectoryRoot: root) { path in
       guard let data = FileManager.default.contents(atPath: root + "/" + path) else { return nil }

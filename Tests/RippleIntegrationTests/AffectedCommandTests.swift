@@ -34,7 +34,8 @@ import Testing
   @Test func commentOnlyManifestEditSelectsNothing() throws {
     let repo = try ModularFixture.make()
     try repo.write(
-      "Package.swift", ModularFixture.rootManifest.replacingOccurrences(of: "let package", with: "// a comment\nlet package"))
+      "Package.swift",
+      ModularFixture.rootManifest.replacingOccurrences(of: "let package", with: "// a comment\nlet package"))
     let (tests, json) = try RippleBinary.affectedTests([], in: repo.root)
     #expect(tests.isEmpty)
     #expect(json["runAll"] as? Bool == false)
@@ -134,11 +135,14 @@ import Testing
     #expect(filter.standardOutput == "^(AppCoreTests|AppFeatureTests)\\.\n")
     let outputFile = repo.root + "/gh-output"
     FileManager.default.createFile(atPath: outputFile, contents: Data())
-    let github = try RippleBinary.run(["affected", "--format", "github"], in: repo.root, environment: ["GITHUB_OUTPUT": outputFile])
+    let github = try RippleBinary.run(
+      ["affected", "--format", "github"], in: repo.root, environment: ["GITHUB_OUTPUT": outputFile])
     #expect(github.status == 0)
     #expect(try String(contentsOfFile: outputFile, encoding: .utf8).contains("AppCoreTests"))
     let matrix = try RippleBinary.run(["affected", "--format", "matrix", "--shards", "2"], in: repo.root)
-    let include = (try JSONSerialization.jsonObject(with: Data(matrix.standardOutput.utf8)) as? [String: Any])?["include"] as? [[String: Any]]
+    let include =
+      (try JSONSerialization.jsonObject(with: Data(matrix.standardOutput.utf8)) as? [String: Any])?["include"]
+      as? [[String: Any]]
     #expect(include?.count == 2)
   }
 }

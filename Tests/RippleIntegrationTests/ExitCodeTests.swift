@@ -28,8 +28,10 @@ import Testing
     #expect(result.standardError.contains("2"), "the line number: \(result.standardError)")
   }
 
-  @Test(arguments: [["affected", "--shards", "0", "--format", "matrix"], ["affected", "--format", "matrix"],
-    ["affected", "--format", "nonsense"], ["no-such-command"]])
+  @Test(arguments: [
+    ["affected", "--shards", "0", "--format", "matrix"], ["affected", "--format", "matrix"],
+    ["affected", "--format", "nonsense"], ["no-such-command"],
+  ])
   func usageErrorsExitTwo(arguments: [String]) throws {
     let repo = try ModularFixture.make()
     let result = try RippleBinary.run(arguments, in: repo.root)
@@ -55,8 +57,11 @@ import Testing
     try origin.append("README.md", "main moves on\n")
     try origin.commitAll("main work")
     let clone = try TestRepository()
-    try run(["/usr/bin/git", "clone", "-q", "--depth", "1", "--no-single-branch", "file://" + origin.root, clone.root + "/c"])
-    let result = try RippleBinary.run(["affected", "--base", "origin/main", "--head", "origin/feature"], in: clone.root + "/c")
+    try run([
+      "/usr/bin/git", "clone", "-q", "--depth", "1", "--no-single-branch", "file://" + origin.root, clone.root + "/c",
+    ])
+    let result = try RippleBinary.run(
+      ["affected", "--base", "origin/main", "--head", "origin/feature"], in: clone.root + "/c")
     #expect(result.status != 0)
     #expect(result.standardError.contains("shallow"), "\(result.standardError)")
     #expect(result.standardError.contains("--unshallow") || result.standardError.contains("--deepen"))

@@ -122,7 +122,9 @@ enum RippleBinary {
   }
 
   /// `ripple affected --format json` → the test targets as "package:Name", asserting exit 0.
-  static func affectedTests(_ arguments: [String], in directory: String) throws -> (tests: [String], json: [String: Any]) {
+  static func affectedTests(_ arguments: [String], in directory: String) throws -> (
+    tests: [String], json: [String: Any]
+  ) {
     let result = try run(["affected", "--format", "json"] + arguments, in: directory)
     guard result.status == 0 else { throw CommandFailure(argv: ["ripple", "affected"] + arguments, result: result) }
     let json = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])

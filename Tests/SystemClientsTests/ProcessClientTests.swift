@@ -22,11 +22,13 @@ import Testing
   @Test func setsWorkingDirectoryAndEnvironment() async throws {
     let dir = FileManager.default.temporaryDirectory.path
     let result = try await ProcessClient.live.run(
-      ProcessRequest("/bin/sh", ["-c", "pwd; echo \"$RIPPLE_TEST_VAR\""], workingDirectory: dir,
+      ProcessRequest(
+        "/bin/sh", ["-c", "pwd; echo \"$RIPPLE_TEST_VAR\""], workingDirectory: dir,
         environment: ["RIPPLE_TEST_VAR": "set here"]))
     let lines = result.outputString.split(separator: "\n").map(String.init)
-    #expect(URL(fileURLWithPath: lines[0]).resolvingSymlinksInPath().path
-      == URL(fileURLWithPath: dir).resolvingSymlinksInPath().path)
+    #expect(
+      URL(fileURLWithPath: lines[0]).resolvingSymlinksInPath().path
+        == URL(fileURLWithPath: dir).resolvingSymlinksInPath().path)
     #expect(lines[1] == "set here")
   }
 
@@ -60,7 +62,8 @@ import Testing
     }
     #expect(error?.description.contains("did not finish") == true)
     #expect(ContinuousClock.now - started < .seconds(20))
-    let grandchild = try #require(Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+    let grandchild = try #require(
+      Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
     var alive = true
     for _ in 0..<50 where alive {
       alive = kill(grandchild, 0) == 0 && !isZombie(grandchild)
