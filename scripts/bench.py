@@ -93,8 +93,20 @@ def bench_changes(ripple, work):
     check("changes reports exactly the 200 changed files", reported == 200, f"{reported}")
 
 
+def retouch_manifests(root, tag):
+    """Commits unique bytes into every manifest, then a source edit on top, so that HEAD~1..HEAD is a
+    source change whose manifests neither Ripple's cache nor SwiftPM's own manifest cache has seen."""
+    for package in ["", "Packages/Core", "Packages/Server"]:
+        with open(os.path.join(root, package, "Package.swift"), "a") as f:
+            f.write(f"// bench {tag}\n")
+    git(root, "commit", "-q", "-am", f"manifests {tag}")
+    with open(os.path.join(root, "Packages/Server/Sources/ServerFeature49/ServerFeature49.swift"), "a") as f:
+        f.write(f"// bench {tag}\n")
+    git(root, "commit", "-q", "-am", f"source {tag}")
+
+
 def bench_affected(ripple, work):
-    print("\n## affected: 303 targets in 3 packages (2 manifest environments), --base HEAD~1 --head HEAD")
+    print("\n## affected: 300+ targets in 3 packages (2 manifest environments), --base HEAD~1 --head HEAD")
     root = os.path.join(work, "affected")
     fixture(root, 50, 0)
     cache = os.path.join(work, "cache-affected")
@@ -104,27 +116,36 @@ def bench_affected(ripple, work):
     graph = json.loads(subprocess.run([ripple, "graph", "--format", "json"], cwd=root, env=env, capture_output=True,
                                       text=True, check=True).stdout)
     targets = sum(len(p["targets"]) for p in graph["packages"])
-    warm, warm_mem = timed(argv, root, env, repeat=15)
-    colds = []
-    for _ in range(3):
-        shutil.rmtree(cache, ignore_errors=True)
-        t, cold_mem = timed(argv, root, env, repeat=1)
-        colds.append(t)
-    cold = statistics.median(colds)
-    environments = [{}, {"TEST_SERVER": "1"}]
+    # The baseline: what a script does without Ripple. One `git diff`, then SwiftPM's evaluator for
+    # every package and manifest environment (TEST_SERVER adds targets), one after another.
     baseline = [(["git", "diff", "--name-only", "HEAD~1", "HEAD"], root, None)]
     for package in ["", "Packages/Core", "Packages/Server"]:
-        for extra in environments:
-            baseline.append((["swift", "package", "dump-package"], os.path.join(root, package), dict(os.environ, **extra)))
-    base = timed_sequence(baseline, repeat=3)
+        for extra in [{}, {"TEST_SERVER": "1"}]:
+            baseline.append((["swift", "package", "dump-package"], os.path.join(root, package),
+                             dict(os.environ, **extra)))
+    warm, warm_mem = timed(argv, root, env, repeat=15)
+    base_warm = timed_sequence(baseline, repeat=3)  # SwiftPM's own manifest cache is warm here
+    # Cold: new manifest bytes each trial, so nothing is cached anywhere, for Ripple and baseline alike.
+    colds, base_colds, cold_mem = [], [], 0
+    for trial in range(3):
+        retouch_manifests(root, f"ripple-{trial}")
+        shutil.rmtree(cache, ignore_errors=True)
+        t, mem = timed(argv, root, env, repeat=1)
+        colds.append(t)
+        cold_mem = max(cold_mem, mem)
+        retouch_manifests(root, f"baseline-{trial}")
+        base_colds.append(timed_sequence(baseline, repeat=1))
+    cold, base_cold = statistics.median(colds), statistics.median(base_colds)
     print(f"  targets in graph: {targets}; selected test targets: {len(report['testTargets'])}")
-    print(f"  {'case':<36}{'time':>10}{'baseline':>10}{'speed-up':>10}{'peak MiB':>10}")
-    print(f"  {'warm manifest cache':<36}{warm*1000:>8.1f}ms{base*1000:>8.0f}ms{base/warm:>9.1f}x{warm_mem:>10.1f}")
-    print(f"  {'cold (empty cache)':<36}{cold*1000:>8.0f}ms{base*1000:>8.0f}ms{base/cold:>9.2f}x{cold_mem:>10.1f}")
+    print(f"  {'case':<44}{'ripple':>10}{'baseline':>10}{'speed-up':>10}{'peak MiB':>10}")
+    print(f"  {'warm (Ripple cache; SwiftPM cache warm)':<44}{warm*1000:>8.1f}ms{base_warm*1000:>8.0f}ms"
+          f"{base_warm/warm:>9.1f}x{warm_mem:>10.1f}")
+    print(f"  {'cold (new manifests, no cache anywhere)':<44}{cold*1000:>8.0f}ms{base_cold*1000:>8.0f}ms"
+          f"{base_cold/cold:>9.2f}x{cold_mem:>10.1f}")
     check("at least 300 targets", targets >= 300, f"{targets}")
     check("warm under 100 ms", warm < 0.100, f"{warm*1000:.1f} ms")
-    check("warm at least 5x faster than the baseline", base / warm >= 5, f"{base/warm:.1f}x")
-    check("cold no slower than the baseline + 10%", cold <= base * 1.10, f"{cold:.2f} s vs {base:.2f} s")
+    check("warm at least 5x faster than the (SwiftPM-warm) baseline", base_warm / warm >= 5, f"{base_warm/warm:.1f}x")
+    check("cold no slower than the baseline + 10%", cold <= base_cold * 1.10, f"{cold:.2f} s vs {base_cold:.2f} s")
 
 
 def main():
