@@ -14,7 +14,7 @@ public enum XUnitParser {
     let delegate = Delegate(framework: framework)
     let parser = XMLParser(data: data)
     parser.delegate = delegate
-    guard parser.parse() else { return nil }
+    guard parser.parse(), !delegate.failed else { return nil }
     return delegate.tests
   }
 
@@ -24,6 +24,8 @@ public enum XUnitParser {
     var current: ParsedTest?
     var text = ""
     var inSkipped = false
+    var failed = false
+    var depth = 0
 
     init(framework: TestFramework) { self.framework = framework }
 
@@ -31,6 +33,7 @@ public enum XUnitParser {
       _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
       attributes: [String: String] = [:]
     ) {
+      depth += 1
       switch element {
       case "testcase":
         let classname = attributes["classname"] ?? ""
@@ -63,7 +66,16 @@ public enum XUnitParser {
       if inSkipped { text += string }
     }
 
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+      failed = true
+    }
+
+    func parserDidEndDocument(_ parser: XMLParser) {
+      if depth != 0 { failed = true }  // truncated: some elements were never closed
+    }
+
     func parser(_ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?) {
+      depth -= 1
       switch element {
       case "skipped":
         inSkipped = false
