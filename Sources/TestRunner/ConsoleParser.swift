@@ -200,7 +200,9 @@ public struct ConsoleParser: Sendable {
       var reason = String(rest[range.upperBound...])
       if reason.hasPrefix(": ") { reason = String(reason.dropFirst(2)) }
       if reason.hasSuffix(".") { reason.removeLast() }
-      if reason.hasPrefix("\""), reason.hasSuffix("\""), reason.count >= 2 { reason = String(reason.dropFirst().dropLast()) }
+      if reason.hasPrefix("\""), reason.hasSuffix("\""), reason.count >= 2 {
+        reason = String(reason.dropFirst().dropLast())
+      }
       return ParsedTest(
         framework: .swiftTesting, suite: nil, name: String(rest[..<range.lowerBound]), status: .skipped,
         skipReason: reason.isEmpty ? nil : reason)
@@ -212,8 +214,9 @@ public struct ConsoleParser: Sendable {
     -> ParsedTest
   {
     var name = String(rawName)
-    if let cases = name.range(of: " with ", options: .backwards), name[cases.upperBound...].hasSuffix(" test cases")
-      || name[cases.upperBound...].hasSuffix(" test case")
+    if let cases = name.range(of: " with ", options: .backwards),
+      name[cases.upperBound...].hasSuffix(" test cases")
+        || name[cases.upperBound...].hasSuffix(" test case")
     {
       name = String(name[..<cases.lowerBound])
     }

@@ -11,7 +11,8 @@ public enum JUnitRenderer {
     let totals = result.totals
     let errors = result.packages.filter { $0.status == .buildFailed || $0.status == .error || $0.status == .noTestsRan }
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    out += "<testsuites name=\"ripple\" tests=\"\(totals.tests + errors.count)\" failures=\"\(totals.failed)\""
+    out +=
+      "<testsuites name=\"ripple\" tests=\"\(totals.tests + errors.count)\" failures=\"\(totals.failed)\""
       + " errors=\"\(errors.count)\" skipped=\"\(totals.skipped)\" time=\"\(time(result.duration))\">\n"
     if result.nothingAffected { out += "  <!-- no test target is affected: nothing was built or run -->\n" }
     if result.cancelled { out += "  <!-- the run was interrupted: results are partial -->\n" }
@@ -21,12 +22,15 @@ public enum JUnitRenderer {
       }
       if errors.contains(package) {
         let kind = package.status == .noTestsRan ? "no tests ran" : "build failed"
-        let body = package.status == .noTestsRan
+        let body =
+          package.status == .noTestsRan
           ? "the filter \(package.filter ?? "") matched no test"
           : (package.buildErrors.isEmpty ? [package.message ?? ""] : package.buildErrors).joined(separator: "\n")
-        out += "  <testsuite name=\"\(escape(package.path + " (build)"))\" package=\"\(escape(package.path))\""
+        out +=
+          "  <testsuite name=\"\(escape(package.path + " (build)"))\" package=\"\(escape(package.path))\""
           + " tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"\(time(package.buildDuration))\">\n"
-        out += "    <testcase classname=\"\(escape(package.path))\" name=\"build\" time=\"\(time(package.buildDuration))\">\n"
+        out +=
+          "    <testcase classname=\"\(escape(package.path))\" name=\"build\" time=\"\(time(package.buildDuration))\">\n"
         out += "      <error message=\"\(escape(kind))\">\(escape(body))</error>\n    </testcase>\n  </testsuite>\n"
       }
     }
@@ -35,11 +39,13 @@ public enum JUnitRenderer {
 
   static func suite(_ target: TargetResult, package: String) -> String {
     let t = target.totals
-    var out = "  <testsuite name=\"\(escape(target.name))\" package=\"\(escape(package))\" tests=\"\(t.tests)\""
+    var out =
+      "  <testsuite name=\"\(escape(target.name))\" package=\"\(escape(package))\" tests=\"\(t.tests)\""
       + " failures=\"\(t.failed)\" errors=\"0\" skipped=\"\(t.skipped)\" time=\"\(time(target.duration))\">\n"
     for test in target.tests {
       let classname = test.suite.isEmpty ? target.name : "\(target.name).\(test.suite)"
-      out += "    <testcase classname=\"\(escape(classname))\" name=\"\(escape(test.name))\" time=\"\(time(test.duration))\""
+      out +=
+        "    <testcase classname=\"\(escape(classname))\" name=\"\(escape(test.name))\" time=\"\(time(test.duration))\""
       let body = caseBody(test)
       out += body.isEmpty ? "/>\n" : ">\n" + body + "    </testcase>\n"
     }

@@ -26,13 +26,16 @@ public struct ProgressRenderer: Sendable {
     var out: [Output] = []
     switch event {
     case .started(let packages, let targets):
-      out.append(.line("Testing \(targets) test target\(targets == 1 ? "" : "s") in \(packages) package\(packages == 1 ? "" : "s")"))
+      out.append(
+        .line(
+          "Testing \(targets) test target\(targets == 1 ? "" : "s") in \(packages) package\(packages == 1 ? "" : "s")"))
     case .building(let package):
       current = "building \(name(package))"
       if !interactive { out.append(.line("Building \(name(package))…")) }
     case .built(let package, let succeeded, let seconds):
       if !succeeded || !interactive {
-        out.append(.line("\(succeeded ? "Built" : "✘ Build failed:") \(name(package)) (\(SummaryRenderer.format(seconds)))"))
+        out.append(
+          .line("\(succeeded ? "Built" : "✘ Build failed:") \(name(package)) (\(SummaryRenderer.format(seconds)))"))
       }
     case .testing(let package, let targets, let attempt):
       let what = targets.isEmpty ? "all tests" : targets.joined(separator: ", ")
@@ -49,7 +52,10 @@ public struct ProgressRenderer: Sendable {
       }
     case .packageFinished(let package):
       let t = TestTotals(package.targets.flatMap(\.tests))
-      out.append(.line("\(symbol(package.status)) \(name(package.path)): \(t.passed) passed, \(t.failed) failed, \(t.skipped) skipped"))
+      out.append(
+        .line(
+          "\(symbol(package.status)) \(name(package.path)): \(t.passed) passed, \(t.failed) failed, \(t.skipped) skipped"
+        ))
     case .finished:
       if interactive { out.append(.status("")) }
       return out

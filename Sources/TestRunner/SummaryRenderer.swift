@@ -16,7 +16,10 @@ public enum SummaryRenderer {
       }
       for target in package.targets {
         let t = target.totals
-        rows.append([package.path, target.name, "\(t.tests)", "\(t.passed)", "\(t.failed)", "\(t.skipped)", format(target.duration)])
+        rows.append([
+          package.path, target.name, "\(t.tests)", "\(t.passed)", "\(t.failed)", "\(t.skipped)",
+          format(target.duration),
+        ])
       }
       if package.status == .cancelled && package.targets.isEmpty {
         rows.append([package.path, "(cancelled)", "-", "-", "-", "-", "-"])
@@ -44,11 +47,13 @@ public enum SummaryRenderer {
     if !flaky.isEmpty { out += "\nFlaky (passed on retry):\n" + flaky.joined(separator: "\n") + "\n" }
     for package in result.packages where package.status == .buildFailed {
       out += "\nBuild failed: \(package.path == "." ? "root package" : "package \(package.path)")\n"
-      out += (package.buildErrors.isEmpty ? [package.message ?? ""] : package.buildErrors).map { "  " + $0 }
+      out +=
+        (package.buildErrors.isEmpty ? [package.message ?? ""] : package.buildErrors).map { "  " + $0 }
         .joined(separator: "\n") + "\n"
     }
     for package in result.packages where package.status == .noTestsRan {
-      out += "\nNo test ran in \(package.path == "." ? "the root package" : "package \(package.path)"): "
+      out +=
+        "\nNo test ran in \(package.path == "." ? "the root package" : "package \(package.path)"): "
         + "the filter \(package.filter ?? "(none)") matched nothing.\n"
     }
     let totals = result.totals

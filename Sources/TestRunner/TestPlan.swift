@@ -54,7 +54,8 @@ public struct TestPlan: Sendable, Hashable {
       if let filter { testArguments += ["--filter", filter] }
       testArguments += ["--xunit-output", xunit] + options.extraArguments
       let test = ProcessRequest(options.swiftExecutable, testArguments)
-      let list = ProcessRequest(options.swiftExecutable, ["test", "list", "--skip-build"] + common + options.extraArguments)
+      let list = ProcessRequest(
+        options.swiftExecutable, ["test", "list", "--skip-build"] + common + options.extraArguments)
       steps.append(
         PackageStep(
           package: package.path, directory: directory, testTargets: package.runAll ? [] : targets,

@@ -52,7 +52,8 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     if !unbuilt.isEmpty { throw .buildFailed(packages: unbuilt) }
     let failing = packages.filter { $0.status == .failed }
     if !failing.isEmpty {
-      throw .testsFailed(count: failing.map { TestTotals($0.targets.flatMap(\.tests)).failed }.reduce(0, +),
+      throw .testsFailed(
+        count: failing.map { TestTotals($0.targets.flatMap(\.tests)).failed }.reduce(0, +),
         packages: failing.map(\.path))
     }
     if let empty = packages.first(where: { $0.status == .noTestsRan }) {

@@ -126,7 +126,9 @@ public struct TestRunner: Sendable {
     guard let (test, targets) = try await runTests(step.test, xunit: step.xunitPath, assembler: assembler)
     else { return finish(package) }
     package.targets = targets
-    for target in targets { for test in target.tests { onEvent(.testFinished(package: step.package, target: target.name, test: test)) } }
+    for target in targets {
+      for test in target.tests { onEvent(.testFinished(package: step.package, target: target.name, test: test)) }
+    }
 
     let ranTests = targets.contains { !$0.tests.isEmpty }
     if !test.succeeded && !targets.contains(where: { $0.totals.failed > 0 }) {
@@ -180,7 +182,8 @@ public struct TestRunner: Sendable {
     try? FileManager.default.removeItem(atPath: swiftTestingPath)
     guard let result = try await execute(request) else { return nil }
     let xunitTests = FileManager.default.contents(atPath: swiftTestingPath).flatMap { XUnitParser.parse($0) }
-    let targets = assembler.assemble(console: result.outputString + "\n" + result.errorString, swiftTestingXunit: xunitTests)
+    let targets = assembler.assemble(
+      console: result.outputString + "\n" + result.errorString, swiftTestingXunit: xunitTests)
     return (result, targets)
   }
 
@@ -224,7 +227,9 @@ public struct TestRunner: Sendable {
       out.append(argument)
       index += 1
     }
-    if !sawFilter, let at = out.firstIndex(of: "--xunit-output") { out.insert(contentsOf: ["--filter", filter], at: at) }
+    if !sawFilter, let at = out.firstIndex(of: "--xunit-output") {
+      out.insert(contentsOf: ["--filter", filter], at: at)
+    }
     return out
   }
 

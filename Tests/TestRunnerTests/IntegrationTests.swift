@@ -44,7 +44,9 @@ import Testing
         ]
       )
       """, to: root + "/Package.swift")
-    try write("import Shared\npublic func quadruple(_ x: Int) -> Int { double(double(x)) }\n", to: root + "/Sources/App/App.swift")
+    try write(
+      "import Shared\npublic func quadruple(_ x: Int) -> Int { double(double(x)) }\n",
+      to: root + "/Sources/App/App.swift")
     try write(
       """
       import XCTest
@@ -100,7 +102,8 @@ import Testing
       let junit = root + "/reports/junit.xml"
       try TestReportWriter.write(result, junitPath: junit, jsonPath: nil)
       let xml = try XMLCollector.parse(try String(contentsOfFile: junit, encoding: .utf8))
-      #expect(xml.elements.filter { $0.name == "testsuite" }.map { $0.attributes["name"] } == ["AppSwiftTests", "AppTests"])
+      #expect(
+        xml.elements.filter { $0.name == "testsuite" }.map { $0.attributes["name"] } == ["AppSwiftTests", "AppTests"])
       #expect(xml.elements.filter { $0.name == "failure" }.count == 1)
 
       // Same build (incremental), a filter that matches nothing.

@@ -22,7 +22,9 @@ func sampleResult() -> TestRunResult {
   ]
   return TestRunResult(
     packages: [
-      PackageResult(path: ".", status: .failed, filter: #"^(CoreTests)\."#, targets: [TargetResult(name: "CoreTests", tests: tests)]),
+      PackageResult(
+        path: ".", status: .failed, filter: #"^(CoreTests)\."#, targets: [TargetResult(name: "CoreTests", tests: tests)]
+      ),
       PackageResult(
         path: "Packages/UI", status: .buildFailed, buildDuration: 3,
         buildErrors: ["/r/Packages/UI/Sources/UI/V.swift:3:1: error: expected '}'"]),
@@ -94,12 +96,17 @@ final class XMLCollector: NSObject, XMLParserDelegate {
     let text = SummaryRenderer.render(sampleResult())
     let lines = text.split(separator: "\n").map(String.init)
     #expect(lines[0].hasPrefix("package"))
-    #expect(lines[1].split(separator: " ", omittingEmptySubsequences: true) == [".", "CoreTests", "4", "2", "1", "1", "0.85s"])
+    #expect(
+      lines[1].split(separator: " ", omittingEmptySubsequences: true) == [
+        ".", "CoreTests", "4", "2", "1", "1", "0.85s",
+      ])
     #expect(text.contains("✘ CoreTests.MathTests/testFails\n    /r/Tests/M.swift:5: wrong <sum>"))
     #expect(text.contains("~ CoreTests.Net/flaky() passed on attempt 2"))
-    #expect(text.contains("Build failed: package Packages/UI\n  /r/Packages/UI/Sources/UI/V.swift:3:1: error: expected '}'"))
+    #expect(
+      text.contains("Build failed: package Packages/UI\n  /r/Packages/UI/Sources/UI/V.swift:3:1: error: expected '}'"))
     #expect(text.hasSuffix("4 tests, 2 passed, 1 failed, 1 skipped, 1 flaky in 4.20s\n"))
-    #expect(SummaryRenderer.render(TestRunResult(packages: [], nothingAffected: true)).contains("No test target is affected"))
+    #expect(
+      SummaryRenderer.render(TestRunResult(packages: [], nothingAffected: true)).contains("No test target is affected"))
   }
 
   @Test func jsonReportRoundTripsAndCarriesTotals() throws {
@@ -136,7 +143,8 @@ final class XMLCollector: NSObject, XMLParserDelegate {
 
   @Test func progressIsOneUpdatingLineOnATerminalAndPlainLinesOtherwise() {
     let test = TestCaseResult(
-      suite: "S", name: "t()", framework: .swiftTesting, status: .failed, failures: [TestFailure(message: "m", file: "F.swift", line: 3)])
+      suite: "S", name: "t()", framework: .swiftTesting, status: .failed,
+      failures: [TestFailure(message: "m", file: "F.swift", line: 3)])
     let events: [TestRunEvent] = [
       .started(packages: 1, targets: 1), .building(package: "."), .built(package: ".", succeeded: true, seconds: 2),
       .testing(package: ".", targets: ["T"], attempt: 1), .testFinished(package: ".", target: "T", test: test),

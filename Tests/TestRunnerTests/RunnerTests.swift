@@ -108,7 +108,8 @@ import Testing
       let process = ScriptedProcess { request in
         let broken = request.packagePath == "/repo/A"
         switch request.subcommand {
-        case "build": return ScriptedProcess.result(request, status: broken ? 1 : 0, stdout: broken ? Fixtures.buildFailure : "")
+        case "build":
+          return ScriptedProcess.result(request, status: broken ? 1 : 0, stdout: broken ? Fixtures.buildFailure : "")
         case "list": return broken ? nil : ScriptedProcess.result(request, stdout: "BTests.BT/testB\n")
         default:
           return broken
@@ -122,7 +123,8 @@ import Testing
         ]),
         options: TestRunOptions(repositoryRoot: "/repo", jobs: 2, workDirectory: dir))
       #expect(result.packages.map(\.status) == [.buildFailed, .passed])
-      #expect(result.packages[0].buildErrors.first == "/tmp/pkg/Sources/Lib/Lib.swift:1:52: error: cannot find 'c' in scope")
+      #expect(
+        result.packages[0].buildErrors.first == "/tmp/pkg/Sources/Lib/Lib.swift:1:52: error: cannot find 'c' in scope")
       #expect(result.packages[0].message?.contains("swift build --build-tests --package-path /repo/A") == true)
       #expect(result.packages[1].targets.first?.tests.first?.name == "testB")
       #expect(throws: TestRunnerError.buildFailed(packages: ["A"])) { try result.check() }
@@ -148,7 +150,8 @@ import Testing
       #expect(result.packages[0].status == .failed)
       let failure = try #require(result.packages[0].targets[0].tests.first { $0.status == .failed })
       #expect(failure.failures[0].message.contains("Fatal error: boom"))
-      #expect(process.requests.filter { $0.subcommand == "test" }.count == 1, "a crash without a test name is not retried")
+      #expect(
+        process.requests.filter { $0.subcommand == "test" }.count == 1, "a crash without a test name is not retried")
     }
   }
 
@@ -192,7 +195,9 @@ import Testing
           ]),
           options: TestRunOptions(repositoryRoot: "/repo", workDirectory: dir))
       }
-      while !process.requests.contains(where: { $0.subcommand == "test" }) { try await Task.sleep(for: .milliseconds(5)) }
+      while !process.requests.contains(where: { $0.subcommand == "test" }) {
+        try await Task.sleep(for: .milliseconds(5))
+      }
       task.cancel()
       let result = try await task.value
       #expect(result.cancelled)
@@ -207,8 +212,10 @@ import Testing
     history.record(10, for: TestUnit(package: ".", target: "Big"))
     history.record(1, for: TestUnit(package: ".", target: "Small1"))  // Small2: the median, 5.5
     let selection = TestSelection(packages: [PackageSelection(path: ".", testTargets: ["Big", "Small1", "Small2"])])
-    let first = TestRunner.plan(selection, options: TestRunOptions(repositoryRoot: "/r", shard: try Shard(index: 1, count: 2)), history: history)
-    let second = TestRunner.plan(selection, options: TestRunOptions(repositoryRoot: "/r", shard: try Shard(index: 2, count: 2)), history: history)
+    let first = TestRunner.plan(
+      selection, options: TestRunOptions(repositoryRoot: "/r", shard: try Shard(index: 1, count: 2)), history: history)
+    let second = TestRunner.plan(
+      selection, options: TestRunOptions(repositoryRoot: "/r", shard: try Shard(index: 2, count: 2)), history: history)
     #expect(first.packages.map(\.testTargets) == [["Big"]])
     #expect(second.packages.map(\.testTargets) == [["Small1", "Small2"]])
   }

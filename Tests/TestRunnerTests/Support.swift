@@ -41,7 +41,8 @@ final class ScriptedProcess: @unchecked Sendable {
   static func result(_ request: ProcessRequest, status: Int32 = 0, stdout: String = "", stderr: String = "")
     -> ProcessResult
   {
-    ProcessResult(request: request, exitStatus: status, standardOutput: Data(stdout.utf8), standardError: Data(stderr.utf8))
+    ProcessResult(
+      request: request, exitStatus: status, standardOutput: Data(stdout.utf8), standardError: Data(stderr.utf8))
   }
 }
 
