@@ -84,7 +84,13 @@ public struct ResultAssembler: Sendable {
     return (match.target, suite)
   }
 
-  private func result(_ test: ParsedTest) -> TestCaseResult {
+  /// The target of a test seen live on the console (no xunit file yet).
+  func liveTarget(for test: ParsedTest) -> String {
+    guard test.framework == .swiftTesting, test.module == nil else { return target(for: test) }
+    return swiftTestingOwner(name: test.name).0 ?? fallbackTarget
+  }
+
+  func result(_ test: ParsedTest) -> TestCaseResult {
     TestCaseResult(
       suite: test.suite ?? "", name: test.name, framework: test.framework, status: test.status,
       duration: test.duration, failures: test.failures, skipReason: test.skipReason)

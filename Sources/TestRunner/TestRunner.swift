@@ -123,12 +123,11 @@ public struct TestRunner: Sendable {
     let assembler = ResultAssembler(selectedTargets: step.testTargets, listedTests: listed)
 
     onEvent(.testing(package: step.package, targets: step.testTargets, attempt: 1))
-    guard let (test, targets) = try await runTests(step.test, xunit: step.xunitPath, assembler: assembler)
+    guard
+      let (test, targets) = try await runTests(
+        step.test, package: step.package, xunit: step.xunitPath, assembler: assembler)
     else { return finish(package) }
     package.targets = targets
-    for target in targets {
-      for test in target.tests { onEvent(.testFinished(package: step.package, target: target.name, test: test)) }
-    }
 
     let ranTests = targets.contains { !$0.tests.isEmpty }
     if !test.succeeded && !targets.contains(where: { $0.totals.failed > 0 }) {
@@ -158,7 +157,8 @@ public struct TestRunner: Sendable {
       let xunit = (step.xunitPath as NSString).deletingPathExtension + "-retry\(attempt).xml"
       var request = step.test
       request.arguments = Self.replacing(filter: filter, xunit: xunit, in: request.arguments)
-      guard let (_, retried) = try await runTests(request, xunit: xunit, assembler: assembler) else { break }
+      guard let (_, retried) = try await runTests(request, package: step.package, xunit: xunit, assembler: assembler)
+      else { break }
       package.targets = RetryMerger.merge(package.targets, retried: retried, attempt: attempt)
     }
 
@@ -174,13 +174,20 @@ public struct TestRunner: Sendable {
     return package
   }
 
-  /// Runs `swift test` and reads its results; nil when cancelled.
-  private func runTests(_ request: ProcessRequest, xunit: String, assembler: ResultAssembler)
+  /// Runs `swift test`, reporting each test as its console line arrives, and reads its results; nil
+  /// when cancelled.
+  private func runTests(_ request: ProcessRequest, package: String, xunit: String, assembler: ResultAssembler)
     async throws(TestRunnerError) -> (ProcessResult, [TargetResult])?
   {
     let swiftTestingPath = PackageStep.swiftTestingPath(xunit)
     try? FileManager.default.removeItem(atPath: swiftTestingPath)
-    guard let result = try await execute(request) else { return nil }
+    let live = LiveParser()
+    let onEvent = onEvent
+    let streamed = try await execute(request) { line in
+      guard let test = live.consume(line.text) else { return }
+      onEvent(.testFinished(package: package, target: assembler.liveTarget(for: test), test: assembler.result(test)))
+    }
+    guard let result = streamed else { return nil }
     let xunitTests = FileManager.default.contents(atPath: swiftTestingPath).flatMap { XUnitParser.parse($0) }
     let targets = assembler.assemble(
       console: result.outputString + "\n" + result.errorString, swiftTestingXunit: xunitTests)
@@ -188,9 +195,16 @@ public struct TestRunner: Sendable {
   }
 
   /// Runs a command; nil when the task was cancelled meanwhile (its result is then meaningless).
-  private func execute(_ request: ProcessRequest) async throws(TestRunnerError) -> ProcessResult? {
+  private func execute(_ request: ProcessRequest, onLine: (@Sendable (OutputLine) -> Void)? = nil)
+    async throws(TestRunnerError) -> ProcessResult?
+  {
     do {
-      let result = try await process.run(request)
+      let result: ProcessResult
+      if let onLine {
+        result = try await process.runStreaming(request, onLine)
+      } else {
+        result = try await process.run(request)
+      }
       return Task.isCancelled ? nil : result
     } catch let error as ProcessError {
       switch error {
@@ -248,5 +262,17 @@ public struct TestRunner: Sendable {
   static func seconds(since start: ContinuousClock.Instant) -> Double {
     let elapsed = ContinuousClock.now - start
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  }
+}
+
+/// A `ConsoleParser` shared with the output callback, which may run on another thread.
+final class LiveParser: @unchecked Sendable {
+  private let lock = NSLock()
+  private var parser = ConsoleParser()
+
+  func consume(_ line: String) -> ParsedTest? {
+    lock.lock()
+    defer { lock.unlock() }
+    return parser.consume(line: line)
   }
 }

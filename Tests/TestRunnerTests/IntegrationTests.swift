@@ -76,7 +76,8 @@ import Testing
       try Self.makePackages(in: root)
       let scratch = root + "/.scratch"
       let options = TestRunOptions(repositoryRoot: root, scratchPath: scratch)
-      let runner = TestRunner(process: .live)
+      let events = EventLog()
+      let runner = TestRunner(process: .liveStreaming, onEvent: events.append)
       let selection = TestSelection(packages: [
         PackageSelection(path: ".", testTargets: ["AppTests", "AppSwiftTests"]),
         PackageSelection(path: "Shared", testTargets: []),
@@ -98,6 +99,12 @@ import Testing
       #expect(failure.message.contains("deliberate"))
       #expect(!package.targets.flatMap(\.tests).contains { $0.name == "testOther" }, "OtherTests was not selected")
       #expect(throws: TestRunnerError.testsFailed(count: 1, packages: ["."])) { try result.check() }
+      let live = events.events.compactMap { event -> String? in
+        guard case .testFinished(_, let target, let test) = event else { return nil }
+        return "\(target) \(test.name) \(test.status)"
+      }
+      #expect(live.contains("AppTests testDeliberatelyFails failed"), "\(live)")
+      #expect(live.contains("AppSwiftTests quadruples() passed"), "\(live)")
 
       let junit = root + "/reports/junit.xml"
       try TestReportWriter.write(result, junitPath: junit, jsonPath: nil)
