@@ -57,8 +57,10 @@ public struct ProcessClient: Sendable {
   /// Like `run`, and also hands over each line of output (without its line break) while the process
   /// runs, for live progress. Clients made with `init(run:)` replay the lines after the process ends;
   /// `liveStreaming` delivers them as they come.
-  public var runStreaming:
-    @Sendable (ProcessRequest, _ onLine: @escaping @Sendable (OutputLine) -> Void) async throws -> ProcessResult
+  public var runStreaming: @Sendable (ProcessRequest, _ onLine: @escaping LineHandler) async throws -> ProcessResult
+
+  /// Receives one line of a running process's output.
+  public typealias LineHandler = @Sendable (OutputLine) -> Void
 
   public init(run: @escaping @Sendable (ProcessRequest) async throws -> ProcessResult) {
     self.run = run
@@ -71,8 +73,7 @@ public struct ProcessClient: Sendable {
 
   public init(
     run: @escaping @Sendable (ProcessRequest) async throws -> ProcessResult,
-    runStreaming: @escaping @Sendable (ProcessRequest, _ onLine: @escaping @Sendable (OutputLine) -> Void) async throws
-      -> ProcessResult
+    runStreaming: @escaping @Sendable (ProcessRequest, _ onLine: @escaping LineHandler) async throws -> ProcessResult
   ) {
     self.run = run
     self.runStreaming = runStreaming
