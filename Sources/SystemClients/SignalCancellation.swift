@@ -22,16 +22,20 @@ public final class SignalCancellation: @unchecked Sendable {
     self.signals = signals
   }
 
-  /// Ignores the default action of `signals` and calls `onSignal` on the first one.
+  /// Ignores the default action of `signals` and calls `onSignal` on the first one; with
+  /// `exitOnSecondSignal`, a second one exits at once with 128 + signal.
+  ///
+  /// libdispatch arms the sources asynchronously, so a signal sent within microseconds of `install`
+  /// may be ignored; install before starting the work.
   public static func install(
-    signals: [Int32] = [SIGINT, SIGTERM], onSignal: @escaping @Sendable () -> Void
+    signals: [Int32] = [SIGINT, SIGTERM], exitOnSecondSignal: Bool = true, onSignal: @escaping @Sendable () -> Void
   ) -> SignalCancellation {
     let handler = SignalCancellation(signals: signals)
     for number in signals {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler { [handler] in
-        if handler.countSignal() > 1 { exit(128 + number) }
+        if handler.countSignal() > 1 && exitOnSecondSignal { exit(128 + number) }
         onSignal()
       }
       source.resume()

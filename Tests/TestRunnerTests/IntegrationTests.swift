@@ -71,8 +71,19 @@ import Testing
       to: root + "/Tests/OtherTests/OtherTests.swift")
   }
 
+  /// SwiftPM leaves lock files named after the scratch path (`/` → `_`) in the temporary directory.
+  static func removeSwiftPMLocks(for root: String) {
+    let temporary = NSTemporaryDirectory()
+    let prefix = root.replacingOccurrences(of: "/", with: "_")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []
+    for name in names where name.hasPrefix(prefix) {
+      try? FileManager.default.removeItem(atPath: (temporary as NSString).appendingPathComponent(name))
+    }
+  }
+
   @Test(.timeLimit(.minutes(10))) func runsOnlyTheSelectedTargetsOfRealPackages() async throws {
     try await withTemporaryDirectory { root in
+      defer { Self.removeSwiftPMLocks(for: root) }
       try Self.makePackages(in: root)
       let scratch = root + "/.scratch"
       let options = TestRunOptions(repositoryRoot: root, scratchPath: scratch)
