@@ -45,6 +45,8 @@ let package = Package(
     .target(name: "RippleConfig", dependencies: ["RippleCore", "Yams"]),
     // Pure: changed paths x graphs x config -> affected targets with reasons.
     .target(name: "Affected", dependencies: ["RippleCore", "PackageGraph", "RippleConfig"]),
+    // Plan -> `swift build --build-tests` / `swift test --skip-build --filter`; results, JUnit, timings, shards.
+    .target(name: "TestRunner", dependencies: ["RippleCore", "SystemClients", "PackageGraph"]),
     // Orchestration: wires git, manifests and config into the jobs the executables run.
     .target(
       name: "RippleKit",
@@ -62,6 +64,7 @@ let package = Package(
     .testTarget(name: "PackageGraphTests", dependencies: ["PackageGraph"]),
     .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig"]),
     .testTarget(name: "AffectedTests", dependencies: ["Affected"]),
+    .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner"]),
     .testTarget(name: "RippleIntegrationTests", dependencies: ["RippleKit", "RippleCLI", "Git"]),
   ],
   swiftLanguageModes: [.v6]

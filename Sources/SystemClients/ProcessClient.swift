@@ -54,8 +54,29 @@ public struct ProcessClient: Sendable {
   /// times out; a non-zero exit is a result (see `ProcessResult.succeeded`, `ProcessError.failed`).
   public var run: @Sendable (ProcessRequest) async throws -> ProcessResult
 
+  /// Like `run`, and also hands over each line of output (without its line break) while the process
+  /// runs, for live progress. Clients made with `init(run:)` replay the lines after the process ends;
+  /// `liveStreaming` delivers them as they come.
+  public var runStreaming: @Sendable (ProcessRequest, _ onLine: @escaping LineHandler) async throws -> ProcessResult
+
+  /// Receives one line of a running process's output.
+  public typealias LineHandler = @Sendable (OutputLine) -> Void
+
   public init(run: @escaping @Sendable (ProcessRequest) async throws -> ProcessResult) {
     self.run = run
+    self.runStreaming = { request, onLine in
+      let result = try await run(request)
+      OutputLine.replay(result, to: onLine)
+      return result
+    }
+  }
+
+  public init(
+    run: @escaping @Sendable (ProcessRequest) async throws -> ProcessResult,
+    runStreaming: @escaping @Sendable (ProcessRequest, _ onLine: @escaping LineHandler) async throws -> ProcessResult
+  ) {
+    self.run = run
+    self.runStreaming = runStreaming
   }
 
   /// Runs and throws `ProcessError.failed` unless the exit status is 0.

@@ -1,0 +1,96 @@
+import Foundation
+
+/// One JUnit XML document for the whole run: `<testsuites>` with a `<testsuite>` per test target.
+///
+/// A failed test has `<failure message type>` (body: file:line and message); a skipped one
+/// `<skipped/>`; a flaky one (passed on retry) a `<properties><property name="flaky" value="true"/>`
+/// and a `<system-out>` note with the failures of its failing attempts. A package that failed to build
+/// is a suite named `<package> (build)` with one `<error>` test case. Pure.
+public enum JUnitRenderer {
+  public static func render(_ result: TestRunResult) -> String {
+    let totals = result.totals
+    let errors = result.packages.filter { $0.status == .buildFailed || $0.status == .error || $0.status == .noTestsRan }
+    var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    out +=
+      "<testsuites name=\"ripple\" tests=\"\(totals.tests + errors.count)\" failures=\"\(totals.failed)\""
+      + " errors=\"\(errors.count)\" skipped=\"\(totals.skipped)\" time=\"\(time(result.duration))\">\n"
+    if result.nothingAffected { out += "  <!-- no test target is affected: nothing was built or run -->\n" }
+    if result.cancelled { out += "  <!-- the run was interrupted: results are partial -->\n" }
+    for package in result.packages {
+      for target in package.targets {
+        out += suite(target, package: package.path)
+      }
+      if errors.contains(package) {
+        let kind = package.status == .noTestsRan ? "no tests ran" : "build failed"
+        let body =
+          package.status == .noTestsRan
+          ? "the filter \(package.filter ?? "") matched no test"
+          : (package.buildErrors.isEmpty ? [package.message ?? ""] : package.buildErrors).joined(separator: "\n")
+        out +=
+          "  <testsuite name=\"\(escape(package.path + " (build)"))\" package=\"\(escape(package.path))\""
+          + " tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"\(time(package.buildDuration))\">\n"
+        out +=
+          "    <testcase classname=\"\(escape(package.path))\" name=\"build\" time=\"\(time(package.buildDuration))\">\n"
+        out += "      <error message=\"\(escape(kind))\">\(escape(body))</error>\n    </testcase>\n  </testsuite>\n"
+      }
+    }
+    return out + "</testsuites>\n"
+  }
+
+  static func suite(_ target: TargetResult, package: String) -> String {
+    let t = target.totals
+    var out =
+      "  <testsuite name=\"\(escape(target.name))\" package=\"\(escape(package))\" tests=\"\(t.tests)\""
+      + " failures=\"\(t.failed)\" errors=\"0\" skipped=\"\(t.skipped)\" time=\"\(time(target.duration))\">\n"
+    for test in target.tests {
+      let classname = test.suite.isEmpty ? target.name : "\(target.name).\(test.suite)"
+      out +=
+        "    <testcase classname=\"\(escape(classname))\" name=\"\(escape(test.name))\" time=\"\(time(test.duration))\""
+      let body = caseBody(test)
+      out += body.isEmpty ? "/>\n" : ">\n" + body + "    </testcase>\n"
+    }
+    return out + "  </testsuite>\n"
+  }
+
+  static func caseBody(_ test: TestCaseResult) -> String {
+    switch test.status {
+    case .failed:
+      let message = test.failures.first?.message.split(separator: "\n").first.map(String.init) ?? "failed"
+      let details = test.failures.map { f in (f.location.map { "\($0): " } ?? "") + f.message }.joined(separator: "\n")
+      return "      <failure message=\"\(escape(message))\" type=\"failure\">\(escape(details))</failure>\n"
+    case .skipped:
+      return test.skipReason.map { "      <skipped message=\"\(escape($0))\"/>\n" } ?? "      <skipped/>\n"
+    case .passed:
+      guard test.flaky else { return "" }
+      let details = test.failures.map { f in (f.location.map { "\($0): " } ?? "") + f.message }.joined(separator: "\n")
+      return "      <properties><property name=\"flaky\" value=\"true\"/>"
+        + "<property name=\"attempts\" value=\"\(test.attempts)\"/></properties>\n"
+        + "      <system-out>\(escape("flaky: failed, then passed on attempt \(test.attempts)\n" + details))</system-out>\n"
+    }
+  }
+
+  static func time(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
+
+  /// Escapes for attribute values and text; drops characters XML 1.0 cannot carry.
+  public static func escape(_ text: String) -> String {
+    var out = ""
+    out.reserveCapacity(text.count)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&apos;"
+      case "\n": out += "&#10;"
+      case "\r": out += "&#13;"
+      case "\t": out += "&#9;"
+      default:
+        let v = scalar.value
+        let allowed = (v >= 0x20 && v <= 0xD7FF) || (v >= 0xE000 && v <= 0xFFFD) || v >= 0x10000
+        out.unicodeScalars.append(allowed ? scalar : "\u{FFFD}")
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Turns run events into terminal output. Pure: state in, text out; `ProgressWriter` does the I/O.
+///
+/// On a TTY (`interactive`) it keeps one updating status line (package, target, passed/failed so far,
+/// elapsed) and prints permanent lines only for failures and finished packages; without a TTY (CI)
+/// every step is a plain line and nothing is overwritten.
+public struct ProgressRenderer: Sendable {
+  public enum Output: Sendable, Hashable {
+    /// A permanent line.
+    case line(String)
+    /// Replaces the status line (TTY only).
+    case status(String)
+  }
+
+  public var interactive: Bool
+  private var passed = 0
+  private var failed = 0
+  private var current = ""
+
+  public init(interactive: Bool) {
+    self.interactive = interactive
+  }
+
+  public mutating func render(_ event: TestRunEvent, elapsed: Double) -> [Output] {
+    var out: [Output] = []
+    switch event {
+    case .started(let packages, let targets):
+      out.append(
+        .line(
+          "Testing \(targets) test target\(targets == 1 ? "" : "s") in \(packages) package\(packages == 1 ? "" : "s")"))
+    case .building(let package):
+      current = "building \(name(package))"
+      if !interactive { out.append(.line("Building \(name(package))…")) }
+    case .built(let package, let succeeded, let seconds):
+      if !succeeded || !interactive {
+        out.append(
+          .line("\(succeeded ? "Built" : "✘ Build failed:") \(name(package)) (\(SummaryRenderer.format(seconds)))"))
+      }
+    case .testing(let package, let targets, let attempt):
+      let what = targets.isEmpty ? "all tests" : targets.joined(separator: ", ")
+      current = "\(name(package)) \(what)" + (attempt > 1 ? " (retry \(attempt - 1))" : "")
+      if !interactive { out.append(.line("Testing \(current)")) }
+    case .testFinished(_, let target, let test):
+      if test.status == .failed { failed += 1 } else if test.status == .passed { passed += 1 }
+      current = "\(target) \(test.qualifiedName)"
+      if test.status == .failed {
+        let location = test.failures.first?.location.map { " at \($0)" } ?? ""
+        out.append(.line("✘ \(test.identifier(target: target)) failed\(location)"))
+      } else if test.flaky {
+        out.append(.line("~ \(test.identifier(target: target)) passed on attempt \(test.attempts) (flaky)"))
+      }
+    case .packageFinished(let package):
+      let t = TestTotals(package.targets.flatMap(\.tests))
+      out.append(
+        .line(
+          "\(symbol(package.status)) \(name(package.path)): \(t.passed) passed, \(t.failed) failed, \(t.skipped) skipped"
+        ))
+    case .finished:
+      if interactive { out.append(.status("")) }
+      return out
+    }
+    if interactive {
+      out.append(.status("[\(SummaryRenderer.format(elapsed))] \(current) — \(passed) passed, \(failed) failed"))
+    }
+    return out
+  }
+
+  private func name(_ package: String) -> String { package == "." ? "root package" : package }
+
+  private func symbol(_ status: PackageResult.Status) -> String {
+    switch status {
+    case .passed: "✔"
+    case .cancelled: "■"
+    default: "✘"
+    }
+  }
+}
+
+/// Writes rendered progress to a file handle (standard error by default), erasing and redrawing the
+/// status line on a TTY. Thread-safe: events may arrive from several package tasks.
+public final class ProgressWriter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var renderer: ProgressRenderer
+  private let handle: FileHandle
+  private let start = ContinuousClock.now
+  private var hasStatus = false
+
+  public init(handle: FileHandle = .standardError, interactive: Bool? = nil) {
+    self.handle = handle
+    self.renderer = ProgressRenderer(interactive: interactive ?? (isatty(handle.fileDescriptor) == 1))
+  }
+
+  public func handle(_ event: TestRunEvent) {
+    lock.lock()
+    defer { lock.unlock() }
+    let outputs = renderer.render(event, elapsed: TestRunner.seconds(since: start))
+    var text = ""
+    for output in outputs {
+      switch output {
+      case .line(let line):
+        if hasStatus { text += "\r\u{1B}[2K" }
+        hasStatus = false
+        text += line + "\n"
+      case .status(let status):
+        text += "\r\u{1B}[2K" + status
+        hasStatus = !status.isEmpty
+      }
+    }
+    if !text.isEmpty { handle.write(Data(text.utf8)) }
+  }
+}

@@ -1,0 +1,29 @@
+/// Folds the results of a retry into the earlier results. Pure.
+///
+/// A test that failed before and passes now becomes `passed` and `flaky` (it keeps the failures of its
+/// failing attempts, so reports can show them); one that fails again stays failed. Either way its
+/// `attempts` is the retry's number.
+public enum RetryMerger {
+  public static func merge(_ previous: [TargetResult], retried: [TargetResult], attempt: Int) -> [TargetResult] {
+    var rerun: [String: TestCaseResult] = [:]
+    for target in retried {
+      for test in target.tests { rerun[test.identifier(target: target.name)] = test }
+    }
+    return previous.map { target in
+      let tests = target.tests.map { test -> TestCaseResult in
+        guard test.status == .failed, let again = rerun[test.identifier(target: target.name)] else { return test }
+        var merged = test
+        merged.attempts = attempt
+        merged.duration = again.duration
+        if again.status == .passed {
+          merged.status = .passed
+          merged.flaky = true
+        } else if again.status == .failed {
+          merged.failures = again.failures
+        }
+        return merged
+      }
+      return TargetResult(name: target.name, tests: tests)
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The end-of-run text for people: a table per test target, then failures with file:line, then flaky
+/// tests and build failures. Pure.
+public enum SummaryRenderer {
+  public static func render(_ result: TestRunResult) -> String {
+    if result.nothingAffected {
+      return "No test target is affected: nothing was built or run.\n"
+    }
+    var out = ""
+    var rows: [[String]] = [["package", "test target", "tests", "passed", "failed", "skipped", "duration"]]
+    for package in result.packages {
+      if package.status == .buildFailed || package.status == .error {
+        rows.append([package.path, "(build failed)", "-", "-", "-", "-", format(package.buildDuration)])
+        continue
+      }
+      for target in package.targets {
+        let t = target.totals
+        rows.append([
+          package.path, target.name, "\(t.tests)", "\(t.passed)", "\(t.failed)", "\(t.skipped)",
+          format(target.duration),
+        ])
+      }
+      if package.status == .cancelled && package.targets.isEmpty {
+        rows.append([package.path, "(cancelled)", "-", "-", "-", "-", "-"])
+      }
+    }
+    out += table(rows)
+
+    var failures: [String] = []
+    var flaky: [String] = []
+    for package in result.packages {
+      for target in package.targets {
+        for test in target.tests {
+          let id = test.identifier(target: target.name)
+          if test.status == .failed {
+            failures.append("✘ \(id)" + (package.path == "." ? "" : "  (\(package.path))"))
+            for failure in test.failures { failures.append(indent(failure)) }
+          } else if test.flaky {
+            flaky.append("~ \(id) passed on attempt \(test.attempts) after failing:")
+            for failure in test.failures { flaky.append(indent(failure)) }
+          }
+        }
+      }
+    }
+    if !failures.isEmpty { out += "\nFailures:\n" + failures.joined(separator: "\n") + "\n" }
+    if !flaky.isEmpty { out += "\nFlaky (passed on retry):\n" + flaky.joined(separator: "\n") + "\n" }
+    for package in result.packages where package.status == .buildFailed {
+      out += "\nBuild failed: \(package.path == "." ? "root package" : "package \(package.path)")\n"
+      out +=
+        (package.buildErrors.isEmpty ? [package.message ?? ""] : package.buildErrors).map { "  " + $0 }
+        .joined(separator: "\n") + "\n"
+    }
+    for package in result.packages where package.status == .noTestsRan {
+      out +=
+        "\nNo test ran in \(package.path == "." ? "the root package" : "package \(package.path)"): "
+        + "the filter \(package.filter ?? "(none)") matched nothing.\n"
+    }
+    let totals = result.totals
+    out += "\n\(totals.tests) tests, \(totals.passed) passed, \(totals.failed) failed, \(totals.skipped) skipped"
+    if totals.flaky > 0 { out += ", \(totals.flaky) flaky" }
+    out += " in \(format(result.duration))"
+    if let shard = result.shard { out += " (shard \(shard))" }
+    if result.cancelled { out += " — interrupted, results are partial" }
+    return out + "\n"
+  }
+
+  static func indent(_ failure: TestFailure) -> String {
+    let lines = failure.message.split(separator: "\n", omittingEmptySubsequences: false)
+    let head = failure.location.map { "\($0): " } ?? ""
+    return lines.enumerated().map { index, line in "    " + (index == 0 ? head : "  ") + line }.joined(separator: "\n")
+  }
+
+  static func format(_ seconds: Double) -> String {
+    seconds < 60 ? String(format: "%.2fs", seconds) : String(format: "%dm%02ds", Int(seconds) / 60, Int(seconds) % 60)
+  }
+
+  /// Left-aligned text columns, right-aligned numbers.
+  static func table(_ rows: [[String]]) -> String {
+    guard let header = rows.first else { return "" }
+    let widths = header.indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
+    return rows.map { row in
+      row.enumerated().map { column, cell in
+        let pad = String(repeating: " ", count: widths[column] - cell.count)
+        return column >= 2 ? pad + cell : cell + pad
+      }.joined(separator: "  ").trimmingTrailingWhitespace()
+    }.joined(separator: "\n") + "\n"
+  }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import SystemClients
+
+/// The exact commands a run executes, per package; pure, so `--dry-run` prints what would happen.
+public struct TestPlan: Sendable, Hashable {
+  public var packages: [PackageStep]
+  /// Packages of the selection left out because they had nothing selected (or nothing in this shard).
+  public var skippedPackages: [String]
+
+  public init(packages: [PackageStep], skippedPackages: [String] = []) {
+    self.packages = packages
+    self.skippedPackages = skippedPackages
+  }
+
+  public var isEmpty: Bool { packages.isEmpty }
+
+  /// Every command, shell-quoted for copy and paste, in execution order per package.
+  public var commands: [String] {
+    packages.flatMap { [$0.build.commandLine, $0.test.commandLine] }
+  }
+
+  /// The plan for people: one block per package.
+  public var rendered: String {
+    if packages.isEmpty { return "Nothing to build or test.\n" }
+    var out = ""
+    for step in packages {
+      let what = step.runAll ? "all test targets" : step.testTargets.joined(separator: ", ")
+      out += "\(step.package == "." ? "root package" : step.package): \(what)\n"
+      out += "  \(step.build.commandLine)\n  \(step.test.commandLine)\n"
+    }
+    return out
+  }
+
+  /// Plans `selection`: one build and one test command per package that has selected test targets.
+  ///
+  /// - Parameter xunitDirectory: where each package's `swift test --xunit-output` file goes.
+  public static func make(selection: TestSelection, options: TestRunOptions, xunitDirectory: String) -> TestPlan {
+    var steps: [PackageStep] = []
+    var skipped: [String] = []
+    for package in selection.packages {
+      guard package.hasWork else {
+        skipped.append(package.path)
+        continue
+      }
+      let targets = Array(Set(package.testTargets)).sorted()
+      let directory = absolutePackagePath(package.path, root: options.repositoryRoot)
+      var common = ["--package-path", directory]
+      if let scratch = scratchPath(for: package.path, options: options) { common += ["--scratch-path", scratch] }
+      let build = ProcessRequest(
+        options.swiftExecutable, ["build", "--build-tests"] + common + options.extraArguments)
+      let filter = package.runAll ? nil : TestFilter.targets(targets)
+      let xunit = (xunitDirectory as NSString).appendingPathComponent("\(folderName(for: package.path)).xml")
+      var testArguments = ["test", "--skip-build"] + common
+      if let filter { testArguments += ["--filter", filter] }
+      testArguments += ["--xunit-output", xunit] + options.extraArguments
+      let test = ProcessRequest(options.swiftExecutable, testArguments)
+      let list = ProcessRequest(
+        options.swiftExecutable, ["test", "list", "--skip-build"] + common + options.extraArguments)
+      steps.append(
+        PackageStep(
+          package: package.path, directory: directory, testTargets: package.runAll ? [] : targets,
+          runAll: package.runAll, filter: filter, build: build, list: list, test: test, xunitPath: xunit))
+    }
+    return TestPlan(packages: steps.sorted { $0.package < $1.package }, skippedPackages: skipped.sorted())
+  }
+
+  static func absolutePackagePath(_ path: String, root: String) -> String {
+    let rootURL = URL(fileURLWithPath: root, isDirectory: true)
+    guard path != "." && !path.isEmpty else { return rootURL.standardizedFileURL.path }
+    return rootURL.appendingPathComponent(path, isDirectory: true).standardizedFileURL.path
+  }
+
+  /// A package's own scratch folder under the base, unless the user chose a build location.
+  static func scratchPath(for package: String, options: TestRunOptions) -> String? {
+    guard let base = options.scratchPath else { return nil }
+    let userChose = options.extraArguments.contains {
+      $0 == "--scratch-path" || $0 == "--build-path" || $0.hasPrefix("--scratch-path=") || $0.hasPrefix("--build-path=")
+    }
+    if userChose { return nil }
+    return (base as NSString).appendingPathComponent(folderName(for: package))
+  }
+
+  /// A file-name-safe, collision-free name for a package directory: "." → "root", "a/b" → "a%2Fb".
+  static func folderName(for package: String) -> String {
+    if package == "." || package.isEmpty { return "root" }
+    var out = ""
+    for scalar in package.unicodeScalars {
+      if CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "-_.".unicodeScalars.contains(scalar) {
+        out.unicodeScalars.append(scalar)
+      } else {
+        for byte in String(scalar).utf8 { out += String(format: "%%%02X", byte) }
+      }
+    }
+    return out
+  }
+}
+
+/// One package's commands.
+public struct PackageStep: Sendable, Hashable {
+  /// Repo-relative package directory.
+  public var package: String
+  /// Absolute package directory.
+  public var directory: String
+  /// Sorted, unique; empty when `runAll`.
+  public var testTargets: [String]
+  public var runAll: Bool
+  /// The `--filter` regex; nil when `runAll`.
+  public var filter: String?
+  public var build: ProcessRequest
+  /// `swift test list`: maps XCTest class names (printed without their module on Linux) to targets.
+  public var list: ProcessRequest
+  public var test: ProcessRequest
+  /// `swift test` writes Swift Testing results next to it, as `<name>-swift-testing.xml`.
+  public var xunitPath: String
+
+  /// The Swift Testing xunit file SwiftPM derives from `xunitPath`.
+  public var swiftTestingXunitPath: String { Self.swiftTestingPath(xunitPath) }
+
+  static func swiftTestingPath(_ path: String) -> String {
+    let ns = path as NSString
+    let ext = ns.pathExtension
+    let base = ns.deletingPathExtension
+    return ext.isEmpty ? base + "-swift-testing" : base + "-swift-testing." + ext
+  }
+}

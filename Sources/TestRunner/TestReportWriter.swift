@@ -1,0 +1,17 @@
+import Foundation
+
+/// Writes the machine outputs of a run (`--junit`, `--report-json`) and updates the timing history.
+public enum TestReportWriter {
+  /// Writes each requested file atomically, creating directories. Also when nothing was affected, so CI
+  /// steps that upload them always find them.
+  public static func write(_ result: TestRunResult, junitPath: String?, jsonPath: String?) throws {
+    if let junitPath { try writeAtomically(JUnitRenderer.render(result), to: junitPath) }
+    if let jsonPath { try writeAtomically(result.jsonReport(), to: jsonPath) }
+  }
+
+  static func writeAtomically(_ text: String, to path: String) throws {
+    let url = URL(fileURLWithPath: path)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data(text.utf8).write(to: url, options: .atomic)
+  }
+}

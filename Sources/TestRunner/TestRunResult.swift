@@ -1,0 +1,228 @@
+import Foundation
+
+/// The outcome of a `ripple test` run; also the `--report-json` document (schemaVersion 1).
+///
+/// ```json
+/// { "schemaVersion": 1, "succeeded": false, "cancelled": false, "nothingAffected": false,
+///   "shard": {"index": 1, "count": 2}, "duration": 12.5,
+///   "totals": {"tests": 10, "passed": 8, "failed": 1, "skipped": 1, "flaky": 1},
+///   "packages": [{ "path": ".", "status": "failed", "filter": "^(CoreTests)\\.", "buildDuration": 9.1,
+///     "buildErrors": [], "message": null,
+///     "targets": [{ "name": "CoreTests", "duration": 0.4,
+///       "tests": [{ "suite": "MathTests", "name": "testAdd", "framework": "xctest", "status": "failed",
+///         "duration": 0.001, "attempts": 1, "flaky": false,
+///         "failures": [{"message": "XCTAssertEqual failed", "file": "/repo/Tests/…/MathTests.swift", "line": 5}]
+///       }] }] }] }
+/// ```
+/// `status` of a package: passed, failed (a test failed), buildFailed, noTestsRan (the filter matched
+/// nothing), error (swift could not run), cancelled. A flaky test failed first and passed on a retry: its
+/// status is passed, `flaky` is true, and `failures` keeps what the failing attempts reported.
+public struct TestRunResult: Sendable, Codable, Hashable {
+  public var schemaVersion: Int = 1
+  public var packages: [PackageResult]
+  public var shard: Shard?
+  /// The selection was empty: nothing was built or run (the outputs still say so).
+  public var nothingAffected: Bool
+  /// Interrupted by Ctrl-C / SIGTERM; `packages` holds what finished.
+  public var cancelled: Bool
+  /// Wall-clock seconds.
+  public var duration: Double
+
+  public init(
+    packages: [PackageResult], shard: Shard? = nil, nothingAffected: Bool = false, cancelled: Bool = false,
+    duration: Double = 0
+  ) {
+    self.packages = packages
+    self.shard = shard
+    self.nothingAffected = nothingAffected
+    self.cancelled = cancelled
+    self.duration = duration
+  }
+
+  public var totals: TestTotals { TestTotals(packages.flatMap(\.targets).flatMap(\.tests)) }
+  public var succeeded: Bool { !cancelled && packages.allSatisfy { $0.status == .passed } }
+
+  /// Throws the error the run amounts to (build failure first, then failed tests, then empty filters,
+  /// then cancellation), or returns when everything passed. Its category gives the exit status.
+  public func check() throws(TestRunnerError) {
+    if let failed = packages.first(where: { $0.status == .error }), let message = failed.message {
+      throw .couldNotStart(command: failed.package, reason: message)
+    }
+    let unbuilt = packages.filter { $0.status == .buildFailed }.map(\.path)
+    if !unbuilt.isEmpty { throw .buildFailed(packages: unbuilt) }
+    let failing = packages.filter { $0.status == .failed }
+    if !failing.isEmpty {
+      throw .testsFailed(
+        count: failing.map { TestTotals($0.targets.flatMap(\.tests)).failed }.reduce(0, +),
+        packages: failing.map(\.path))
+    }
+    if let empty = packages.first(where: { $0.status == .noTestsRan }) {
+      throw .noTestsRan(package: empty.path, filter: empty.filter ?? "(none)")
+    }
+    if cancelled { throw .cancelled }
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case schemaVersion, succeeded, cancelled, nothingAffected, shard, duration, totals, packages
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var c = encoder.container(keyedBy: CodingKeys.self)
+    try c.encode(schemaVersion, forKey: .schemaVersion)
+    try c.encode(succeeded, forKey: .succeeded)
+    try c.encode(cancelled, forKey: .cancelled)
+    try c.encode(nothingAffected, forKey: .nothingAffected)
+    try c.encode(shard, forKey: .shard)
+    try c.encode(duration, forKey: .duration)
+    try c.encode(totals, forKey: .totals)
+    try c.encode(packages, forKey: .packages)
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    schemaVersion = try c.decode(Int.self, forKey: .schemaVersion)
+    cancelled = try c.decode(Bool.self, forKey: .cancelled)
+    nothingAffected = try c.decode(Bool.self, forKey: .nothingAffected)
+    shard = try c.decodeIfPresent(Shard.self, forKey: .shard)
+    duration = try c.decode(Double.self, forKey: .duration)
+    packages = try c.decode([PackageResult].self, forKey: .packages)
+  }
+
+  /// The `--report-json` text.
+  public func jsonReport() -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self) + "\n"
+  }
+}
+
+public struct TestTotals: Sendable, Codable, Hashable {
+  public var tests: Int
+  public var passed: Int
+  public var failed: Int
+  public var skipped: Int
+  public var flaky: Int
+
+  public init(_ tests: [TestCaseResult]) {
+    self.tests = tests.count
+    self.passed = tests.filter { $0.status == .passed }.count
+    self.failed = tests.filter { $0.status == .failed }.count
+    self.skipped = tests.filter { $0.status == .skipped }.count
+    self.flaky = tests.filter(\.flaky).count
+  }
+}
+
+public struct PackageResult: Sendable, Codable, Hashable {
+  public enum Status: String, Sendable, Codable, Hashable {
+    case passed, failed, buildFailed, noTestsRan, error, cancelled
+  }
+
+  /// Repo-relative package directory.
+  public var path: String
+  public var status: Status
+  /// The `--filter` used (nil: every test of the package).
+  public var filter: String?
+  public var buildDuration: Double
+  /// The compiler's `error:` lines when the build failed.
+  public var buildErrors: [String]
+  /// For build failures and errors: the command, its exit status and the tail of its output.
+  public var message: String?
+  public var targets: [TargetResult]
+
+  public init(
+    path: String, status: Status, filter: String? = nil, buildDuration: Double = 0, buildErrors: [String] = [],
+    message: String? = nil, targets: [TargetResult] = []
+  ) {
+    self.path = path
+    self.status = status
+    self.filter = filter
+    self.buildDuration = buildDuration
+    self.buildErrors = buildErrors
+    self.message = message
+    self.targets = targets
+  }
+
+  /// The repo-relative path for lists: kept as is, "." for the root.
+  public var package: String { path }
+}
+
+public struct TargetResult: Sendable, Codable, Hashable {
+  public var name: String
+  /// Sum of the test durations, seconds.
+  public var duration: Double
+  public var tests: [TestCaseResult]
+
+  public init(name: String, tests: [TestCaseResult]) {
+    self.name = name
+    self.tests = tests
+    self.duration = tests.map(\.duration).reduce(0, +)
+  }
+
+  public var testCount: Int { tests.count }
+  public var totals: TestTotals { TestTotals(tests) }
+}
+
+public enum TestFramework: String, Sendable, Codable, Hashable {
+  case xctest
+  case swiftTesting = "swift-testing"
+}
+
+public struct TestCaseResult: Sendable, Codable, Hashable {
+  public enum Status: String, Sendable, Codable, Hashable { case passed, failed, skipped }
+
+  /// Class (XCTest) or suite path (Swift Testing, `Outer.Inner`), without the module; "" for a
+  /// free-standing Swift Testing function.
+  public var suite: String
+  /// `testAdd` (XCTest) or `adds()` (Swift Testing).
+  public var name: String
+  public var framework: TestFramework
+  public var status: Status
+  /// Seconds (of the last attempt).
+  public var duration: Double
+  public var failures: [TestFailure]
+  /// Failed, then passed on a retry.
+  public var flaky: Bool
+  public var attempts: Int
+  /// Why it was skipped, when known.
+  public var skipReason: String?
+
+  public init(
+    suite: String, name: String, framework: TestFramework, status: Status, duration: Double = 0,
+    failures: [TestFailure] = [], flaky: Bool = false, attempts: Int = 1, skipReason: String? = nil
+  ) {
+    self.suite = suite
+    self.name = name
+    self.framework = framework
+    self.status = status
+    self.duration = duration
+    self.failures = failures
+    self.flaky = flaky
+    self.attempts = attempts
+    self.skipReason = skipReason
+  }
+
+  /// `Suite/name`, or `name` for a free function; the part of the identifier after `Target.`.
+  public var qualifiedName: String { suite.isEmpty ? name : "\(suite)/\(name)" }
+
+  /// The full `swift test` identifier, `Target.Suite/name`.
+  public func identifier(target: String) -> String { "\(target).\(qualifiedName)" }
+}
+
+/// One reported problem: message and, when known, where.
+public struct TestFailure: Sendable, Codable, Hashable {
+  public var message: String
+  public var file: String?
+  public var line: Int?
+
+  public init(message: String, file: String? = nil, line: Int? = nil) {
+    self.message = message
+    self.file = file
+    self.line = line
+  }
+
+  /// `File.swift:12`, or nil.
+  public var location: String? {
+    guard let file else { return nil }
+    return line.map { "\(file):\($0)" } ?? file
+  }
+}

@@ -1,0 +1,278 @@
+import Foundation
+import RippleCore
+import SystemClients
+
+/// Builds and runs the selected test targets, package by package, and collects their results.
+///
+/// Per package: `swift build --build-tests`, `swift test list` (to attribute results to targets),
+/// `swift test --skip-build --filter …`, then up to `retryFailed` re-runs of just the failing tests.
+/// Test failures and build failures are results, not errors: `run` returns them and the caller
+/// reports them, then calls `TestRunResult.check()` for the exit status. `run` throws only when
+/// `swift` cannot be started at all. Cancelling the task stops the running `swift` (its process group,
+/// see `ProcessClient.live`) and returns what finished, with `cancelled` set.
+public struct TestRunner: Sendable {
+  public var process: ProcessClient
+  public var onEvent: @Sendable (TestRunEvent) -> Void
+
+  public init(process: ProcessClient, onEvent: @escaping @Sendable (TestRunEvent) -> Void = { _ in }) {
+    self.process = process
+    self.onEvent = onEvent
+  }
+
+  /// The selection this run covers: the shard's part when sharding.
+  public static func effectiveSelection(_ selection: TestSelection, options: TestRunOptions, history: TimingHistory)
+    -> TestSelection
+  {
+    guard let shard = options.shard else { return selection }
+    return ShardPlanner.select(selection, shard: shard, history: history)
+  }
+
+  /// The plan `run` would execute (for `--dry-run`).
+  public static func plan(_ selection: TestSelection, options: TestRunOptions, history: TimingHistory = .init())
+    -> TestPlan
+  {
+    let xunit = options.workDirectory ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("ripple-test")
+    return TestPlan.make(
+      selection: effectiveSelection(selection, options: options, history: history), options: options,
+      xunitDirectory: xunit)
+  }
+
+  public func run(_ selection: TestSelection, options: TestRunOptions, history: TimingHistory = .init())
+    async throws(TestRunnerError) -> TestRunResult
+  {
+    let start = ContinuousClock.now
+    let selected = Self.effectiveSelection(selection, options: options, history: history)
+    guard !selected.isEmpty else {
+      let result = TestRunResult(packages: [], shard: options.shard, nothingAffected: true)
+      onEvent(.finished(result))
+      return result
+    }
+    let (directory, isTemporary) = try makeWorkDirectory(options)
+    defer { if isTemporary { try? FileManager.default.removeItem(atPath: directory) } }
+    let plan = TestPlan.make(selection: selected, options: options, xunitDirectory: directory)
+    onEvent(.started(packages: plan.packages.count, targets: plan.packages.map(\.testTargets.count).reduce(0, +)))
+
+    let outcomes = await runAll(plan.packages, jobs: options.jobs, retries: options.retryFailed)
+    var packages: [PackageResult] = []
+    for outcome in outcomes {
+      switch outcome {
+      case .success(let package): packages.append(package)
+      case .failure(let error): throw error
+      }
+    }
+    let cancelled = Task.isCancelled || packages.contains { $0.status == .cancelled }
+    let result = TestRunResult(
+      packages: packages.sorted { $0.path < $1.path }, shard: options.shard, cancelled: cancelled,
+      duration: Self.seconds(since: start))
+    onEvent(.finished(result))
+    return result
+  }
+
+  /// Runs packages with at most `jobs` at a time; results in plan order.
+  private func runAll(_ steps: [PackageStep], jobs: Int, retries: Int) async -> [Result<PackageResult, TestRunnerError>]
+  {
+    await withTaskGroup(of: (Int, Result<PackageResult, TestRunnerError>).self) { group in
+      var results = [Result<PackageResult, TestRunnerError>?](repeating: nil, count: steps.count)
+      var next = 0
+      func addNext() {
+        guard next < steps.count else { return }
+        let index = next
+        let step = steps[index]
+        next += 1
+        group.addTask {
+          do throws(TestRunnerError) {
+            return (index, .success(try await runPackage(step, retries: retries)))
+          } catch {
+            return (index, .failure(error))
+          }
+        }
+      }
+      for _ in 0..<min(jobs, steps.count) { addNext() }
+      while let (index, result) = await group.next() {
+        results[index] = result
+        if case .failure = result {
+          group.cancelAll()
+        } else {
+          addNext()
+        }
+      }
+      return results.enumerated().map { index, result in
+        result ?? .success(PackageResult(path: steps[index].package, status: .cancelled, filter: steps[index].filter))
+      }
+    }
+  }
+
+  func runPackage(_ step: PackageStep, retries: Int) async throws(TestRunnerError) -> PackageResult {
+    var package = PackageResult(path: step.package, status: .cancelled, filter: step.filter)
+    if Task.isCancelled { return package }
+
+    onEvent(.building(package: step.package))
+    let buildStart = ContinuousClock.now
+    guard let build = try await execute(step.build) else { return finish(package) }
+    package.buildDuration = Self.seconds(since: buildStart)
+    onEvent(.built(package: step.package, succeeded: build.succeeded, seconds: package.buildDuration))
+    guard build.succeeded else {
+      package.status = .buildFailed
+      package.buildErrors = BuildLog.errorLines(build.outputString + "\n" + build.errorString)
+      package.message = ProcessError.failed(build).description
+      return finish(package)
+    }
+
+    guard let list = try await execute(step.list) else { return finish(package) }
+    let listed = list.succeeded ? list.outputString.split(separator: "\n").map(String.init).filter { !$0.isEmpty } : []
+    let assembler = ResultAssembler(selectedTargets: step.testTargets, listedTests: listed)
+
+    onEvent(.testing(package: step.package, targets: step.testTargets, attempt: 1))
+    guard
+      let (test, targets) = try await runTests(
+        step.test, package: step.package, xunit: step.xunitPath, assembler: assembler)
+    else { return finish(package) }
+    package.targets = targets
+
+    let ranTests = targets.contains { !$0.tests.isEmpty }
+    if !test.succeeded && !targets.contains(where: { $0.totals.failed > 0 }) {
+      // The process failed without a failing test line: a crash, or an error before any test ran.
+      let crashed = TestCaseResult(
+        suite: "", name: "(test process)", framework: .xctest, status: .failed,
+        failures: [TestFailure(message: ProcessError.failed(test).description)])
+      let name = step.testTargets.first ?? targets.first?.name ?? "(unknown target)"
+      if let index = package.targets.firstIndex(where: { $0.name == name }) {
+        package.targets[index] = TargetResult(name: name, tests: package.targets[index].tests + [crashed])
+      } else {
+        package.targets.append(TargetResult(name: name, tests: [crashed]))
+      }
+      package.message = ProcessError.failed(test).description
+    } else if !ranTests {
+      package.status = .noTestsRan
+      return finish(package)
+    }
+
+    var attempt = 1
+    while attempt <= retries, !Task.isCancelled {
+      let failing = Self.retryIdentifiers(package.targets)
+      guard !failing.isEmpty else { break }
+      attempt += 1
+      onEvent(.testing(package: step.package, targets: Array(Set(failing.map(\.target))).sorted(), attempt: attempt))
+      let filter = TestFilter.tests(failing.map(\.identifier))
+      let xunit = (step.xunitPath as NSString).deletingPathExtension + "-retry\(attempt).xml"
+      var request = step.test
+      request.arguments = Self.replacing(filter: filter, xunit: xunit, in: request.arguments)
+      guard let (_, retried) = try await runTests(request, package: step.package, xunit: xunit, assembler: assembler)
+      else { break }
+      package.targets = RetryMerger.merge(package.targets, retried: retried, attempt: attempt)
+    }
+
+    let failed = package.targets.contains { $0.totals.failed > 0 }
+    package.status = failed ? .failed : .passed
+    return finish(package)
+  }
+
+  private func finish(_ package: PackageResult) -> PackageResult {
+    var package = package
+    if Task.isCancelled && package.status != .buildFailed { package.status = .cancelled }
+    onEvent(.packageFinished(package))
+    return package
+  }
+
+  /// Runs `swift test`, reporting each test as its console line arrives, and reads its results; nil
+  /// when cancelled.
+  private func runTests(_ request: ProcessRequest, package: String, xunit: String, assembler: ResultAssembler)
+    async throws(TestRunnerError) -> (ProcessResult, [TargetResult])?
+  {
+    let swiftTestingPath = PackageStep.swiftTestingPath(xunit)
+    try? FileManager.default.removeItem(atPath: swiftTestingPath)
+    let live = LiveParser()
+    let onEvent = onEvent
+    let streamed = try await execute(request) { line in
+      guard let test = live.consume(line.text) else { return }
+      onEvent(.testFinished(package: package, target: assembler.liveTarget(for: test), test: assembler.result(test)))
+    }
+    guard let result = streamed else { return nil }
+    let xunitTests = FileManager.default.contents(atPath: swiftTestingPath).flatMap { XUnitParser.parse($0) }
+    let targets = assembler.assemble(
+      console: result.outputString + "\n" + result.errorString, swiftTestingXunit: xunitTests)
+    return (result, targets)
+  }
+
+  /// Runs a command; nil when the task was cancelled meanwhile (its result is then meaningless).
+  private func execute(_ request: ProcessRequest, onLine: (@Sendable (OutputLine) -> Void)? = nil)
+    async throws(TestRunnerError) -> ProcessResult?
+  {
+    do {
+      let result: ProcessResult
+      if let onLine {
+        result = try await process.runStreaming(request, onLine)
+      } else {
+        result = try await process.run(request)
+      }
+      return Task.isCancelled ? nil : result
+    } catch let error as ProcessError {
+      switch error {
+      case .notFound(let executable): throw .swiftNotFound(executable: executable)
+      case .couldNotStart(let command, let reason): throw .couldNotStart(command: command, reason: reason)
+      case .timedOut, .failed: throw .couldNotStart(command: request.commandLine, reason: error.description)
+      }
+    } catch {
+      if Task.isCancelled || error is CancellationError { return nil }
+      throw .couldNotStart(command: request.commandLine, reason: "\(error)")
+    }
+  }
+
+  /// Failed tests that can be named exactly (not the synthetic "(test process)" entry).
+  static func retryIdentifiers(_ targets: [TargetResult]) -> [(target: String, identifier: String)] {
+    targets.flatMap { target in
+      target.tests.filter { $0.status == .failed && !$0.name.hasPrefix("(") }
+        .map { (target.name, $0.identifier(target: target.name)) }
+    }
+  }
+
+  static func replacing(filter: String, xunit: String, in arguments: [String]) -> [String] {
+    var out: [String] = []
+    var index = 0
+    var sawFilter = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      if argument == "--filter" || argument == "--xunit-output", index + 1 < arguments.count {
+        if argument == "--filter" { sawFilter = true }
+        out += [argument, argument == "--filter" ? filter : xunit]
+        index += 2
+        continue
+      }
+      out.append(argument)
+      index += 1
+    }
+    if !sawFilter, let at = out.firstIndex(of: "--xunit-output") {
+      out.insert(contentsOf: ["--filter", filter], at: at)
+    }
+    return out
+  }
+
+  private func makeWorkDirectory(_ options: TestRunOptions) throws(TestRunnerError) -> (String, Bool) {
+    let path =
+      options.workDirectory
+      ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("ripple-test-\(UUID().uuidString)")
+    do {
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    } catch {
+      throw .workDirectory(path: path, reason: error.localizedDescription)
+    }
+    return (path, options.workDirectory == nil)
+  }
+
+  static func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  }
+}
+
+/// A `ConsoleParser` shared with the output callback, which may run on another thread.
+final class LiveParser: @unchecked Sendable {
+  private let lock = NSLock()
+  private var parser = ConsoleParser()
+
+  func consume(_ line: String) -> ParsedTest? {
+    lock.lock()
+    defer { lock.unlock() }
+    return parser.consume(line: line)
+  }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// What to test: per package, the test targets the affected analysis selected.
+///
+/// A plain value so the runner does not depend on the `Affected` module; the CLI converts.
+public struct TestSelection: Sendable, Codable, Hashable {
+  public var packages: [PackageSelection]
+
+  public init(packages: [PackageSelection]) {
+    self.packages = packages
+  }
+
+  /// True when no package has anything to run.
+  public var isEmpty: Bool { packages.allSatisfy { !$0.hasWork } }
+
+  /// Every selected (package, target) pair; a `runAll` package appears once with `target == nil`.
+  public var units: [TestUnit] {
+    packages.flatMap { package -> [TestUnit] in
+      if package.runAll { return [TestUnit(package: package.path, target: nil)] }
+      return package.testTargets.map { TestUnit(package: package.path, target: $0) }
+    }
+  }
+}
+
+/// The test targets to run in one package.
+public struct PackageSelection: Sendable, Codable, Hashable {
+  /// Repo-relative package directory, "." for the root package.
+  public var path: String
+  /// Test target names to run (ignored when `runAll`).
+  public var testTargets: [String]
+  /// Run every test of the package, without a filter.
+  public var runAll: Bool
+
+  public init(path: String, testTargets: [String], runAll: Bool = false) {
+    self.path = path
+    self.testTargets = testTargets
+    self.runAll = runAll
+  }
+
+  public var hasWork: Bool { runAll || !testTargets.isEmpty }
+}
+
+/// One schedulable unit: a test target of a package, or a whole package (`target == nil`, run all).
+public struct TestUnit: Sendable, Codable, Hashable, Comparable {
+  public var package: String
+  public var target: String?
+
+  public init(package: String, target: String?) {
+    self.package = package
+    self.target = target
+  }
+
+  public static func < (lhs: TestUnit, rhs: TestUnit) -> Bool {
+    (lhs.package, lhs.target ?? "") < (rhs.package, rhs.target ?? "")
+  }
+}
+
+/// How to run a selection.
+public struct TestRunOptions: Sendable, Hashable {
+  /// Absolute path of the repository root; package paths are relative to it.
+  public var repositoryRoot: String
+  /// Arguments given after `--`, passed to both `swift build` and `swift test` (e.g. `-c release`).
+  public var extraArguments: [String]
+  /// Base for `--scratch-path`; each package builds in a sub-folder of it. nil: SwiftPM's default
+  /// (`<package>/.build`). Ignored when `extraArguments` already choose a scratch or build path.
+  public var scratchPath: String?
+  /// How many packages build and test at the same time.
+  public var jobs: Int
+  /// How many times to re-run failing tests; a test that then passes is reported as flaky.
+  public var retryFailed: Int
+  /// Run only this shard of the selection.
+  public var shard: Shard?
+  /// `swift`, looked up on PATH, or a path to it.
+  public var swiftExecutable: String
+  /// Where the xunit files of the runs go; nil: a temporary directory, removed afterwards.
+  public var workDirectory: String?
+
+  public init(
+    repositoryRoot: String, extraArguments: [String] = [], scratchPath: String? = nil, jobs: Int = 1,
+    retryFailed: Int = 0, shard: Shard? = nil, swiftExecutable: String = "swift", workDirectory: String? = nil
+  ) {
+    self.repositoryRoot = repositoryRoot
+    self.extraArguments = extraArguments
+    self.scratchPath = scratchPath
+    self.jobs = max(1, jobs)
+    self.retryFailed = max(0, retryFailed)
+    self.shard = shard
+    self.swiftExecutable = swiftExecutable
+    self.workDirectory = workDirectory
+  }
+}
