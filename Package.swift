@@ -50,11 +50,16 @@ let package = Package(
     // Orchestration: wires git, manifests and config into the jobs the executables run.
     .target(
       name: "RippleKit",
-      dependencies: ["RippleCore", "SystemClients", "Git", "PackageGraph", "RippleConfig", "Affected"]),
+      dependencies: [
+        "RippleCore", "SystemClients", "Git", "PackageGraph", "RippleConfig", "Affected", "TestRunner",
+      ]),
     // ArgumentParser commands: parse, call RippleKit, print.
     .target(
       name: "RippleCLI",
-      dependencies: ["RippleKit", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+      dependencies: [
+        "RippleKit", "Affected", "Git", "PackageGraph", "RippleCore", "SystemClients", "TestRunner",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     .executableTarget(name: "ripple", dependencies: ["RippleCLI"]),
 
@@ -65,7 +70,8 @@ let package = Package(
     .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig"]),
     .testTarget(name: "AffectedTests", dependencies: ["Affected"]),
     .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner"]),
-    .testTarget(name: "RippleIntegrationTests", dependencies: ["RippleKit", "RippleCLI", "Git"]),
+    .testTarget(
+      name: "RippleIntegrationTests", dependencies: ["RippleKit", "RippleCLI", "Git", "TestRunner", "Affected"]),
   ],
   swiftLanguageModes: [.v6]
 )

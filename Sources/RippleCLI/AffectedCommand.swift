@@ -2,6 +2,7 @@ import Affected
 import ArgumentParser
 import Foundation
 import RippleKit
+import TestRunner
 
 enum AffectedFormat: String, ExpressibleByArgument, CaseIterable {
   case text, json, names, filter, github, matrix, dot
@@ -67,7 +68,9 @@ struct AffectedCommand: AsyncParsableCommand {
         print(output, terminator: "")
       }
     case .matrix:
-      print(AffectedFormatter.matrix(report, shards: shards ?? 1, durations: [:]))
+      // The same history `ripple test --shard` balances on, so each job runs exactly its entry.
+      let history = TimingStore(path: TimingStore.defaultPath(repositoryRoot: outcome.repositoryRoot)).load().history
+      print(AffectedFormatter.matrix(report, shards: shards ?? 1, durations: history.durationsByTarget))
     case .dot:
       print(AffectedFormatter.dot(graph: outcome.headGraph ?? outcome.baseGraph ?? .init(packages: []), report))
     }

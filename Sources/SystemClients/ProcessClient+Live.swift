@@ -11,9 +11,19 @@ import Subprocess
 extension ProcessClient {
   /// Spawns real processes through swift-subprocess, each in a process group of its own, so that a
   /// cancelled or timed-out command is stopped together with everything it started.
-  public static let live = ProcessClient { request in
+  public static let live = ProcessClient(
+    run: { request in try await withTimeout(request) { try await spawn(request) } },
+    runStreaming: { request, onLine in
+      try await withTimeout(request) { try await spawnStreaming(request, onLine: onLine) }
+    })
+
+  /// Runs `body`, and stops it (cancelling the task tears the process group down) when the request's
+  /// timeout passes first.
+  static func withTimeout(
+    _ request: ProcessRequest, _ body: @escaping @Sendable () async throws -> ProcessResult
+  ) async throws -> ProcessResult {
     try await withThrowingTaskGroup(of: ProcessResult?.self) { group in
-      group.addTask { try await spawn(request) }
+      group.addTask { try await body() }
       if let timeout = request.timeout {
         group.addTask {
           try await Task.sleep(for: timeout)
@@ -33,6 +43,20 @@ extension ProcessClient {
   static let outputLimit = 256 * 1024 * 1024
 
   private static func spawn(_ request: ProcessRequest) async throws -> ProcessResult {
+    do {
+      let result = try await Subprocess.run(
+        configuration(for: request), output: .bytes(limit: outputLimit), error: .bytes(limit: outputLimit))
+      return ProcessResult(
+        request: request, exitStatus: exitStatus(result.terminationStatus),
+        standardOutput: Data(result.standardOutput), standardError: Data(result.standardError))
+    } catch let error as SubprocessError {
+      throw processError(error, request)
+    }
+  }
+
+  /// The child runs in a process group of its own; cancellation sends SIGTERM to the whole group,
+  /// then SIGKILL after two seconds.
+  static func configuration(for request: ProcessRequest) -> Subprocess.Configuration {
     var options = PlatformOptions()
     options.processGroupID = 0  // a new group led by the child
     options.teardownSequence = [.gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: .seconds(2))]
@@ -44,27 +68,21 @@ extension ProcessClient {
         Dictionary(uniqueKeysWithValues: request.environment.map { (Environment.Key(stringLiteral: $0.key), $0.value) })
       )
     }
-    do {
-      let result = try await Subprocess.run(
-        executable,
-        arguments: Arguments(request.arguments),
-        environment: environment,
-        workingDirectory: request.workingDirectory.map { FilePath($0) },
-        platformOptions: options,
-        output: .bytes(limit: outputLimit),
-        error: .bytes(limit: outputLimit)
-      )
-      let status: Int32 =
-        switch result.terminationStatus {
-        case .exited(let code): Int32(code)
-        case .signaled(let signal): 128 + Int32(signal)
-        }
-      return ProcessResult(
-        request: request, exitStatus: status, standardOutput: Data(result.standardOutput),
-        standardError: Data(result.standardError))
-    } catch let error as SubprocessError {
-      if error.code == .executableNotFound { throw ProcessError.notFound(executable: request.executable) }
-      throw ProcessError.couldNotStart(command: request.commandLine, reason: "\(error)")
+    return Subprocess.Configuration(
+      executable: executable, arguments: Arguments(request.arguments), environment: environment,
+      workingDirectory: request.workingDirectory.map { FilePath($0) }, platformOptions: options)
+  }
+
+  /// The exit status, or 128 + the signal number, as a shell reports it.
+  static func exitStatus(_ status: TerminationStatus) -> Int32 {
+    switch status {
+    case .exited(let code): Int32(code)
+    case .signaled(let signal): 128 + Int32(signal)
     }
+  }
+
+  static func processError(_ error: SubprocessError, _ request: ProcessRequest) -> ProcessError {
+    if error.code == .executableNotFound { return .notFound(executable: request.executable) }
+    return .couldNotStart(command: request.commandLine, reason: "\(error)")
   }
 }

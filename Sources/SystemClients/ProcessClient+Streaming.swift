@@ -31,52 +31,13 @@ public struct OutputLine: Sendable, Hashable {
 }
 
 extension ProcessClient {
-  /// `live`, plus `runStreaming` that delivers output lines while the process runs. Same process
-  /// group handling, timeout and errors as `live`; the captured output is returned in full as well.
-  public static let liveStreaming = ProcessClient(
-    run: live.run,
-    runStreaming: { request, onLine in
-      try await withThrowingTaskGroup(of: ProcessResult?.self) { group in
-        group.addTask { try await spawnStreaming(request, onLine: onLine) }
-        if let timeout = request.timeout {
-          group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-          }
-        }
-        guard let first = try await group.next() else { throw InternalError("process task group was empty") }
-        group.cancelAll()
-        guard let result = first else {
-          throw ProcessError.timedOut(command: request.commandLine, after: request.timeout ?? .zero)
-        }
-        return result
-      }
-    })
-
-  private static func spawnStreaming(_ request: ProcessRequest, onLine: @escaping @Sendable (OutputLine) -> Void)
+  /// Like `spawn`, delivering output lines while the process runs; the full output is returned too.
+  static func spawnStreaming(_ request: ProcessRequest, onLine: @escaping @Sendable (OutputLine) -> Void)
     async throws -> ProcessResult
   {
-    var options = PlatformOptions()
-    options.processGroupID = 0  // a new group led by the child
-    options.teardownSequence = [.gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: .seconds(2))]
-    let executable: Executable =
-      request.executable.contains("/") ? .path(FilePath(request.executable)) : .name(request.executable)
-    var environment = Environment.inherit
-    if !request.environment.isEmpty {
-      environment = environment.updating(
-        Dictionary(uniqueKeysWithValues: request.environment.map { (Environment.Key(stringLiteral: $0.key), $0.value) })
-      )
-    }
     do {
       let result = try await Subprocess.run(
-        executable,
-        arguments: Arguments(request.arguments),
-        environment: environment,
-        workingDirectory: request.workingDirectory.map { FilePath($0) },
-        platformOptions: options,
-        input: .none,
-        output: .sequence,
-        error: .sequence
+        configuration(for: request), input: .none, output: .sequence, error: .sequence
       ) { execution in
         let errorStream = execution.standardError
         let outputStream = execution.standardOutput
@@ -84,17 +45,11 @@ extension ProcessClient {
         let outputData = try await collect(outputStream, as: .standardOutput, onLine: onLine)
         return (outputData, try await errorData)
       }
-      let status: Int32 =
-        switch result.terminationStatus {
-        case .exited(let code): Int32(code)
-        case .signaled(let signal): 128 + Int32(signal)
-        }
       return ProcessResult(
-        request: request, exitStatus: status, standardOutput: result.closureResult.0,
-        standardError: result.closureResult.1)
+        request: request, exitStatus: exitStatus(result.terminationStatus),
+        standardOutput: result.closureResult.0, standardError: result.closureResult.1)
     } catch let error as SubprocessError {
-      if error.code == .executableNotFound { throw ProcessError.notFound(executable: request.executable) }
-      throw ProcessError.couldNotStart(command: request.commandLine, reason: "\(error)")
+      throw processError(error, request)
     }
   }
 

@@ -56,7 +56,7 @@ public struct ProcessClient: Sendable {
 
   /// Like `run`, and also hands over each line of output (without its line break) while the process
   /// runs, for live progress. Clients made with `init(run:)` replay the lines after the process ends;
-  /// `liveStreaming` delivers them as they come.
+  /// `live` delivers them as they come.
   public var runStreaming: @Sendable (ProcessRequest, _ onLine: @escaping LineHandler) async throws -> ProcessResult
 
   /// Receives one line of a running process's output.

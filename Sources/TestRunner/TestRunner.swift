@@ -24,7 +24,7 @@ public struct TestRunner: Sendable {
     -> TestSelection
   {
     guard let shard = options.shard else { return selection }
-    return ShardPlanner.select(selection, shard: shard, history: history)
+    return TestSharding.select(selection, shard: shard, history: history)
   }
 
   /// The plan `run` would execute (for `--dry-run`).

@@ -23,7 +23,7 @@ final class LineLog: @unchecked Sendable {
   @Test func deliversLinesWhileTheProcessRunsAndCapturesThemToo() async throws {
     let log = LineLog()
     let request = ProcessRequest("/bin/sh", ["-c", "echo first; echo oops >&2; sleep 1; echo second; exit 3"])
-    let result = try await ProcessClient.liveStreaming.runStreaming(request, log.append)
+    let result = try await ProcessClient.live.runStreaming(request, log.append)
     let finished = ContinuousClock.now
     #expect(result.exitStatus == 3)
     #expect(result.outputString == "first\nsecond\n")
@@ -49,7 +49,7 @@ final class LineLog: @unchecked Sendable {
 
   @Test func aMissingExecutableIsNotFound() async throws {
     await #expect(throws: ProcessError.self) {
-      try await ProcessClient.liveStreaming.runStreaming(ProcessRequest("/nonexistent/tool"), { _ in })
+      try await ProcessClient.live.runStreaming(ProcessRequest("/nonexistent/tool"), { _ in })
     }
   }
 }

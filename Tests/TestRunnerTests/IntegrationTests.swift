@@ -88,7 +88,7 @@ import Testing
       let scratch = root + "/.scratch"
       let options = TestRunOptions(repositoryRoot: root, scratchPath: scratch)
       let events = EventLog()
-      let runner = TestRunner(process: .liveStreaming, onEvent: events.append)
+      let runner = TestRunner(process: .live, onEvent: events.append)
       let selection = TestSelection(packages: [
         PackageSelection(path: ".", testTargets: ["AppTests", "AppSwiftTests"]),
         PackageSelection(path: "Shared", testTargets: []),

@@ -1,4 +1,4 @@
-import Affected
+import RippleCore
 import Testing
 
 @Suite("ShardPlanner")

@@ -1,3 +1,5 @@
+// One planner for `ripple affected --format matrix` and `ripple test --shard`, so both agree on which
+// shard runs which test target.
 /// Splits weighted items into balanced shards: longest processing time first (each item, heaviest first,
 /// goes to the currently lightest shard). Deterministic: ties break on the item's id and the shard index.
 public enum ShardPlanner {

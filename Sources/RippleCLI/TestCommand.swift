@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import RippleKit
+import SystemClients
+import TestRunner
+
+struct TestCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "test",
+    abstract: "Build and run only the affected test targets, per package.",
+    discussion: """
+      Arguments after `--` go to both `swift build` and `swift test` (e.g. `-- -c release`).
+      Exit status: 0 all passed (or nothing affected), 1 a test or build failed or no test ran, \
+      2 usage or config error, 3 environment error.
+      """
+  )
+
+  @OptionGroup var selection: SelectionOptions
+
+  @Flag(help: "Run every test target, not only the affected ones (nightly runs, comparisons).")
+  var all = false
+
+  @Flag(help: "Print the plan (packages, test targets, exact commands) and run nothing.")
+  var dryRun = false
+
+  @Option(help: ArgumentHelp("Run only shard I of N, balanced on recorded durations.", valueName: "I/N"))
+  var shard: String?
+
+  @Option(help: "Re-run failing tests up to N times; a test that then passes is reported as flaky.")
+  var retryFailed = 0
+
+  @Option(help: "How many packages to build and test at the same time.")
+  var jobs = 1
+
+  @Option(help: ArgumentHelp("Write one JUnit XML file for the whole run.", valueName: "PATH"))
+  var junit: String?
+
+  @Option(help: ArgumentHelp("Write a machine-readable result.", valueName: "PATH"))
+  var reportJson: String?
+
+  @Option(help: ArgumentHelp("Build directory base; each package builds in a sub-folder.", valueName: "PATH"))
+  var scratchPath: String?
+
+  @Option(help: ArgumentHelp("Timing history (default <repo>/.build/ripple/timings.json).", valueName: "PATH"))
+  var timings: String?
+
+  @Argument(parsing: .postTerminator, help: "Arguments for swift build and swift test.")
+  var passthrough: [String] = []
+
+  func validate() throws {
+    if retryFailed < 0 { throw ValidationError("--retry-failed must be 0 or more (got \(retryFailed)).") }
+    if jobs < 1 { throw ValidationError("--jobs must be at least 1 (got \(jobs)).") }
+    if let shard {
+      do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) }
+    }
+  }
+
+  func run() async throws {
+    let services = RippleServices.live
+    let plan = try await TestJob.prepare(
+      selection.affectedOptions, all: all, services: services,
+      settings: TestJob.Settings(
+        shard: try shard.map { try Shard(parsing: $0) }, retryFailed: retryFailed, jobs: jobs,
+        scratchPath: scratchPath.map(absolute), timingsPath: timings.map(absolute), extraArguments: passthrough))
+    for warning in plan.warnings { Terminal.standardError.write("warning: \(warning)\n") }
+
+    if dryRun {
+      print(TestRunner.plan(plan.selection, options: plan.options, history: plan.history).rendered, terminator: "")
+      return
+    }
+    let progress = ProgressWriter()
+    let runner = TestRunner(process: services.process, onEvent: progress.handle)
+    let task = Task { try await runner.run(plan.selection, options: plan.options, history: plan.history) }
+    let signals = SignalCancellation.install { task.cancel() }
+    defer { signals.uninstall() }
+    let result = try await task.value
+
+    if result.nothingAffected {
+      print(plan.nothingMessage)
+    } else {
+      print(SummaryRenderer.render(result), terminator: "")
+    }
+    try TestReportWriter.write(result, junitPath: junit.map(absolute), jsonPath: reportJson.map(absolute))
+    try? plan.recordTimings(result)
+    try result.check()
+  }
+
+  private func absolute(_ path: String) -> String {
+    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+  }
+}
