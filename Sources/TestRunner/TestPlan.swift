@@ -80,15 +80,16 @@ public struct TestPlan: Sendable, Hashable {
     return (base as NSString).appendingPathComponent(folderName(for: package))
   }
 
-  /// A file-name-safe, collision-free name for a package directory: "." → "root", "a/b" → "a%2Fb".
+  /// A file-name-safe, collision-free name for a package directory: "." → "_root", "a/b" → "a_2Fb",
+  /// "a_b" → "a_5Fb". Escapes use `_` rather than `%`: clang's module cache fails on paths with `%`.
   static func folderName(for package: String) -> String {
-    if package == "." || package.isEmpty { return "root" }
+    if package == "." || package.isEmpty { return "_root" }
     var out = ""
     for scalar in package.unicodeScalars {
-      if CharacterSet.alphanumerics.contains(scalar) && scalar.isASCII || "-_.".unicodeScalars.contains(scalar) {
+      if scalar.isASCII && CharacterSet.alphanumerics.contains(scalar) || "-.".unicodeScalars.contains(scalar) {
         out.unicodeScalars.append(scalar)
       } else {
-        for byte in String(scalar).utf8 { out += String(format: "%%%02X", byte) }
+        for byte in String(scalar).utf8 { out += String(format: "_%02X", byte) }
       }
     }
     return out
