@@ -15,6 +15,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
   ],
   targets: [
     // libgit2 as a system library, found through pkg-config.
@@ -47,6 +48,28 @@ let package = Package(
     .target(name: "Affected", dependencies: ["RippleCore", "PackageGraph", "RippleConfig"]),
     // Plan -> `swift build --build-tests` / `swift test --skip-build --filter`; results, JUnit, timings, shards.
     .target(name: "TestRunner", dependencies: ["RippleCore", "SystemClients", "PackageGraph"]),
+    // libarchive as a system library: zip, tar and tar.gz reading for asset archives.
+    .systemLibrary(
+      name: "Clibarchive",
+      pkgConfig: "libarchive",
+      providers: [.apt(["libarchive-dev"]), .brew(["libarchive"])]
+    ),
+    // Asset downloads: HTTPS (mirrors, retries, resume, redirect policy), S3 with SigV4, files.
+    .target(
+      name: "AssetFetch",
+      dependencies: [
+        "RippleCore", "RippleConfig", .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      ]
+    ),
+    // Bootstrap: content-addressed cache, safe extraction, transforms, atomic install, secrets.
+    .target(
+      name: "Assets",
+      dependencies: [
+        "RippleCore", "RippleConfig", "SystemClients", "AssetFetch", "Clibarchive",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]
+    ),
     // Orchestration: wires git, manifests and config into the jobs the executables run.
     .target(
       name: "RippleKit",
@@ -70,6 +93,8 @@ let package = Package(
     .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig"]),
     .testTarget(name: "AffectedTests", dependencies: ["Affected"]),
     .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner"]),
+    .testTarget(name: "AssetFetchTests", dependencies: ["AssetFetch"]),
+    .testTarget(name: "AssetsTests", dependencies: ["Assets"]),
     .testTarget(
       name: "RippleIntegrationTests", dependencies: ["RippleKit", "RippleCLI", "Git", "TestRunner", "Affected"]),
   ],

@@ -6,6 +6,7 @@ set -euo pipefail
 missing_apt=()
 pkg-config --version >/dev/null 2>&1 || missing_apt+=(pkg-config)
 if ! pkg-config --exists libgit2 2>/dev/null; then missing_apt+=(libgit2-dev); fi
+if ! pkg-config --exists libarchive 2>/dev/null; then missing_apt+=(libarchive-dev); fi
 command -v git >/dev/null 2>&1 || missing_apt+=(git)
 command -v python3 >/dev/null 2>&1 || missing_apt+=(python3)
 
@@ -14,10 +15,10 @@ command -v python3 >/dev/null 2>&1 || missing_apt+=(python3)
 if [ "$(uname)" = Darwin ]; then
   if command -v brew >/dev/null 2>&1; then
     echo "installing with Homebrew: libgit2 pkg-config"
-    brew install libgit2 pkg-config
+    brew install libgit2 libarchive pkg-config
     exit 0
   fi
-  echo "error: missing ${missing_apt[*]}; install Homebrew (https://brew.sh) then: brew install libgit2 pkg-config" >&2
+  echo "error: missing ${missing_apt[*]}; install Homebrew (https://brew.sh) then: brew install libgit2 libarchive pkg-config" >&2
   exit 3
 fi
 

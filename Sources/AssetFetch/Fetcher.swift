@@ -1,0 +1,104 @@
+import RippleConfig
+import RippleCore
+
+/// One download: an asset's source, written to `destination` (appending when resuming).
+public struct FetchRequest: Sendable, Hashable {
+  public var assetID: String
+  public var source: AssetSource
+  public var credentials: CredentialReference
+  public var expectedSize: Int64?
+  /// The file to write. When `resumeFrom` > 0 it already holds that many bytes of the same object
+  /// (same sha256) and the fetcher continues with an HTTP Range request, or starts over if it cannot.
+  public var destination: String
+  public var resumeFrom: Int64
+
+  public init(
+    assetID: String, source: AssetSource, credentials: CredentialReference = .none, expectedSize: Int64? = nil,
+    destination: String, resumeFrom: Int64 = 0
+  ) {
+    self.assetID = assetID
+    self.source = source
+    self.credentials = credentials
+    self.expectedSize = expectedSize
+    self.destination = destination
+    self.resumeFrom = resumeFrom
+  }
+}
+
+public struct FetchProgress: Sendable, Hashable {
+  public var assetID: String
+  public var receivedBytes: Int64
+  public var totalBytes: Int64?
+
+  public init(assetID: String, receivedBytes: Int64, totalBytes: Int64?) {
+    self.assetID = assetID
+    self.receivedBytes = receivedBytes
+    self.totalBytes = totalBytes
+  }
+}
+
+public struct FetchResult: Sendable, Hashable {
+  /// Size of `destination` when done.
+  public var bytes: Int64
+  /// Where it came from, safe to print: no credentials, no presigned query strings.
+  public var origin: String
+
+  public init(bytes: Int64, origin: String) {
+    self.bytes = bytes
+    self.origin = origin
+  }
+}
+
+/// Whether the configured credentials give access to a source (for `--public`/auto mode and doctor).
+public enum AccessStatus: Sendable, Hashable {
+  case granted
+  /// No credentials configured or available (e.g. the variable is unset).
+  case missingCredentials(String)
+  /// The server refused them (401/403 or S3 AccessDenied/SignatureDoesNotMatch).
+  case denied(String)
+}
+
+/// Settings shared by every fetch of a run.
+public struct FetchOptions: Sendable, Hashable {
+  /// A PEM bundle of extra trusted CAs (a company mirror, tests); the system roots stay trusted.
+  public var caBundlePath: String?
+  /// Allow plain `http://` sources (air-gapped mirrors, tests). https→http redirects stay refused.
+  public var allowInsecureHTTP: Bool
+  /// Per attempt: connect and idle-read timeout.
+  public var timeout: Duration
+  /// Attempts per mirror for transient failures (connection errors, 5xx, 429), with backoff.
+  public var retries: Int
+  /// Where credential variables are read from (the process environment in production).
+  public var environment: [String: String]
+  /// Relative `file` sources resolve against it.
+  public var repositoryRoot: String
+
+  public init(
+    caBundlePath: String? = nil, allowInsecureHTTP: Bool = false, timeout: Duration = .seconds(30), retries: Int = 3,
+    environment: [String: String] = [:], repositoryRoot: String
+  ) {
+    self.caBundlePath = caBundlePath
+    self.allowInsecureHTTP = allowInsecureHTTP
+    self.timeout = timeout
+    self.retries = retries
+    self.environment = environment
+    self.repositoryRoot = repositoryRoot
+  }
+}
+
+/// Downloads asset sources. `live(options:)` speaks HTTPS, S3 (SigV4) and files; tests inject their own.
+public struct Fetcher: Sendable {
+  public var fetch:
+    @Sendable (FetchRequest, _ progress: @escaping @Sendable (FetchProgress) -> Void) async throws -> FetchResult
+  public var checkAccess: @Sendable (FetchRequest) async -> AccessStatus
+
+  public init(
+    fetch:
+      @escaping @Sendable (FetchRequest, _ progress: @escaping @Sendable (FetchProgress) -> Void) async throws
+      -> FetchResult,
+    checkAccess: @escaping @Sendable (FetchRequest) async -> AccessStatus
+  ) {
+    self.fetch = fetch
+    self.checkAccess = checkAccess
+  }
+}
