@@ -5,6 +5,8 @@ Sections (each issue extends this file with its own):
   changes   ripple changes on 20,000 files with a 200-file commit, vs `git diff --name-status`
   affected  ripple affected --base HEAD~1 --head HEAD on 300+ targets in 3 packages, warm and cold
             cache, vs `git diff --name-only` + `swift package dump-package` per package/environment
+  test      ripple test on single-commit changes vs `swift test` of everything, same repo, same
+            build folders; and Ripple's own overhead (start to the first `swift` process), warm
 Prints a table per section and a PASS/FAIL line per target; exits 1 when a target is missed.
 """
 import json
@@ -37,13 +39,13 @@ def timed(argv, cwd, env=None, repeat=5):
     return statistics.median(times), max(peaks)
 
 
-def timed_sequence(commands, repeat=3):
+def timed_sequence(commands, repeat=3, check=True):
     """Median wall time of running `commands` [(argv, cwd, env)] one after another."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
         for argv, cwd, env in commands:
-            subprocess.run(argv, cwd=cwd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            subprocess.run(argv, cwd=cwd, env=env, check=check, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times.append(time.perf_counter() - start)
     return statistics.median(times)
 
@@ -148,9 +150,71 @@ def bench_affected(ripple, work):
     check("cold no slower than the baseline + 10%", cold <= base_cold * 1.10, f"{cold:.2f} s vs {base_cold:.2f} s")
 
 
+def edit(root, path, text):
+    with open(os.path.join(root, path), "a") as f:
+        f.write(text)
+
+
+def bench_test(ripple, work):
+    print("\n## test: ripple test vs swift test of everything (3 packages, 6 features each, warm builds)")
+    root = os.path.join(work, "test")
+    fixture(root, 6, 0)
+    env = dict(os.environ, RIPPLE_CACHE_DIR=os.path.join(work, "cache-test"))
+    packages = ["", "Packages/Core", "Packages/Server"]
+    everything = [(["swift", "test"], os.path.join(root, p), None) for p in packages]
+    print("  warming the build folders (first build of every package)…", flush=True)
+    timed_sequence([(["swift", "build", "--build-tests"], os.path.join(root, p), None) for p in packages], repeat=1)
+    changes = [
+        ("leaf of Core", "Packages/Core/Sources/CoreFeature5/CoreFeature5.swift"),
+        ("root of Core (reaches all)", "Packages/Core/Sources/CoreFeature0/CoreFeature0.swift"),
+        ("middle of App", "Sources/AppFeature3/AppFeature3.swift"),
+        ("one Server test file", "Packages/Server/Tests/ServerFeature2Tests/ServerFeature2Tests.swift"),
+        ("README only", "README.md"),
+    ]
+    rows = []
+    for label, path in changes:
+        # Each side gets its own commit touching the same file, so each pays the same recompilation.
+        edit(root, path, "\n// ripple side\n")
+        git(root, "commit", "-q", "-am", f"{label} (ripple)")
+        r = timed_sequence([([ripple, "test", "--base", "HEAD~1", "--head", "HEAD"], root, env)], repeat=1, check=False)
+        edit(root, path, "\n// baseline side\n")
+        git(root, "commit", "-q", "-am", f"{label} (baseline)")
+        b = timed_sequence(everything, repeat=1, check=False)
+        rows.append((label, r, b))
+    print(f"  {'single-commit change':<30}{'ripple test':>13}{'swift test (all)':>18}{'ratio':>8}")
+    for label, r, b in rows:
+        print(f"  {label:<30}{r:>11.1f} s{b:>16.1f} s{r/b:>8.2f}")
+    ratio = statistics.median([r / b for _, r, b in rows])
+    print(f"  median ratio ripple/all: {ratio:.2f}")
+
+    # Ripple's own overhead: from its start to the first `swift build`, measured by a stand-in swift
+    # that stamps the time for `build` and passes everything else to the real one.
+    stamp = os.path.join(work, "first-swift.stamp")
+    wrapper = os.path.join(work, "swift-stamp")
+    with open(wrapper, "w") as f:
+        f.write(f'#!/bin/sh\nif [ "$1" = build ]; then date +%s.%N > "{stamp}"; exit 1; fi\nexec swift "$@"\n')
+    os.chmod(wrapper, 0o755)
+    edit(root, "Packages/Core/Sources/CoreFeature5/CoreFeature5.swift", "\n// overhead\n")
+    git(root, "commit", "-q", "-am", "overhead probe")
+    wenv = dict(env, RIPPLE_SWIFT=wrapper)
+    argv = [ripple, "test", "--base", "HEAD~1", "--head", "HEAD"]
+    subprocess.run(argv, cwd=root, env=wenv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # warm caches
+    overheads = []
+    for _ in range(10):
+        os.path.exists(stamp) and os.remove(stamp)
+        start = time.time()
+        subprocess.run(argv, cwd=root, env=wenv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        with open(stamp) as f:
+            overheads.append(float(f.read()) - start)
+    overhead = statistics.median(overheads)
+    print(f"  ripple overhead, start to first swift process (warm, median of 10): {overhead*1000:.0f} ms")
+    check("ripple test overhead under 200 ms", overhead < 0.200, f"{overhead*1000:.0f} ms")
+    check("ripple test faster than everything (median)", ratio < 1, f"{ratio:.2f}")
+
+
 def main():
     ripple = os.path.abspath(sys.argv[1])
-    sections = sys.argv[2:] or ["changes", "affected"]
+    sections = sys.argv[2:] or ["changes", "affected", "test"]
     work = tempfile.mkdtemp(prefix="ripple-bench.")
     try:
         print(f"ripple: {ripple}\nmachine: {os.cpu_count()} cores")
@@ -158,6 +222,8 @@ def main():
             bench_changes(ripple, work)
         if "affected" in sections:
             bench_affected(ripple, work)
+        if "test" in sections:
+            bench_test(ripple, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"\n{'all targets met' if not FAILED else 'missed: ' + ', '.join(FAILED)}")

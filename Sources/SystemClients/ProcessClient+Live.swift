@@ -44,8 +44,12 @@ extension ProcessClient {
 
   private static func spawn(_ request: ProcessRequest) async throws -> ProcessResult {
     do {
-      let result = try await Subprocess.run(
-        configuration(for: request), output: .bytes(limit: outputLimit), error: .bytes(limit: outputLimit))
+      let result = try await ProcessGroupReaper.reaping { reaper in
+        try await Subprocess.run(
+          configuration(for: request), input: .none, output: .bytes(limit: outputLimit),
+          error: .bytes(limit: outputLimit)
+        ) { execution in reaper.started(execution.processIdentifier.value) }
+      }
       return ProcessResult(
         request: request, exitStatus: exitStatus(result.terminationStatus),
         standardOutput: Data(result.standardOutput), standardError: Data(result.standardError))
@@ -54,12 +58,16 @@ extension ProcessClient {
     }
   }
 
-  /// The child runs in a process group of its own; cancellation sends SIGTERM to the whole group,
-  /// then SIGKILL after two seconds.
+  /// The child runs in a process group of its own. Cancellation sends SIGINT to the whole group first,
+  /// as Ctrl-C would: SwiftPM then stops the processes it started in groups of their own (the test
+  /// runner); SIGTERM follows after three seconds, SIGKILL two seconds later.
   static func configuration(for request: ProcessRequest) -> Subprocess.Configuration {
     var options = PlatformOptions()
     options.processGroupID = 0  // a new group led by the child
-    options.teardownSequence = [.gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: .seconds(2))]
+    options.teardownSequence = [
+      .send(signal: .interrupt, toProcessGroup: true, allowedDurationToNextStep: .seconds(3)),
+      .gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: .seconds(2)),
+    ]
     let executable: Executable =
       request.executable.contains("/") ? .path(FilePath(request.executable)) : .name(request.executable)
     var environment = Environment.inherit

@@ -36,14 +36,17 @@ extension ProcessClient {
     async throws -> ProcessResult
   {
     do {
-      let result = try await Subprocess.run(
-        configuration(for: request), input: .none, output: .sequence, error: .sequence
-      ) { execution in
-        let errorStream = execution.standardError
-        let outputStream = execution.standardOutput
-        async let errorData = collect(errorStream, as: .standardError, onLine: onLine)
-        let outputData = try await collect(outputStream, as: .standardOutput, onLine: onLine)
-        return (outputData, try await errorData)
+      let result = try await ProcessGroupReaper.reaping { reaper in
+        try await Subprocess.run(
+          configuration(for: request), input: .none, output: .sequence, error: .sequence
+        ) { execution in
+          reaper.started(execution.processIdentifier.value)
+          let errorStream = execution.standardError
+          let outputStream = execution.standardOutput
+          async let errorData = collect(errorStream, as: .standardError, onLine: onLine)
+          let outputData = try await collect(outputStream, as: .standardOutput, onLine: onLine)
+          return (outputData, try await errorData)
+        }
       }
       return ProcessResult(
         request: request, exitStatus: exitStatus(result.terminationStatus),
