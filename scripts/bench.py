@@ -61,9 +61,9 @@ def git(root, *args):
     subprocess.run(["git", "-C", root, *args], check=True, env=env, stdout=subprocess.DEVNULL)
 
 
-def fixture(root, features, files):
+def fixture(root, features, files, *extra):
     subprocess.run([sys.executable, os.path.join(HERE, "fixture_repo.py"), root, "--features", str(features),
-                    "--files", str(files)], check=True)
+                    "--files", str(files), *extra], check=True)
 
 
 def bench_changes(ripple, work):
@@ -156,14 +156,21 @@ def edit(root, path, text):
 
 
 def bench_test(ripple, work):
-    print("\n## test: ripple test vs swift test of everything (3 packages, 6 features each, warm builds)")
+    print("\n## test: ripple test vs swift test of everything (3 packages, 37 test targets of 500 ms each, warm builds)")
     root = os.path.join(work, "test")
-    fixture(root, 6, 0)
+    fixture(root, 6, 0, "--no-remote", "--test-ms", "500")
     env = dict(os.environ, RIPPLE_CACHE_DIR=os.path.join(work, "cache-test"))
     packages = ["", "Packages/Core", "Packages/Server"]
-    everything = [(["swift", "test"], os.path.join(root, p), None) for p in packages]
-    print("  warming the build folders (first build of every package)…", flush=True)
-    timed_sequence([(["swift", "build", "--build-tests"], os.path.join(root, p), None) for p in packages], repeat=1)
+    # Separate build folders: `swift test` and `swift build --build-tests` build with different settings,
+    # so sharing one folder would make each side rebuild what the other just built.
+    base_scratch = os.path.join(work, "baseline-build")
+    ripple_scratch = os.path.join(work, "ripple-build")
+    everything = [(["swift", "test", "--scratch-path", os.path.join(base_scratch, p or "root")], os.path.join(root, p),
+                   None) for p in packages]
+    ripple_test = [ripple, "test", "--base", "HEAD~1", "--head", "HEAD", "--scratch-path", ripple_scratch]
+    print("  warming the build folders (first build of every package, both sides)…", flush=True)
+    timed_sequence(everything, repeat=1, check=False)
+    timed_sequence([([ripple, "test", "--all", "--scratch-path", ripple_scratch], root, env)], repeat=1, check=False)
     changes = [
         ("leaf of Core", "Packages/Core/Sources/CoreFeature5/CoreFeature5.swift"),
         ("root of Core (reaches all)", "Packages/Core/Sources/CoreFeature0/CoreFeature0.swift"),
@@ -176,7 +183,7 @@ def bench_test(ripple, work):
         # Each side gets its own commit touching the same file, so each pays the same recompilation.
         edit(root, path, "\n// ripple side\n")
         git(root, "commit", "-q", "-am", f"{label} (ripple)")
-        r = timed_sequence([([ripple, "test", "--base", "HEAD~1", "--head", "HEAD"], root, env)], repeat=1, check=False)
+        r = timed_sequence([(ripple_test, root, env)], repeat=1, check=False)
         edit(root, path, "\n// baseline side\n")
         git(root, "commit", "-q", "-am", f"{label} (baseline)")
         b = timed_sequence(everything, repeat=1, check=False)
@@ -197,7 +204,7 @@ def bench_test(ripple, work):
     edit(root, "Packages/Core/Sources/CoreFeature5/CoreFeature5.swift", "\n// overhead\n")
     git(root, "commit", "-q", "-am", "overhead probe")
     wenv = dict(env, RIPPLE_SWIFT=wrapper)
-    argv = [ripple, "test", "--base", "HEAD~1", "--head", "HEAD"]
+    argv = ripple_test
     subprocess.run(argv, cwd=root, env=wenv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # warm caches
     overheads = []
     for _ in range(10):

@@ -7,7 +7,7 @@ Used by `make demo` (small) and `make bench` (large). Layout:
   Packages/Server/...          server package, also uses Core, plus targets behind TEST_SERVER
 Each library target has a test target. Feature i depends on feature i-1 and i//2 of its package,
 so a change low in a package reaches many tests. A remote dependency on an unreachable URL proves
-that nothing is fetched. `--files N` pads the repository with N extra small files in Sources.
+that nothing is fetched (`--no-remote` leaves it out, for a repository that builds). `--files N` pads the repository with N extra small files in Sources.
 """
 import argparse
 import os
@@ -27,12 +27,13 @@ def target_name(prefix, i):
     return f"{prefix}Feature{i}"
 
 
-def manifest(directory, name, features):
+def manifest(directory, name, features, remote=True):
     deps = []
     if name != "Core":
         rel = "Packages/Core" if directory == "." else "../Core"
         deps.append(f'.package(path: "{rel}")')
-    deps.append('.package(url: "https://example.invalid/nowhere/swift-remote.git", from: "1.0.0")')
+    if remote:
+        deps.append('.package(url: "https://example.invalid/nowhere/swift-remote.git", from: "1.0.0")')
     targets = []
     for i in range(features):
         t = target_name(name, i)
@@ -43,7 +44,7 @@ def manifest(directory, name, features):
             d.append(f'"{target_name(name, i // 2)}"')
         if name != "Core" and i % 2 == 1:
             d.append(f'.product(name: "{target_name("Core", i % min(features, 10))}", package: "Core")')
-        if i == 0:
+        if i == 0 and remote:
             d.append('.product(name: "Remote", package: "swift-remote")')
         targets.append(f'    .target(name: "{t}", dependencies: [{", ".join(d)}]),')
         targets.append(f'    .testTarget(name: "{t}Tests", dependencies: ["{t}"]),')
@@ -72,15 +73,18 @@ let package = Package(
 {extra}"""
 
 
-def generate(root, features, files):
+def generate(root, features, files, remote=True, test_ms=0):
     for directory, name in PACKAGES:
-        write(root, os.path.join(directory, "Package.swift"), manifest(directory, name, features))
+        write(root, os.path.join(directory, "Package.swift"), manifest(directory, name, features, remote))
         for i in range(features):
             t = target_name(name, i)
             write(root, os.path.join(directory, "Sources", t, f"{t}.swift"),
                   f"public struct {t} {{\n  public init() {{}}\n  public var id: Int {{ {i} }}\n}}\n")
+            # `--test-ms` gives each test target some work, as snapshot and integration tests have.
+            work = f"  try await Task.sleep(for: .milliseconds({test_ms}))\n" if test_ms else ""
             write(root, os.path.join(directory, "Tests", f"{t}Tests", f"{t}Tests.swift"),
-                  f"import Testing\n@testable import {t}\n\n@Test func id() {{\n  #expect({t}().id == {i})\n}}\n")
+                  f"import Testing\n@testable import {t}\n\n@Test func id() async throws {{\n{work}"
+                  f"  #expect({t}().id == {i})\n}}\n")
     if files:
         per_target = max(1, files // (features * len(PACKAGES)))
         n = 0
@@ -119,10 +123,12 @@ def main():
     p.add_argument("root")
     p.add_argument("--features", type=int, default=4, help="library targets per package (each gets a test target)")
     p.add_argument("--files", type=int, default=0, help="extra source files to pad the tree with")
+    p.add_argument("--no-remote", action="store_true", help="omit the unreachable remote dependency (to build)")
+    p.add_argument("--test-ms", type=int, default=0, help="milliseconds each test target's test takes")
     args = p.parse_args()
     os.makedirs(args.root, exist_ok=True)
     git(args.root, "init", "-q", "-b", "main")
-    generate(args.root, args.features, args.files)
+    generate(args.root, args.features, args.files, remote=not args.no_remote, test_ms=args.test_ms)
     git(args.root, "add", "-A")
     git(args.root, "commit", "-q", "-m", "Initial import")
     # Some history: a change to a leaf feature of each package.

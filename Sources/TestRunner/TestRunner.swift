@@ -79,13 +79,7 @@ public struct TestRunner: Sendable {
         let index = next
         let step = steps[index]
         next += 1
-        group.addTask {
-          do throws(TestRunnerError) {
-            return (index, .success(try await runPackage(step, retries: retries)))
-          } catch {
-            return (index, .failure(error))
-          }
-        }
+        group.addTask { (index, await runPackageCatching(step, retries: retries)) }
       }
       for _ in 0..<min(jobs, steps.count) { addNext() }
       while let (index, result) = await group.next() {
@@ -99,6 +93,16 @@ public struct TestRunner: Sendable {
       return results.enumerated().map { index, result in
         result ?? .success(PackageResult(path: steps[index].package, status: .cancelled, filter: steps[index].filter))
       }
+    }
+  }
+
+  /// `runPackage` with its error as a value. Kept out of the task-group closure: a typed `do/catch`
+  /// inside that closure was miscompiled in release builds (Swift 6.3.1), mixing up package results.
+  private func runPackageCatching(_ step: PackageStep, retries: Int) async -> Result<PackageResult, TestRunnerError> {
+    do {
+      return .success(try await runPackage(step, retries: retries))
+    } catch {
+      return .failure(error)
     }
   }
 
@@ -118,8 +122,13 @@ public struct TestRunner: Sendable {
       return finish(package)
     }
 
-    guard let list = try await execute(step.list) else { return finish(package) }
-    let listed = list.succeeded ? list.outputString.split(separator: "\n").map(String.init).filter { !$0.isEmpty } : []
+    // `swift test list` (about a second) only tells which target a test belongs to: with one selected
+    // target there is nothing to tell.
+    var listed: [String] = []
+    if step.testTargets.count != 1 {
+      guard let list = try await execute(step.list) else { return finish(package) }
+      if list.succeeded { listed = list.outputString.split(separator: "\n").map(String.init).filter { !$0.isEmpty } }
+    }
     let assembler = ResultAssembler(selectedTargets: step.testTargets, listedTests: listed)
 
     onEvent(.testing(package: step.package, targets: step.testTargets, attempt: 1))
