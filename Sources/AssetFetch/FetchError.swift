@@ -70,7 +70,7 @@ public struct FetchError: RippleError, Hashable {
       guard statuses.contains(where: { $0 != nil }),
         failures.allSatisfy({ $0.accessStatus != nil || $0.kind == .notFound })
       else { return nil }
-      if statuses.allSatisfy({ if case .missingCredentials = $0 { true } else { false } }) {
+      if failures.allSatisfy({ $0.kind == .missingCredentials }) {
         return .missingCredentials(message)
       }
       return .denied(message)

@@ -4,7 +4,9 @@ import Foundation
 enum FileFetch {
   static let chunkSize = 1 << 20
 
-  static func copy(path: String, request: FetchRequest, options: FetchOptions, progress: @Sendable (FetchProgress) -> Void)
+  static func copy(
+    path: String, request: FetchRequest, options: FetchOptions, progress: @Sendable (FetchProgress) -> Void
+  )
     throws(FetchError) -> FetchResult
   {
     let asset = request.assetID

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOPosix
 import NIOSSL
 
 /// Owns the one `HTTPClient` of a live `Fetcher`: redirects disabled (we follow them ourselves),
@@ -40,12 +41,13 @@ final class HTTPSession: Sendable {
       tlsConfiguration: tls, redirectConfiguration: .disallow,
       timeout: .init(connect: timeout, read: timeout), decompression: .disabled)
     configuration.connectionPool.retryConnectionEstablishment = false
-    client = .success(HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration))
+    // NIOPosix on every platform: NIOSSL (and so the extra CA bundle) is used on macOS too.
+    client = .success(HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration))
   }
 
   func shutdown() async {
     guard case .success(let client) = client, markShutDown() else { return }
-    try? await client.shutdown().get()
+    try? await client.shutdown()
   }
 
   deinit {

@@ -32,9 +32,9 @@ extension Fetcher {
         if case .file(let path) = request.source {
           return try FileFetch.copy(path: path, request: request, options: options, progress: progress)
         }
-        let transfer = try transfer(session, options: options, runtime: runtime, assetID: request.assetID)
+        let http = try Fetcher.transfer(session, options: options, runtime: runtime, assetID: request.assetID)
         let targets = try Targets.make(request, options: options, runtime: runtime)
-        return try await transfer.download(targets, request: request, progress: progress)
+        return try await http.download(targets, request: request, progress: progress)
       },
       checkAccess: { request in
         await checkAccess(request, session: session, options: options, runtime: runtime)
@@ -52,7 +52,8 @@ extension Fetcher {
     case .failure(let error):
       throw FetchError(
         .invalidSource, assetID: assetID,
-        "cannot use the CA bundle \(error.path) for asset '\(assetID)': \(error.reason); pass a PEM file of CA certificates")
+        "cannot use the CA bundle \(error.path) for asset '\(assetID)': \(error.reason); pass a PEM file of CA certificates"
+      )
     }
   }
 
@@ -74,9 +75,11 @@ extension Fetcher {
     do {
       transfer = try Fetcher.transfer(session, options: options, runtime: runtime, assetID: request.assetID)
       targets = try Targets.make(request, options: options, runtime: runtime)
-    } catch {
+    } catch let error as FetchError {
       if let status = error.accessStatus { return status }
       return .denied(error.message)
+    } catch {
+      return .denied("asset '\(request.assetID)': \(error)")
     }
     var failures: [FetchError] = []
     for target in targets {
@@ -97,8 +100,10 @@ extension Fetcher {
           return .granted
         }
         failures.append(await transfer.statusFailure(response, target: target).error)
+      } catch let failure as AttemptFailure {
+        failures.append(failure.error)
       } catch {
-        failures.append(error.error)
+        failures.append(FetchError(.network, assetID: request.assetID, "asset '\(request.assetID)': \(error)"))
       }
     }
     let combined = HTTPTransfer.combine(failures, assetID: request.assetID)

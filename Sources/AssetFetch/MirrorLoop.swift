@@ -19,8 +19,9 @@ extension HTTPTransfer {
             target, destination: request.destination, offset: &offset, expectedSize: request.expectedSize,
             progress: progress)
           return FetchResult(bytes: bytes, origin: target.display)
-        } catch {
+        } catch let failure {
           try Task.checkCancellation()
+          let error = failure as AttemptFailure
           switch error.disposition {
           case .fatal:
             throw error.error

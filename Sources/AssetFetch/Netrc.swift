@@ -21,8 +21,8 @@ struct Netrc: Sendable, Equatable {
   }
 
   init(parsing text: String) {
-    machines = []
-    defaultEntry = nil
+    var machines: [(host: String, entry: Entry)] = []
+    var defaultEntry: Entry?
     var tokens = Netrc.tokens(text)[...]
     var current: Entry?
     var currentHost: String?  // nil with a current entry: the default entry
@@ -54,6 +54,8 @@ struct Netrc: Sendable, Equatable {
       }
     }
     flush()
+    self.machines = machines
+    self.defaultEntry = defaultEntry
   }
 
   private struct Token { var text: String; var afterBlankLine: Bool }

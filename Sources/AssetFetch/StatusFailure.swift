@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOCore
 
 extension HTTPTransfer {
   /// The failure for a non-success status; reads at most 64 KiB of the body (S3 error XML).

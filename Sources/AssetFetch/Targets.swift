@@ -26,9 +26,9 @@ enum Targets {
         do {
           credentials = try CredentialResolver.resolve(
             request.credentials, host: host, assetID: asset, environment: options.environment)
-        } catch {
+        } catch let error as FetchError {
           firstMissing = firstMissing ?? error
-        }
+        } catch {}
         let authorization: String? = if case .authorization(let value, _) = credentials { value } else { nil }
         return HTTPTarget(
           assetID: asset, url: url, display: Redaction.url(url),

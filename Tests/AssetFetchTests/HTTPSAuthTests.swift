@@ -1,4 +1,5 @@
 import Foundation
+import RippleConfig
 import Testing
 
 @testable import AssetFetch
@@ -35,7 +36,8 @@ struct HTTPSAuthTests {
       #expect(error?.kind == .missingCredentials)
       #expect(error?.isAccessProblem == true)
       #expect(error?.description.contains("FONT_TOKEN") == true)
-      #expect(try await server.log().filter { $0.path == "/private/10" }.isEmpty, "nothing is sent without credentials")
+      let serverLog = try await server.log()
+      #expect(serverLog.filter { $0.path == "/private/10" }.isEmpty, "nothing is sent without credentials")
     }
   }
 
@@ -48,17 +50,22 @@ struct HTTPSAuthTests {
         }
       }
       #expect(error?.kind == .accessDenied)
-      if case .denied = error?.accessStatus {} else { Issue.record("expected a denied access status: \(String(describing: error))") }
+      if case .denied = error?.accessStatus {
+      } else {
+        Issue.record("expected a denied access status: \(String(describing: error))")
+      }
       #expect(error?.description.contains("HTTP 401") == true)
       #expect(sleeps.recorded.isEmpty)
-      #expect(try await server.log().filter { $0.path == "/private/10" }.count == 1)
+      let serverLog = try await server.log()
+      #expect(serverLog.filter { $0.path == "/private/10" }.count == 1)
     }
   }
 
   @Test func netrcLoginIsSentAsBasicAuth() async throws {
     try await HTTPSFixture.with { server in
       let netrc = server.directory + "/netrc"
-      try "machine other.example login x password y\nmachine 127.0.0.1\n  login ripple\n  password \(HTTPSFixture.token)\n"
+      try
+        "machine other.example login x password y\nmachine 127.0.0.1\n  login ripple\n  password \(HTTPSFixture.token)\n"
         .write(toFile: netrc, atomically: true, encoding: .utf8)
       let request = server.request([server.url("/private/64")], credentials: .netrc(path: nil))
       _ = try await withFetcher(server.options(environment: ["NETRC": netrc])) {
@@ -99,7 +106,8 @@ struct HTTPSAuthTests {
       }
       #expect(error?.kind == .insecure)
       #expect(error?.description.contains("never continued over plain http") == true)
-      #expect(try await server.log().filter { $0.path == "/data/10" }.isEmpty)
+      let serverLog = try await server.log()
+      #expect(serverLog.filter { $0.path == "/data/10" }.isEmpty)
     }
   }
 
@@ -122,17 +130,22 @@ struct HTTPSAuthTests {
   @Test func redirectLoopStopsAfterTenHops() async throws {
     try await HTTPSFixture.with { server in
       let error = await fetchError {
-        try await withFetcher(server.options()) { _ = try await $0.fetch(server.request([server.url("/loop")])) { _ in } }
+        try await withFetcher(server.options()) {
+          _ = try await $0.fetch(server.request([server.url("/loop")])) { _ in }
+        }
       }
       #expect(error?.kind == .redirect)
-      #expect(try await server.log().filter { $0.path == "/loop" }.count == 11)
+      let serverLog = try await server.log()
+      #expect(serverLog.filter { $0.path == "/loop" }.count == 11)
     }
   }
 
   @Test func htmlLoginPageIsNotTheAsset() async throws {
     try await HTTPSFixture.with { server in
       let error = await fetchError {
-        try await withFetcher(server.options()) { _ = try await $0.fetch(server.request([server.url("/login")])) { _ in } }
+        try await withFetcher(server.options()) {
+          _ = try await $0.fetch(server.request([server.url("/login")])) { _ in }
+        }
       }
       #expect(error?.kind == .htmlPage)
       #expect(

@@ -1,4 +1,5 @@
 import Foundation
+import RippleConfig
 import Testing
 
 @testable import AssetFetch
@@ -77,7 +78,8 @@ struct ParsingTests {
     let denied = FetchError(.accessDenied, assetID: "a", "denied")
     let missing = FetchError(.notFound, assetID: "a", "404")
     let broken = FetchError(.server, assetID: "a", "500")
-    if case .denied = HTTPTransfer.combine([denied, missing], assetID: "a").accessStatus {} else {
+    if case .denied = HTTPTransfer.combine([denied, missing], assetID: "a").accessStatus {
+    } else {
       Issue.record("denied + not found is an access problem")
     }
     #expect(HTTPTransfer.combine([denied, broken], assetID: "a").accessStatus == nil)

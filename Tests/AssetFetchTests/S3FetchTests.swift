@@ -25,9 +25,13 @@ struct S3FetchTests {
   @Test func wrongSecretIsDenied() async throws {
     try await S3Fixture.with { s3 in
       let sleeps = SleepRecorder()
-      let (error, access) = try await withFetcher(s3.options(secretKey: "not-the-secret-key"), runtime: sleeps.runtime) {
+      let (error, access) = try await withFetcher(s3.options(secretKey: "not-the-secret-key"), runtime: sleeps.runtime)
+      {
         fetcher in
-        (await fetchError { _ = try await fetcher.fetch(s3.request()) { _ in } }, await fetcher.checkAccess(s3.request()))
+        (
+          await fetchError { _ = try await fetcher.fetch(s3.request()) { _ in } },
+          await fetcher.checkAccess(s3.request())
+        )
       }
       #expect(error?.kind == .accessDenied)
       #expect(error?.description.contains("SignatureDoesNotMatch") == true)

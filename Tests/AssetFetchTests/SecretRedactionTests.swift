@@ -1,4 +1,5 @@
 import Foundation
+import RippleConfig
 import Testing
 
 @testable import AssetFetch
@@ -14,7 +15,9 @@ struct SecretRedactionTests {
       let userinfoPassword = "userinfopw-7f6e5d4c"
       let netrc = server.directory + "/netrc"
       try "default login ripple password \(password)\n".write(toFile: netrc, atomically: true, encoding: .utf8)
-      let environment = ["FONT_TOKEN": wrongToken, "NETRC": netrc, "AWS_KEY": "AKIAEXAMPLE", "AWS_SECRET": "awssecret-0011"]
+      let environment = [
+        "FONT_TOKEN": wrongToken, "NETRC": netrc, "AWS_KEY": "AKIAEXAMPLE", "AWS_SECRET": "awssecret-0011",
+      ]
       let bearer = CredentialReference.bearerTokenEnvironment(variable: "FONT_TOKEN")
       let presigned = server.url("/denied-presigned") + "?X-Amz-Credential=AKIA&X-Amz-Signature=\(signature)"
       let userinfo = "https://ripple:\(userinfoPassword)@127.0.0.1:\(server.httpsPort)/private/10?token=\(signature)"
@@ -32,7 +35,8 @@ struct SecretRedactionTests {
             S3Location(
               endpoint: "https://127.0.0.1:\(server.httpsPort)", bucket: "b", key: "k", region: "us-east-1",
               pathStyle: true)),
-          credentials: .awsEnvironment(accessKeyVariable: "AWS_KEY", secretKeyVariable: "AWS_SECRET", sessionTokenVariable: nil),
+          credentials: .awsEnvironment(
+            accessKeyVariable: "AWS_KEY", secretKeyVariable: "AWS_SECRET", sessionTokenVariable: nil),
           destination: server.destination()),
       ]
       var descriptions: [String] = []
@@ -43,7 +47,9 @@ struct SecretRedactionTests {
           descriptions.append(error.map { "\($0) \(String(reflecting: $0))" } ?? "")
           descriptions.append("\(await fetcher.checkAccess(request))")
         }
-        let ok = try await fetcher.fetch(server.request([server.url("/data/10") + "?X-Amz-Signature=\(signature)"])) { _ in }
+        let ok = try await fetcher.fetch(server.request([server.url("/data/10") + "?X-Amz-Signature=\(signature)"])) {
+          _ in
+        }
         descriptions.append(ok.origin)
         #expect(ok.origin == server.url("/data/10"))
       }

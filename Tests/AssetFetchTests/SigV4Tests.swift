@@ -1,4 +1,5 @@
 import Foundation
+import RippleConfig
 import Testing
 
 @testable import AssetFetch
@@ -44,7 +45,8 @@ struct SigV4Tests {
   @Test func pathStyleAndVirtualHostAddressing() throws {
     let path = try #require(
       S3ObjectAddress(
-        S3Location(endpoint: "http://127.0.0.1:5000", bucket: "assets", key: "a b/c.zip", region: "us-east-1", pathStyle: true)))
+        S3Location(
+          endpoint: "http://127.0.0.1:5000", bucket: "assets", key: "a b/c.zip", region: "us-east-1", pathStyle: true)))
     #expect(path.url == "http://127.0.0.1:5000/assets/a%20b/c.zip")
     #expect(path.canonicalURI == "/assets/a%20b/c.zip")
     let virtual = try #require(
@@ -55,7 +57,8 @@ struct SigV4Tests {
     #expect(virtual.url == "https://assets.s3.eu-west-1.amazonaws.com/c.zip")
     #expect(virtual.canonicalURI == "/c.zip")
     #expect(virtual.displayName == "s3://assets/c.zip")
-    #expect(S3ObjectAddress(S3Location(endpoint: "nonsense", bucket: "b", key: "k", region: "r", pathStyle: true)) == nil)
+    #expect(
+      S3ObjectAddress(S3Location(endpoint: "nonsense", bucket: "b", key: "k", region: "r", pathStyle: true)) == nil)
   }
 
   @Test func s3ErrorBodiesAreClassified() throws {

@@ -45,7 +45,8 @@ struct TLSTests {
       let error = await fetchError {
         try await withFetcher(options) { fetcher in
           _ = try await fetcher.fetch(
-            FetchRequest(assetID: "fonts", source: .https(urls: ["https://127.0.0.1:1/x"]), destination: directory + "/d")
+            FetchRequest(
+              assetID: "fonts", source: .https(urls: ["https://127.0.0.1:1/x"]), destination: directory + "/d")
           ) { _ in }
         }
       }

@@ -1,4 +1,5 @@
 import Foundation
+import RippleConfig
 
 @testable import AssetFetch
 
@@ -65,7 +66,8 @@ struct HTTPSFixture: Sendable {
     try await withFetcher(options()) { fetcher in
       let request = request([url("/_log")])
       _ = try await fetcher.fetch(request) { _ in }
-      return try JSONDecoder().decode([LogEntry].self, from: Data(contentsOf: URL(fileURLWithPath: request.destination)))
+      return try JSONDecoder().decode(
+        [LogEntry].self, from: Data(contentsOf: URL(fileURLWithPath: request.destination)))
     }
   }
 }

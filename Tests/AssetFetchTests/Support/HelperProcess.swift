@@ -25,7 +25,7 @@ func run(_ executable: String, _ arguments: [String], in directory: String) thro
   process.arguments = arguments
   process.currentDirectoryURL = URL(fileURLWithPath: directory)
   let logPath = directory + "/command-\(UUID().uuidString).log"
-  FileManager.default.createFile(atPath: logPath, contents: nil)
+  _ = FileManager.default.createFile(atPath: logPath, contents: nil)
   let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
   defer { try? log.close() }
   process.standardOutput = log
@@ -61,7 +61,7 @@ final class HelperProcess: @unchecked Sendable {
     let python = try requireTool("python3", install: "apt-get install python3")
     let readyFile = directory + "/ready-\(UUID().uuidString).json"
     let helper = HelperProcess(logPath: directory + "/\(URL(fileURLWithPath: script).lastPathComponent).log")
-    FileManager.default.createFile(atPath: helper.logPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: helper.logPath, contents: nil)
     let log = try FileHandle(forWritingTo: URL(fileURLWithPath: helper.logPath))
     helper.process.executableURL = URL(fileURLWithPath: python)
     helper.process.arguments = [script, readyFile] + arguments

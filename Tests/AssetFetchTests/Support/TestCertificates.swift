@@ -11,11 +11,15 @@ struct TestCertificates {
   static func make(in directory: String) throws -> TestCertificates {
     let openssl = try requireTool("openssl", install: "apt-get install openssl")
     let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-    let caExtensions = ["-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"]
+    let caExtensions = [
+      "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+    ]
     for name in ["ca", "other-ca"] {
       try run(
         openssl,
-        ["req", "-x509"] + curve + ["-keyout", "\(name).key", "-out", "\(name).pem", "-days", "2", "-subj", "/CN=Ripple Test \(name)"]
+        ["req", "-x509"] + curve + [
+          "-keyout", "\(name).key", "-out", "\(name).pem", "-days", "2", "-subj", "/CN=Ripple Test \(name)",
+        ]
           + caExtensions, in: directory)
     }
     try run(
