@@ -75,11 +75,9 @@ extension Fetcher {
     do {
       transfer = try Fetcher.transfer(session, options: options, runtime: runtime, assetID: request.assetID)
       targets = try Targets.make(request, options: options, runtime: runtime)
-    } catch let error as FetchError {
+    } catch {
       if let status = error.accessStatus { return status }
       return .denied(error.message)
-    } catch {
-      return .denied("asset '\(request.assetID)': \(error)")
     }
     var failures: [FetchError] = []
     for target in targets {
@@ -100,10 +98,8 @@ extension Fetcher {
           return .granted
         }
         failures.append(await transfer.statusFailure(response, target: target).error)
-      } catch let failure as AttemptFailure {
-        failures.append(failure.error)
       } catch {
-        failures.append(FetchError(.network, assetID: request.assetID, "asset '\(request.assetID)': \(error)"))
+        failures.append(error.error)
       }
     }
     let combined = HTTPTransfer.combine(failures, assetID: request.assetID)
