@@ -66,7 +66,8 @@ public struct FetchOptions: Sendable, Hashable {
   public var allowInsecureHTTP: Bool
   /// Per attempt: connect and idle-read timeout.
   public var timeout: Duration
-  /// Attempts per mirror for transient failures (connection errors, 5xx, 429), with backoff.
+  /// Retries per mirror for transient failures (connection errors, timeouts, 5xx, 429), with backoff:
+  /// each mirror gets up to `1 + retries` attempts.
   public var retries: Int
   /// Where credential variables are read from (the process environment in production).
   public var environment: [String: String]
@@ -91,14 +92,19 @@ public struct Fetcher: Sendable {
   public var fetch:
     @Sendable (FetchRequest, _ progress: @escaping @Sendable (FetchProgress) -> Void) async throws -> FetchResult
   public var checkAccess: @Sendable (FetchRequest) async -> AccessStatus
+  /// Releases the network client of `live(options:)` (no-op for test doubles). Call it once, when
+  /// the run is done; `withLive(options:_:)` does it for you.
+  public var shutdown: @Sendable () async -> Void
 
   public init(
     fetch:
       @escaping @Sendable (FetchRequest, _ progress: @escaping @Sendable (FetchProgress) -> Void) async throws
       -> FetchResult,
-    checkAccess: @escaping @Sendable (FetchRequest) async -> AccessStatus
+    checkAccess: @escaping @Sendable (FetchRequest) async -> AccessStatus,
+    shutdown: @escaping @Sendable () async -> Void = {}
   ) {
     self.fetch = fetch
     self.checkAccess = checkAccess
+    self.shutdown = shutdown
   }
 }

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Makes URLs and free text safe to print: no userinfo, no query string, no fragment.
+///
+/// Presigned S3/CDN URLs carry their signature in the query string (`X-Amz-Signature`, `token=`),
+/// and `https://user:password@host/` carries a password, so neither may reach a log or an error.
+enum Redaction {
+  /// `https://user:pw@host:8443/a/b?sig=x#f` → `https://host:8443/a/b`.
+  static func url(_ string: String) -> String {
+    var rest = Substring(string)
+    if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) {
+      rest = rest[..<cut]
+    }
+    guard let schemeEnd = rest.range(of: "://") else { return String(rest) }
+    let scheme = rest[..<schemeEnd.upperBound]
+    var remainder = rest[schemeEnd.upperBound...]
+    let authorityEnd = remainder.firstIndex(of: "/") ?? remainder.endIndex
+    if let at = remainder[..<authorityEnd].lastIndex(of: "@") {
+      remainder = remainder[remainder.index(after: at)...]
+    }
+    return String(scheme) + String(remainder)
+  }
+
+  /// Redacts every URL-looking word of `text` (underlying library errors may quote the URL), and
+  /// replaces each known secret value with `***`.
+  static func text(_ text: String, secrets: [String] = []) -> String {
+    var result = text
+    for secret in secrets where secret.count >= 4 {
+      result = result.replacingOccurrences(of: secret, with: "***")
+    }
+    let words = result.split(separator: " ", omittingEmptySubsequences: false)
+    return words.map { word in word.contains("://") ? url(String(word)) : String(word) }.joined(separator: " ")
+  }
+}
