@@ -8,7 +8,7 @@ BUILD_FLAGS ?=
 # Release binaries link the Swift runtime statically on Linux: ~20 ms less start-up per invocation.
 RELEASE_FLAGS ?= $(if $(filter Linux,$(shell uname)),--static-swift-stdlib,)
 
-.PHONY: all build deps test demo bench install format lint clean-cache
+.PHONY: all build deps deps-test test demo bench install format lint
 
 all: build
 
@@ -16,11 +16,15 @@ all: build
 deps:
 	@scripts/install-deps.sh
 
+## deps-test: also what the tests use (moto_server, openssl, ffmpeg)
+deps-test:
+	@scripts/install-deps.sh --test
+
 build: deps
 	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS)
 
 ## test: build and run every test
-test: deps
+test: deps-test
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 

@@ -16,6 +16,9 @@ let package = Package(
     .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    // Already dependencies of async-http-client; named so AssetFetch can import NIO and NIOSSL directly.
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
   ],
   targets: [
     // libgit2 as a system library, found through pkg-config.
@@ -60,6 +63,10 @@ let package = Package(
       dependencies: [
         "RippleCore", "RippleConfig", .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ]
     ),
     // Bootstrap: content-addressed cache, safe extraction, transforms, atomic install, secrets.
@@ -93,7 +100,7 @@ let package = Package(
     .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig"]),
     .testTarget(name: "AffectedTests", dependencies: ["Affected"]),
     .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner"]),
-    .testTarget(name: "AssetFetchTests", dependencies: ["AssetFetch"]),
+    .testTarget(name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig"], exclude: ["Helpers"]),
     .testTarget(name: "AssetsTests", dependencies: ["Assets"]),
     .testTarget(
       name: "RippleIntegrationTests", dependencies: ["RippleKit", "RippleCLI", "Git", "TestRunner", "Affected"]),

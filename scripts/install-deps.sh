@@ -1,42 +1,54 @@
 #!/usr/bin/env bash
-# Installs the system packages Ripple builds and tests against, only when they are missing.
+# Installs what Ripple builds and tests against, only when it is missing.
+#   scripts/install-deps.sh          build: libgit2, libarchive (with headers), pkg-config, git
+#   scripts/install-deps.sh --test   also what the tests use: python3 with moto[server] and boto3
+#                                    (a real S3 endpoint), openssl (test CAs), ffmpeg (transforms)
 # Debian/Ubuntu: apt (as root, or through sudo). macOS: Homebrew. Anything else: says what to install.
 set -euo pipefail
+want_test=false
+[ "${1:-}" = --test ] && want_test=true
 
-missing_apt=()
-pkg-config --version >/dev/null 2>&1 || missing_apt+=(pkg-config)
-if ! pkg-config --exists libgit2 2>/dev/null; then missing_apt+=(libgit2-dev); fi
-if ! pkg-config --exists libarchive 2>/dev/null; then missing_apt+=(libarchive-dev); fi
-command -v git >/dev/null 2>&1 || missing_apt+=(git)
-command -v python3 >/dev/null 2>&1 || missing_apt+=(python3)
-
-[ ${#missing_apt[@]} -eq 0 ] && exit 0
-
-if [ "$(uname)" = Darwin ]; then
-  if command -v brew >/dev/null 2>&1; then
-    echo "installing with Homebrew: libgit2 pkg-config"
-    brew install libgit2 libarchive pkg-config
-    exit 0
-  fi
-  echo "error: missing ${missing_apt[*]}; install Homebrew (https://brew.sh) then: brew install libgit2 libarchive pkg-config" >&2
-  exit 3
+missing=()
+pkg-config --version >/dev/null 2>&1 || missing+=(pkg-config)
+pkg-config --exists libgit2 2>/dev/null || missing+=(libgit2-dev)
+pkg-config --exists libarchive 2>/dev/null || missing+=(libarchive-dev)
+command -v git >/dev/null 2>&1 || missing+=(git)
+if $want_test; then
+  command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-pip)
+  command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+  command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
 fi
 
-if command -v apt-get >/dev/null 2>&1; then
-  sudo=()
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
-      sudo=(sudo -n)
-    else
-      echo "error: missing ${missing_apt[*]} and not root; run: sudo apt-get install -y ${missing_apt[*]}" >&2
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(uname)" = Darwin ]; then
+    command -v brew >/dev/null 2>&1 || {
+      echo "error: missing ${missing[*]}; install Homebrew (https://brew.sh), then: brew install libgit2 libarchive pkg-config ffmpeg" >&2
       exit 3
+    }
+    echo "installing with Homebrew: libgit2 libarchive pkg-config${want_test:+ ffmpeg}"
+    brew install libgit2 libarchive pkg-config $($want_test && echo ffmpeg)
+  elif command -v apt-get >/dev/null 2>&1; then
+    sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+      if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+        sudo=(sudo -n)
+      else
+        echo "error: missing ${missing[*]} and not root; run: sudo apt-get install -y ${missing[*]}" >&2
+        exit 3
+      fi
     fi
+    echo "installing with apt: ${missing[*]}"
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    echo "error: missing ${missing[*]} and no apt-get or brew here; install them with your package manager" >&2
+    exit 3
   fi
-  echo "installing with apt: ${missing_apt[*]}"
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing_apt[@]}" >/dev/null
-  exit 0
 fi
 
-echo "error: missing ${missing_apt[*]} and no apt-get or brew here; install libgit2 (with headers) and pkg-config with your package manager" >&2
-exit 3
+if $want_test && ! python3 -c 'import moto.server, boto3, flask, flask_cors' 2>/dev/null; then
+  echo "installing with pip: moto[server] boto3"
+  python3 -m pip install --quiet 'moto[server]' boto3 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages 'moto[server]' boto3
+fi
+exit 0
