@@ -79,7 +79,7 @@ struct ArchiveExtractor {
       }
       guard selected(path, hits: &includeHits) else { continue }
       if let earlier = names.insert(path) {
-        if earlier == path {
+        if earlier.unicodeScalars.elementsEqual(path.unicodeScalars) {  // `==` equates NFC and NFD
           throw AssetsError.unsafeArchiveEntry(asset: assetID, entry: raw, reason: "appears twice in the archive")
         }
         throw AssetsError.nameCollision(asset: assetID, first: earlier, second: path)
@@ -125,7 +125,7 @@ struct ArchiveExtractor {
 
   private func writeFile(_ archive: OpaquePointer, to path: String, executable: Bool, expanded: inout Int64) throws {
     try writeHook?(path)
-    try FileIO.createDirectory((path as NSString).deletingLastPathComponent)
+    try FileIO.createDirectory(PathParts.parent(path))
     let mode: mode_t = executable ? 0o755 : 0o644
     let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
     guard fd >= 0 else { throw FileIO.failure("create", path) }
@@ -164,14 +164,14 @@ struct ArchiveExtractor {
         throw AssetsError.unsafeArchiveEntry(
           asset: assetID, entry: link.path, reason: "hard link to `\(link.target)`, which is not an extracted file")
       }
-      try FileIO.createDirectory(((staging + "/" + link.path) as NSString).deletingLastPathComponent)
+      try FileIO.createDirectory(PathParts.parent(staging + "/" + link.path))
       guard Foundation.link(staging + "/" + link.target, staging + "/" + link.path) == 0 else {
         throw FileIO.failure("link", staging + "/" + link.path)
       }
     }
     for link in symlinks {
       let path = staging + "/" + link.path
-      try FileIO.createDirectory((path as NSString).deletingLastPathComponent)
+      try FileIO.createDirectory(PathParts.parent(path))
       guard Foundation.symlink(link.target, path) == 0 else { throw FileIO.failure("create the symlink", path) }
     }
     // Lexical checks cannot see chains (`a -> .`, `b -> a/..`): resolve for real.

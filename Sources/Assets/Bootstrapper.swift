@@ -281,7 +281,7 @@ public struct Bootstrapper: Sendable {
       onEvent(.transforming(asset: spec.id, file: step.input, done: index, total: transformPlan.steps.count))
       let output = plan.stagings[step.variantIndex] + "/" + step.output
       try hooks.beforeWrite?(output)
-      try FileIO.createDirectory((output as NSString).deletingLastPathComponent)
+      try FileIO.createDirectory(PathParts.parent(output))
       let request = ProcessRequest(step.argv[0], Array(step.argv.dropFirst()), workingDirectory: work)
       let result = try await process.run(request)
       guard result.succeeded, FileIO.exists(output) else {
@@ -296,7 +296,7 @@ public struct Bootstrapper: Sendable {
 
   /// A private copy (never a hard link: an edit in the repository must not change the cache).
   private func copy(_ from: String, to: String) throws {
-    try FileIO.createDirectory((to as NSString).deletingLastPathComponent)
+    try FileIO.createDirectory(PathParts.parent(to))
     do {
       try FileManager.default.copyItem(atPath: from, toPath: to)
     } catch {

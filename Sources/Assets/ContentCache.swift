@@ -52,7 +52,7 @@ public struct ContentCache: Sendable {
     if FileIO.exists(object) { return (object, false) }
 
     let partial = partialPath(asset.sha256)
-    try FileIO.createDirectory((partial as NSString).deletingLastPathComponent)
+    try FileIO.createDirectory(PathParts.parent(partial))
     var resumeFrom = FileIO.stamp(partial)?.size ?? 0
     if let size = asset.size, resumeFrom >= size {
       try FileIO.remove(partial)
@@ -80,9 +80,9 @@ public struct ContentCache: Sendable {
       throw AssetsError.checksumMismatch(
         asset: asset.id, expected: asset.sha256, actual: actual, origin: result.origin)
     }
-    try FileIO.createDirectory((object as NSString).deletingLastPathComponent)
+    try FileIO.createDirectory(PathParts.parent(object))
     try FileIO.rename(partial, object)
-    FileIO.syncDirectory((object as NSString).deletingLastPathComponent)
+    FileIO.syncDirectory(PathParts.parent(object))
     return (object, true)
   }
 }

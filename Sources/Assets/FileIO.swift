@@ -78,9 +78,9 @@ enum FileIO {
 
   /// Writes `data` to a temporary file beside `path`, flushes it, and renames it over `path`.
   static func writeAtomically(_ data: Data, to path: String, mode: mode_t = 0o644) throws {
-    let directory = (path as NSString).deletingLastPathComponent
+    let directory = PathParts.parent(path)
     try createDirectory(directory)
-    let temporary = "\(directory)/.\((path as NSString).lastPathComponent).\(getpid()).\(UUID().uuidString.prefix(8)).tmp"
+    let temporary = "\(directory)/.\(PathParts.name(path)).\(getpid()).\(UUID().uuidString.prefix(8)).tmp"
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode)
     guard fd >= 0 else { throw failure("create", temporary) }
     var ok = false
@@ -127,10 +127,35 @@ enum FileIO {
 
   /// Removes empty folders from `path` up to (not including) `stop`.
   static func removeEmptyParents(of path: String, stop: String) {
-    var directory = (path as NSString).deletingLastPathComponent
+    var directory = PathParts.parent(path)
     while directory.count > stop.count, directory.hasPrefix(stop) {
       guard rmdir(directory) == 0 else { return }
-      directory = (directory as NSString).deletingLastPathComponent
+      directory = PathParts.parent(directory)
     }
+  }
+}
+
+/// `/`-separated path pieces without Foundation's NSString path methods (which trap on some inputs
+/// in swift-corelibs-foundation).
+enum PathParts {
+  /// `a/b/c` → `a/b`; `c` → ``; `/c` → `/`.
+  static func parent(_ path: String) -> String {
+    var trimmed = Substring(path)
+    while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+    return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+  }
+
+  /// `a/b/c.wav` → `c.wav`.
+  static func name(_ path: String) -> String {
+    var trimmed = Substring(path)
+    while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+    return String(trimmed.split(separator: "/").last ?? trimmed)
+  }
+
+  /// `c.tar.wav` → `c.tar`; `.hidden` → `.hidden`; `c` → `c`.
+  static func stem(_ name: String) -> String {
+    guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+    return String(name[..<dot])
   }
 }

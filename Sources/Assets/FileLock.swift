@@ -22,7 +22,7 @@ final class FileLock: @unchecked Sendable {
   /// Waits (polling every 50 ms, cancellable) until the lock is free, then holds it.
   /// `onWait` is called once, with the holder's description, if the lock is busy.
   static func acquire(_ path: String, onWait: (String) -> Void = { _ in }) async throws -> FileLock {
-    try FileIO.createDirectory((path as NSString).deletingLastPathComponent)
+    try FileIO.createDirectory(PathParts.parent(path))
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw FileIO.failure("open the lock file", path) }
     var reported = false

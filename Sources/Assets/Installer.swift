@@ -183,7 +183,7 @@ struct Installer {
   }
 
   private static func moveFile(_ from: String, to: String) throws {
-    try FileIO.createDirectory((to as NSString).deletingLastPathComponent)
+    try FileIO.createDirectory(PathParts.parent(to))
     try FileIO.rename(from, to)
   }
 

@@ -65,8 +65,8 @@ enum PlanValidator {
     var existing = path
     var missing: [String] = []
     while !FileIO.exists(existing) {
-      missing.insert((existing as NSString).lastPathComponent, at: 0)
-      let parent = (existing as NSString).deletingLastPathComponent
+      missing.insert(PathParts.name(existing), at: 0)
+      let parent = PathParts.parent(existing)
       if parent == existing || parent.isEmpty { return nil }
       existing = parent
     }

@@ -57,8 +57,8 @@ public struct RepositoryState: Sendable {
   func absolute(_ relative: String) -> String { repositoryRoot + "/" + relative }
 
   private func siblingPath(_ destination: String, prefix: String, assetID: String) -> String {
-    let parent = (absolute(destination) as NSString).deletingLastPathComponent
-    let leaf = (destination as NSString).lastPathComponent
+    let parent = PathParts.parent(absolute(destination))
+    let leaf = PathParts.name(destination)
     return "\(parent)/\(prefix).\(assetID).\(leaf)"
   }
 

@@ -32,9 +32,9 @@ struct TransformPlan: Sendable, Hashable {
         }
         continue
       }
-      let name = (file as NSString).lastPathComponent
-      let stem = (name as NSString).deletingPathExtension
-      let directory = (file as NSString).deletingLastPathComponent
+      let name = PathParts.name(file)
+      let stem = PathParts.stem(name)
+      let directory = PathParts.parent(file)
       for (index, variant) in variants.enumerated() {
         var values = variant?.variables ?? [:]
         values["name"] = name

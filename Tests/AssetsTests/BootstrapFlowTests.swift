@@ -77,10 +77,10 @@ struct BootstrapFlowTests {
     try await repo.bootstrapper(testFetcher(["words": words], log: log)).run(AssetsConfig(assets: [asset])).check()
     // Same size, same mtime, other bytes: only hashing could notice, so an unchanged verdict proves none happened.
     let path = repo.path("Sources/App/Resources/words")
-    let mtime = try #require(try FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
+    let reference = repo.base + "/mtime-reference"
+    try shell(["cp", "-p", path, reference])
     try Data("APPLE\nBANANA\n".utf8).write(to: URL(fileURLWithPath: path))
-    try FileManager.default.setAttributes([.modificationDate: mtime], ofItemAtPath: path)
-    try shell(["touch", "-d", "@\(mtime.timeIntervalSince1970)", path])
+    try shell(["touch", "-r", reference, path])
     let quiet = FetchLog()
     let report = try await repo.bootstrapper(offlineFetcher(log: quiet)).run(AssetsConfig(assets: [asset]))
     #expect(report.assets.map(\.status) == [.upToDate(.private)])

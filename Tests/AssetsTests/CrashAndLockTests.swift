@@ -34,13 +34,12 @@ struct CrashAndLockTests {
     holder.arguments = [
       "python3", "-c",
       "import fcntl, os, sys, time\nf = open(sys.argv[1], 'w')\nfcntl.flock(f, fcntl.LOCK_EX)\n"
-        + "f.write('pid %d since then' % os.getpid()); f.flush()\nprint('locked', flush=True)\ntime.sleep(60)",
+        + "f.write('pid %d since then' % os.getpid()); f.flush()\ntime.sleep(60)",
       lockPath,
     ]
-    let out = Pipe()
-    holder.standardOutput = out
     try holder.run()
-    _ = out.fileHandleForReading.availableData  // "locked"
+    defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
+    for _ in 0..<200 where FileLockProbe.holder(lockPath) == nil { try await Task.sleep(for: .milliseconds(20)) }
     let events = EventLog()
     let data = Data("x".utf8)
     let run = Task {
@@ -124,5 +123,13 @@ struct CrashAndLockTests {
       AssetsConfig(assets: [.test("a", data: data, archive: ArchiveSpec(format: .zip), destination: "Small/Res")]))
     #expect(report.failures.first?.description.contains("No space left on device") == true)
     #expect(repo.snapshot("Small") == ["Res/user.txt": "user"])
+  }
+}
+
+enum FileLockProbe {
+  /// The holder line once the other process has written it.
+  static func holder(_ path: String) -> String? {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8), text.hasPrefix("pid ") else { return nil }
+    return text
   }
 }

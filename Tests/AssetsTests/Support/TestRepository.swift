@@ -75,20 +75,26 @@ final class TestRepository: @unchecked Sendable {
 }
 
 /// Runs a command synchronously and returns stdout; a non-zero exit throws with stderr.
+/// Output goes through temp files, not pipes: Foundation's pipe reads crash on EINTR.
 @discardableResult
 func shell(_ arguments: [String], in directory: String? = nil) throws -> String {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
   process.arguments = arguments
   if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-  let out = Pipe()
-  let err = Pipe()
-  process.standardOutput = out
-  process.standardError = err
+  let outPath = NSTemporaryDirectory() + "ripple-shell-\(UUID().uuidString)"
+  FileManager.default.createFile(atPath: outPath + ".out", contents: nil)
+  FileManager.default.createFile(atPath: outPath + ".err", contents: nil)
+  defer {
+    try? FileManager.default.removeItem(atPath: outPath + ".out")
+    try? FileManager.default.removeItem(atPath: outPath + ".err")
+  }
+  process.standardOutput = FileHandle(forWritingAtPath: outPath + ".out")
+  process.standardError = FileHandle(forWritingAtPath: outPath + ".err")
   try process.run()
-  let output = out.fileHandleForReading.readDataToEndOfFile()
-  let error = err.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
+  let output = FileManager.default.contents(atPath: outPath + ".out") ?? Data()
+  let error = FileManager.default.contents(atPath: outPath + ".err") ?? Data()
   guard process.terminationStatus == 0 else {
     throw ShellFailure(message: "\(arguments.joined(separator: " ")): \(String(decoding: error, as: UTF8.self))")
   }
@@ -110,10 +116,12 @@ func sha256Hex(_ data: Data) -> String {
 /// Each entry: `["file", name, contents]`, `["symlink", name, target]`, `["hardlink", name, target]`,
 /// `["fifo", name]`, `["dir", name]`.
 func makeArchive(_ format: ArchiveFormat, _ entries: [[String]], at path: String) throws -> Data {
-  let json = String(decoding: try JSONSerialization.data(withJSONObject: entries), as: UTF8.self)
+  let json = path + ".entries.json"
+  try JSONSerialization.data(withJSONObject: entries).write(to: URL(fileURLWithPath: json))
+  defer { try? FileManager.default.removeItem(atPath: json) }
   let script = """
     import json, sys, io, tarfile, zipfile
-    fmt, path, entries = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+    fmt, path, entries = sys.argv[1], sys.argv[2], json.load(open(sys.argv[3]))
     if fmt == "zip":
         with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
             for e in entries:
