@@ -30,9 +30,11 @@ struct AssetPlan: Sendable, Hashable {
       if let transform = spec.transform {
         parts += transform.command + transform.files.map(\.pattern) + [transform.outputName]
         for variant in transform.variants {
-          parts += [variant.name, variant.destination] + variant.variables.sorted { $0.key < $1.key }.map {
-            "\($0.key)=\($0.value)"
-          }
+          parts +=
+            [variant.name, variant.destination]
+            + variant.variables.sorted { $0.key < $1.key }.map {
+              "\($0.key)=\($0.value)"
+            }
         }
       }
     }

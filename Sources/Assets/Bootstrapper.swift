@@ -151,7 +151,9 @@ public struct Bootstrapper: Sendable {
     var errors: [AssetsError] = []
     for spec in secrets {
       do {
-        guard try await git.isIgnored(spec.output) else { throw AssetsError.secretNotIgnored(secret: spec.id, output: spec.output) }
+        guard try await git.isIgnored(spec.output) else {
+          throw AssetsError.secretNotIgnored(secret: spec.id, output: spec.output)
+        }
         let (text, outcome) = try SecretsWriter.contents(
           spec, mode: options.mode, environment: options.environment,
           readFile: { path in
@@ -209,7 +211,8 @@ public struct Bootstrapper: Sendable {
           for staging in plan.stagings { try? FileIO.remove(staging) }
           try? FileIO.remove(state.workPath(plan.spec.id))
         }
-        let failure = (error as? AssetsError) ?? .fileSystem(operation: "install", path: plan.spec.id, reason: "\(error)")
+        let failure =
+          (error as? AssetsError) ?? .fileSystem(operation: "install", path: plan.spec.id, reason: "\(error)")
         return AssetReport(id: plan.spec.id, status: .failed(failure), placeholderReason: reason, keptEdited: [])
       }
     }

@@ -87,7 +87,8 @@ public struct ProgressRenderer: Sendable {
     case .upToDate(let kind):
       text = "\(report.id): up to date" + (kind == .placeholder ? " (placeholders)" : "")
     case .installed(let kind, let outcome, let downloaded):
-      text = "\(report.id): installed \(kind == .placeholder ? "placeholders" : downloaded ? "(downloaded)" : "(from cache)")"
+      text =
+        "\(report.id): installed \(kind == .placeholder ? "placeholders" : downloaded ? "(downloaded)" : "(from cache)")"
       text += ": \(outcome.added) added, \(outcome.replaced) replaced, \(outcome.removed) removed"
     case .failed(let error):
       text = "\(report.id): FAILED: \(error.description)"

@@ -44,7 +44,8 @@ enum SecretsWriter {
       return (try render(try readFile(spec.template), values: values, secretID: spec.id), .generated)
     }
     if mode == .requirePrivate || spec.example == nil {
-      throw AssetsError.secretValuesMissing(secret: spec.id, variables: missing.isEmpty ? spec.values.values.sorted() : missing)
+      throw AssetsError.secretValuesMissing(
+        secret: spec.id, variables: missing.isEmpty ? spec.values.values.sorted() : missing)
     }
     return (try readFile(spec.example!), .fromExample(missing: mode == .public ? [] : missing))
   }

@@ -13,7 +13,8 @@ public enum SwiftStringEscaping {
       case "\r": result += "\\r"
       case "\t": result += "\\t"
       case "\0": result += "\\0"
-      case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
+      case _
+      where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
         || scalar.value == 0x2029:
         result += "\\u{\(String(scalar.value, radix: 16))}"
       default: result.unicodeScalars.append(scalar)

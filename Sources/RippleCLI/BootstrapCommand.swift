@@ -64,7 +64,8 @@
       output.finish()
       if report.assets.isEmpty && report.secrets.isEmpty {
         print("nothing to bootstrap: no `assets:` or `secrets:` in ripple.yml")
-      } else if report.failures.isEmpty, report.assets.allSatisfy({ if case .upToDate = $0.status { true } else { false } }),
+      } else if report.failures.isEmpty,
+        report.assets.allSatisfy({ if case .upToDate = $0.status { true } else { false } }),
         report.secrets.allSatisfy({ $0.outcome == .unchanged })
       {
         print("up to date")

@@ -56,7 +56,9 @@ enum RelativePathRule {
   /// Why `path` is not a safe repo-relative path, or nil when it is.
   static func problem(in path: String) -> String? {
     if path.isEmpty { return "the path is empty" }
-    if path.hasPrefix("/") || path.hasPrefix("~") { return "`\(path)` is absolute; write it relative to the repository root" }
+    if path.hasPrefix("/") || path.hasPrefix("~") {
+      return "`\(path)` is absolute; write it relative to the repository root"
+    }
     if path.contains("\\") || path.contains("\0") { return "`\(path)` contains a backslash or NUL character" }
     let parts = path.split(separator: "/", omittingEmptySubsequences: true)
     if parts.contains("..") { return "`\(path)` contains `..` and could leave the repository" }

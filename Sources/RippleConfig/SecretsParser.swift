@@ -14,7 +14,8 @@ enum SecretsParser {
       var values: [String: String] = [:]
       for (name, variable) in try entries["values"]?.mappingEntries() ?? [] {
         guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-          throw variable.error("`\(name)` is not a placeholder name", hint: "letters, digits and _; used as {{\(name)}}")
+          throw variable.error(
+            "`\(name)` is not a placeholder name", hint: "letters, digits and _; used as {{\(name)}}")
         }
         values[name] = try SourceParser.variableName(variable)
       }

@@ -9,7 +9,8 @@ enum TransformParser {
     let commandValue = entries["command"]!
     let command = try commandValue.listElements().map { try $0.scalarText() }
     guard let tool = command.first, !tool.isEmpty else {
-      throw commandValue.error("the command is empty", hint: "write argv as a list, e.g. [ffmpeg, -i, \"{input}\", \"{output}\"]")
+      throw commandValue.error(
+        "the command is empty", hint: "write argv as a list, e.g. [ffmpeg, -i, \"{input}\", \"{output}\"]")
     }
     for token in ["input", "output"] where !command.contains(where: { tokens(in: $0).contains(token) }) {
       throw commandValue.error(

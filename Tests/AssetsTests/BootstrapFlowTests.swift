@@ -53,7 +53,8 @@ struct BootstrapFlowTests {
       AssetsConfig(assets: [asset]))
     #expect(
       report.failures
-        == [.sizeMismatch(asset: "words", expected: 3, actual: Int64(words.count), origin: "https://assets.test/words")])
+        == [.sizeMismatch(asset: "words", expected: 3, actual: Int64(words.count), origin: "https://assets.test/words")]
+    )
   }
 
   @Test func interruptedDownloadResumesFromThePartialFile() async throws {
@@ -229,10 +230,11 @@ struct BootstrapFlowTests {
         AssetsConfig(assets: [.test("words", data: words), .test("other", data: other, destination: "Other")]))
     }
     guard case .missingFromCache(let items) = error else { throw error }
-    #expect(items == [
-      "words: sha256 \(sha256Hex(words)) from https://assets.test/words",
-      "other: sha256 \(sha256Hex(other)) from https://assets.test/other",
-    ])
+    #expect(
+      items == [
+        "words: sha256 \(sha256Hex(words)) from https://assets.test/words",
+        "other: sha256 \(sha256Hex(other)) from https://assets.test/other",
+      ])
     #expect(error.category == .environment)
     #expect(log.requests.isEmpty && log.accessChecks.isEmpty)
     #expect(repo.snapshot("Sources").isEmpty)

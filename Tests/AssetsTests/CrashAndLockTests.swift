@@ -47,7 +47,10 @@ struct CrashAndLockTests {
         AssetsConfig(assets: [.test("a", data: data)]))
     }
     try await Task.sleep(for: .milliseconds(300))
-    #expect(events.lines == ["waiting for another ripple bootstrap in this repository (pid \(holder.processIdentifier) since then)…"])
+    #expect(
+      events.lines == [
+        "waiting for another ripple bootstrap in this repository (pid \(holder.processIdentifier) since then)…"
+      ])
     kill(holder.processIdentifier, SIGKILL)  // the kernel drops its flock
     holder.waitUntilExit()
     try await run.value.check()
@@ -66,8 +69,10 @@ struct CrashAndLockTests {
     try repo.write("Res/user.txt", "user")
     let oldSet = ["a.txt": "A", "b.txt": "B", "c.txt": "C1"]
     let newSet = ["a.txt": "A", "c.txt": "C2", "d.txt": "D"]
-    let v1 = try makeArchive(.zip, oldSet.sorted { $0.key < $1.key }.map { ["file", $0, $1] }, at: repo.base + "/1.zip")
-    let v2 = try makeArchive(.zip, newSet.sorted { $0.key < $1.key }.map { ["file", $0, $1] }, at: repo.base + "/2.zip")
+    let v1 = try makeArchive(
+      .zip, oldSet.sorted { $0.key < $1.key }.map { ["file", $0, $1] }, at: repo.base + "/1.zip")
+    let v2 = try makeArchive(
+      .zip, newSet.sorted { $0.key < $1.key }.map { ["file", $0, $1] }, at: repo.base + "/2.zip")
     let spec = ArchiveSpec(format: .zip)
     let log = FetchLog()
     try await repo.bootstrapper(testFetcher(["a": v1], log: log)).run(
@@ -87,7 +92,8 @@ struct CrashAndLockTests {
     let afterCommit = [InstallStep.committed, .receiptWritten, .cleanedUp].contains(crashAt)
     #expect(files == (afterCommit ? newSet : oldSet).merging(["user.txt": "user"]) { a, _ in a })
     #expect(recovered.recovered == ["a"])
-    #expect(try FileManager.default.contentsOfDirectory(atPath: repo.path("")).filter { $0.hasPrefix(".ripple") }.isEmpty)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: repo.path("")).filter { $0.hasPrefix(".ripple") }.isEmpty)
 
     // And the next real run completes the new set.
     try await repo.bootstrapper(testFetcher(["a": v2], log: log)).run(v2Config).check()
@@ -99,7 +105,9 @@ struct CrashAndLockTests {
     try repo.write("Res/user.txt", "user")
     let data = try makeArchive(.zip, [["file", "a.txt", "A"], ["file", "b.txt", "B"]], at: repo.base + "/a.zip")
     let hooks = BootstrapHooks(beforeWrite: { path in
-      if path.hasSuffix("b.txt") { throw AssetsError.fileSystem(operation: "write", path: path, reason: "No space left on device") }
+      if path.hasSuffix("b.txt") {
+        throw AssetsError.fileSystem(operation: "write", path: path, reason: "No space left on device")
+      }
     })
     let report = try await repo.bootstrapper(testFetcher(["a": data], log: FetchLog()), hooks: hooks).run(
       AssetsConfig(assets: [.test("a", data: data, archive: ArchiveSpec(format: .zip), destination: "Res")]))

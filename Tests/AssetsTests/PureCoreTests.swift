@@ -78,7 +78,8 @@ struct PureCoreTests {
     c.placeholders = [PlaceholderSpec(path: "e.mp3")]
     #expect(AssetPlan(a, state: state).fingerprint(.private) != AssetPlan(b, state: state).fingerprint(.private))
     #expect(AssetPlan(a, state: state).fingerprint(.private) == AssetPlan(c, state: state).fingerprint(.private))
-    #expect(AssetPlan(a, state: state).fingerprint(.placeholder) != AssetPlan(c, state: state).fingerprint(.placeholder))
+    #expect(
+      AssetPlan(a, state: state).fingerprint(.placeholder) != AssetPlan(c, state: state).fingerprint(.placeholder))
     #expect(AssetPlan(a, state: state).stagings == ["/r/.ripple-staging.a.D"])
   }
 

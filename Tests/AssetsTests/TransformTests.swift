@@ -16,7 +16,9 @@ struct TransformTests {
       withUnsafeBytes(of: value.littleEndian) { samples.append(contentsOf: $0) }
     }
     var data = Data("RIFF".utf8)
-    func append<T: FixedWidthInteger>(_ value: T) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+    func append<T: FixedWidthInteger>(_ value: T) {
+      withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
     append(UInt32(36 + samples.count))
     data.append(contentsOf: Data("WAVEfmt ".utf8))
     append(UInt32(16))

@@ -71,20 +71,41 @@ struct AssetsParseTests {
     #expect(audio.sha256 == sha)
     #expect(audio.size == 12_345)
     #expect(audio.credentials == .bearerTokenEnvironment(variable: "ISOWORDS_TOKEN"))
-    #expect(audio.source == .https(urls: ["https://assets.example.com/audio.zip", "https://mirror.example.com/audio.zip"]))
-    #expect(audio.archive == ArchiveSpec(format: .zip, stripComponents: 1, include: [Glob("**/*.wav")], exclude: [Glob("__MACOSX/**")], maxEntries: 50, maxExpandedBytes: 1_000_000))
+    #expect(
+      audio.source == .https(urls: ["https://assets.example.com/audio.zip", "https://mirror.example.com/audio.zip"]))
+    #expect(
+      audio.archive
+        == ArchiveSpec(
+          format: .zip, stripComponents: 1, include: [Glob("**/*.wav")], exclude: [Glob("__MACOSX/**")], maxEntries: 50,
+          maxExpandedBytes: 1_000_000))
     #expect(audio.destination == "")
-    #expect(audio.installDestinations == ["Sources/AppAudioLibrary/Resources", "Sources/AppClipAudioLibrary/Resources"])
+    #expect(
+      audio.installDestinations == ["Sources/AppAudioLibrary/Resources", "Sources/AppClipAudioLibrary/Resources"])
     #expect(audio.transform?.variants.map(\.variables) == [["bitrate": "64k"], ["bitrate": "32k"]])
     #expect(audio.transform?.requireVersion?.contains == "ffmpeg version")
     #expect(audio.placeholders == [PlaceholderSpec(path: "empty.mp3", contents: "")])
     let fonts = config.assets[1]
-    #expect(fonts.source == .s3(S3Location(endpoint: "https://s3.eu-west-1.amazonaws.com", bucket: "b", key: "fonts.tar.gz", region: "eu-west-1", pathStyle: true)))
-    #expect(fonts.credentials == .awsEnvironment(accessKeyVariable: "AWS_ACCESS_KEY_ID", secretKeyVariable: "AWS_SECRET_ACCESS_KEY", sessionTokenVariable: nil))
+    #expect(
+      fonts.source
+        == .s3(
+          S3Location(
+            endpoint: "https://s3.eu-west-1.amazonaws.com", bucket: "b", key: "fonts.tar.gz", region: "eu-west-1",
+            pathStyle: true)))
+    #expect(
+      fonts.credentials
+        == .awsEnvironment(
+          accessKeyVariable: "AWS_ACCESS_KEY_ID", secretKeyVariable: "AWS_SECRET_ACCESS_KEY", sessionTokenVariable: nil)
+    )
     #expect(fonts.destination == "Sources/Styleguide/Fonts")
     #expect(config.assets[2].credentials == .netrc(path: nil))
     #expect(config.assets[2].source == .file(path: "../private/words.sqlite"))
-    #expect(config.secrets == [SecretSpec(id: "server", template: "Sources/ServerConfig/Secrets.swift.template", output: "Sources/ServerConfig/Secrets.swift", values: ["SECRET": "ISOWORDS_SECRET"], example: "Sources/ServerConfig/Secrets.swift.example")])
+    #expect(
+      config.secrets == [
+        SecretSpec(
+          id: "server", template: "Sources/ServerConfig/Secrets.swift.template",
+          output: "Sources/ServerConfig/Secrets.swift", values: ["SECRET": "ISOWORDS_SECRET"],
+          example: "Sources/ServerConfig/Secrets.swift.example")
+      ])
   }
 
   @Test(arguments: [
@@ -124,16 +145,23 @@ struct AssetsParseTests {
     #expect(try failure(asset("    size: big\n")).message == "expected a whole number, found the string `big`")
     #expect(try failure(asset("    size: -1\n")).message.contains("out of range"))
     #expect(try failure(asset("    archive: {format: rar}\n")).hint == "expected one of: zip, tar, tar.gz")
-    #expect(try failure(asset("    archive: {format: zip, stripComponents: \"1\"}\n")).keyPath == "assets[0].archive.stripComponents")
+    #expect(
+      try failure(asset("    archive: {format: zip, stripComponents: \"1\"}\n")).keyPath
+        == "assets[0].archive.stripComponents")
     #expect(try failure(asset("    credentials: {netrc: 3}\n")).keyPath == "assets[0].credentials.netrc")
-    #expect(try failure(asset("    credentials: {bearerTokenEnv: \"sk-live 123\"}\n")).message.contains("not an environment variable name"))
+    #expect(
+      try failure(asset("    credentials: {bearerTokenEnv: \"sk-live 123\"}\n")).message.contains(
+        "not an environment variable name"))
   }
 
   @Test func sourceNeedsExactlyOneKind() throws {
-    let both = try failure(asset().replacingOccurrences(of: "{https: [\"https://example.com/a.zip\"]}", with: "{https: [\"https://a\"], file: x}"))
+    let both = try failure(
+      asset().replacingOccurrences(
+        of: "{https: [\"https://example.com/a.zip\"]}", with: "{https: [\"https://a\"], file: x}"))
     #expect(both.keyPath == "assets[0].source")
     #expect(both.message == "give one source, not 2")
-    let ftp = try failure(asset().replacingOccurrences(of: "https://example.com/a.zip", with: "ftp://example.com/a.zip"))
+    let ftp = try failure(
+      asset().replacingOccurrences(of: "https://example.com/a.zip", with: "ftp://example.com/a.zip"))
     #expect(ftp.message.contains("not an http(s) URL"))
   }
 
@@ -188,8 +216,13 @@ struct AssetsParseTests {
     let base = "secrets:\n  - {id: s, template: T.swift.template, output: T.swift, values: {KEY: MY_VAR}}\n"
     #expect(try ConfigLoader.parse(base, path: "r").assets.secrets.first?.values == ["KEY": "MY_VAR"])
     #expect(try failure(base + "  - {id: s, template: U, output: U.swift}\n").message == "duplicate secret id `s`")
-    #expect(try failure(base.replacingOccurrences(of: "output: T.swift", with: "output: /tmp/T.swift")).keyPath == "secrets[0].output")
-    #expect(try failure(base.replacingOccurrences(of: "MY_VAR", with: "\"abc def\"")).keyPath == "secrets[0].values.KEY")
-    #expect(try failure(base.replacingOccurrences(of: "id: s,", with: "id: s, colour: red,")).message == "unknown key `colour`")
+    #expect(
+      try failure(base.replacingOccurrences(of: "output: T.swift", with: "output: /tmp/T.swift")).keyPath
+        == "secrets[0].output")
+    #expect(
+      try failure(base.replacingOccurrences(of: "MY_VAR", with: "\"abc def\"")).keyPath == "secrets[0].values.KEY")
+    #expect(
+      try failure(base.replacingOccurrences(of: "id: s,", with: "id: s, colour: red,")).message
+        == "unknown key `colour`")
   }
 }

@@ -42,7 +42,9 @@ final class TestRepository: @unchecked Sendable {
     guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [:] }
     while let name = enumerator.nextObject() as? String {
       var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory), !isDirectory.boolValue {
+      if FileManager.default.fileExists(atPath: directory + "/" + name, isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      {
         result[name] = read(relative + "/" + name)
       }
     }
@@ -83,8 +85,8 @@ func shell(_ arguments: [String], in directory: String? = nil) throws -> String 
   process.arguments = arguments
   if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
   let outPath = NSTemporaryDirectory() + "ripple-shell-\(UUID().uuidString)"
-  FileManager.default.createFile(atPath: outPath + ".out", contents: nil)
-  FileManager.default.createFile(atPath: outPath + ".err", contents: nil)
+  _ = FileManager.default.createFile(atPath: outPath + ".out", contents: nil)
+  _ = FileManager.default.createFile(atPath: outPath + ".err", contents: nil)
   defer {
     try? FileManager.default.removeItem(atPath: outPath + ".out")
     try? FileManager.default.removeItem(atPath: outPath + ".err")
