@@ -24,6 +24,26 @@ struct CrashAndLockTests {
     #expect(waited?.contains("pid \(getpid()) since ") == true)
   }
 
+  @Test func twoRepositoriesSharingTheCacheDownloadAnObjectOnce() async throws {
+    let first = try TestRepository()
+    let second = try TestRepository()
+    let data = Data("shared".utf8)
+    let log = FetchLog()
+    let events = EventLog()
+    let fetcher = testFetcher(["a": data], log: log, delay: .milliseconds(400))
+    let config = AssetsConfig(assets: [.test("a", data: data)])
+    let sharedCache = first.cache
+    var otherOptions = second.bootstrapper(fetcher, onEvent: events.add)
+    otherOptions.options.cacheRoot = sharedCache
+    async let one = first.bootstrapper(fetcher).run(config)
+    try await Task.sleep(for: .milliseconds(100))
+    try await otherOptions.run(config).check()
+    try await one.check()
+    #expect(log.requests.count == 1)
+    #expect(events.lines.contains { $0.hasPrefix("a: waiting for another process downloading the same file (pid ") })
+    #expect(second.read("Sources/App/Resources/a") == "shared")
+  }
+
   @Test func lockHeldByAKilledProcessIsRecovered() async throws {
     let repo = try TestRepository()
     let lockPath = repo.path(".build/ripple/bootstrap.lock")
