@@ -194,3 +194,11 @@ public struct SecretSpec: Sendable, Hashable {
     self.example = example
   }
 }
+
+extension AssetSpec {
+  /// The folders this asset installs into: one per transform variant, else `destination`.
+  public var installDestinations: [String] {
+    if let variants = transform?.variants, !variants.isEmpty { return variants.map(\.destination) }
+    return [destination]
+  }
+}

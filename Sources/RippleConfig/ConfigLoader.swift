@@ -44,16 +44,19 @@ public enum ConfigLoader {
       switch TopLevelKey(rawValue: key)! {
       case .selection:
         configuration.selection = try SelectionParser.parse(value)
-      case .assets, .secrets, .daemon:
+      case .assets:
+        configuration.assets.assets = try AssetsParser.parse(value)
+      case .secrets:
+        configuration.assets.secrets = try SecretsParser.parse(value)
+      case .daemon:
         _ = try value.mappingEntries()
       }
     }
     return configuration
   }
 
-  /// Top-level sections. `assets`, `secrets` and `daemon` configure features that do not exist yet
-  /// (bootstrap, generated secrets, the daemon): they must be mappings, but their content is not
-  /// validated until those features read it.
+  /// Top-level sections. `daemon` configures a feature that does not exist yet: it must be a mapping,
+  /// but its content is not validated until the daemon reads it.
   private enum TopLevelKey: String, CaseIterable {
     case selection, assets, secrets, daemon
   }

@@ -5,10 +5,13 @@ public struct RippleConfiguration: Sendable, Hashable {
   /// Where it was read from (nil for the built-in default).
   public var sourcePath: String?
   public var selection: SelectionConfig
+  /// `assets:` and `secrets:`, for `ripple bootstrap`.
+  public var assets: AssetsConfig
 
-  public init(sourcePath: String? = nil, selection: SelectionConfig = .init()) {
+  public init(sourcePath: String? = nil, selection: SelectionConfig = .init(), assets: AssetsConfig = .init()) {
     self.sourcePath = sourcePath
     self.selection = selection
+    self.assets = assets
   }
 }
 

@@ -33,9 +33,8 @@ struct ParseTests {
           - {}
           - {TEST_SERVER: "1", LEVEL: 2, DEBUG: true}
         excludePackages: ["Fixtures/**"]
-      assets:
-        sources: {cdn: https://example.com}
-      secrets: {}
+      assets: []
+      secrets:
       daemon:
         port: 8080
       """

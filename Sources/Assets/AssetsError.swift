@@ -1,0 +1,116 @@
+import RippleCore
+
+/// What can go wrong in `ripple bootstrap`; each a sentence saying what failed, where, and what to do.
+///
+/// Categories: a download or archive that fails verification, or a transform that fails, is a failed
+/// check (exit 1); a plan that cannot be carried out as configured is a config error (exit 2); missing
+/// tools, missing access (`--require-private`), an empty cache with `--offline` and file-system
+/// failures are environment errors (exit 3).
+public enum AssetsError: RippleError, Hashable {
+  case checksumMismatch(asset: String, expected: String, actual: String, origin: String)
+  case sizeMismatch(asset: String, expected: Int64, actual: Int64, origin: String)
+  case unsafeArchiveEntry(asset: String, entry: String, reason: String)
+  case archiveLimitExceeded(asset: String, limit: String)
+  case archiveUnreadable(asset: String, reason: String)
+  case includeMatchedNothing(asset: String, glob: String)
+  case nameCollision(asset: String, first: String, second: String)
+  case destinationOutsideRepository(asset: String, path: String, resolved: String)
+  case overlappingDestinations(first: String, second: String, path: String)
+  case missingTool(asset: String, tool: String)
+  case toolVersionMismatch(asset: String, command: String, expected: String)
+  case transformFailed(asset: String, file: String, command: String, status: Int32, stderrTail: String)
+  case missingFromCache([String])
+  case accessRequired(asset: String, reason: String)
+  case fetchFailed(asset: String, reason: String)
+  case fileSystem(operation: String, path: String, reason: String)
+  case unmanagedFileInTheWay(asset: String, path: String)
+  case gitTrackedFileInTheWay(asset: String, path: String)
+  case secretNotIgnored(secret: String, output: String)
+  case secretValuesMissing(secret: String, variables: [String])
+  case secretTemplate(secret: String, reason: String)
+  /// Several assets failed; each message is kept.
+  case several([AssetsError])
+
+  public var category: ErrorCategory {
+    switch self {
+    case .checksumMismatch, .sizeMismatch, .unsafeArchiveEntry, .archiveLimitExceeded, .archiveUnreadable,
+      .nameCollision, .transformFailed, .unmanagedFileInTheWay, .gitTrackedFileInTheWay:
+      .checkFailed
+    case .includeMatchedNothing, .destinationOutsideRepository, .overlappingDestinations, .secretNotIgnored,
+      .secretTemplate:
+      .usage
+    case .missingTool, .toolVersionMismatch, .missingFromCache, .accessRequired, .fetchFailed, .fileSystem,
+      .secretValuesMissing:
+      .environment
+    case .several(let errors):
+      errors.map(\.category).max(by: { $0.rawValue < $1.rawValue }) ?? .checkFailed
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .checksumMismatch(let asset, let expected, let actual, let origin):
+      "asset `\(asset)`: the download from \(origin) has SHA-256 \(actual), expected \(expected); the file was deleted."
+        + " If the asset was updated on purpose, put the new sha256 in ripple.yml."
+    case .sizeMismatch(let asset, let expected, let actual, let origin):
+      "asset `\(asset)`: the download from \(origin) is \(actual) bytes, expected \(expected); the file was deleted."
+        + " Check the URL (an HTML error page is a common cause) or update `size` in ripple.yml."
+    case .unsafeArchiveEntry(let asset, let entry, let reason):
+      "asset `\(asset)`: refused archive entry `\(entry)`: \(reason); nothing was installed."
+    case .archiveLimitExceeded(let asset, let limit):
+      "asset `\(asset)`: the archive exceeds \(limit); nothing was installed."
+        + " Raise the limit under `archive:` in ripple.yml if the archive is trusted."
+    case .archiveUnreadable(let asset, let reason):
+      "asset `\(asset)`: the archive cannot be read: \(reason); check `archive.format` in ripple.yml."
+    case .includeMatchedNothing(let asset, let glob):
+      "asset `\(asset)`: `archive.include` glob `\(glob)` matches no file in the archive; fix the glob in ripple.yml."
+    case .nameCollision(let asset, let first, let second):
+      "asset `\(asset)`: archive entries `\(first)` and `\(second)` differ only by case or Unicode normalisation"
+        + " and would overwrite each other on macOS; nothing was installed."
+    case .destinationOutsideRepository(let asset, let path, let resolved):
+      "`\(asset)`: `\(path)` resolves to \(resolved), outside the repository (through a symlink);"
+        + " point it at a folder inside the repository."
+    case .overlappingDestinations(let first, let second, let path):
+      "`\(first)` and `\(second)` both install into `\(path)`; give each its own folder in ripple.yml."
+    case .missingTool(let asset, let tool):
+      "asset `\(asset)`: the transform needs `\(tool)`, which is not on PATH; install it (e.g. `apt-get install \(tool)`"
+        + " or `brew install \(tool)`) and run again. Nothing was downloaded."
+    case .toolVersionMismatch(let asset, let command, let expected):
+      "asset `\(asset)`: `\(command)` does not report `\(expected)`; install a matching version. Nothing was downloaded."
+    case .transformFailed(let asset, let file, let command, let status, let tail):
+      "asset `\(asset)`: transforming `\(file)` failed: `\(command)` exited with status \(status)"
+        + (tail.isEmpty ? "" : ":\n" + tail) + "\nNothing was installed for this asset."
+    case .missingFromCache(let items):
+      "--offline: not in the cache:\n" + items.map { "  " + $0 }.joined(separator: "\n")
+        + "\nRun `ripple bootstrap` once with network access."
+    case .accessRequired(let asset, let reason):
+      "asset `\(asset)`: private access is required (--require-private) but \(reason)."
+    case .fetchFailed(let asset, let reason):
+      "asset `\(asset)`: download failed: \(reason). A partial download is kept and resumed next time."
+    case .fileSystem(let operation, let path, let reason):
+      "cannot \(operation) \(path): \(reason)."
+    case .unmanagedFileInTheWay(let asset, let path):
+      "asset `\(asset)`: `\(path)` exists but was not installed by Ripple (or was edited); it was kept."
+        + " Remove it or run with --force to replace it."
+    case .gitTrackedFileInTheWay(let asset, let path):
+      "asset `\(asset)`: `\(path)` is tracked by git; Ripple never replaces or deletes tracked files."
+        + " `git rm --cached` it (and ignore it) if it should be an asset."
+    case .secretNotIgnored(let secret, let output):
+      "secret `\(secret)`: `\(output)` is not ignored by git, so it could be committed; add it to .gitignore"
+        + " (and `git rm --cached` it if it is tracked). Nothing was written."
+    case .secretValuesMissing(let secret, let variables):
+      "secret `\(secret)`: environment variable\(variables.count == 1 ? "" : "s") "
+        + variables.map { "`\($0)`" }.joined(separator: ", ")
+        + " not set; set \(variables.count == 1 ? "it" : "them"), or add `example:` for people without access."
+    case .secretTemplate(let secret, let reason):
+      "secret `\(secret)`: \(reason)."
+    case .several(let errors):
+      "\(errors.count) problems:\n" + errors.map { "- " + $0.description }.joined(separator: "\n")
+    }
+  }
+
+  /// One error, or all of them together.
+  static func combine(_ errors: [AssetsError]) -> AssetsError? {
+    errors.count <= 1 ? errors.first : .several(errors)
+  }
+}

@@ -1,0 +1,130 @@
+import RippleCore
+
+/// Validates the `assets:` section (a list of assets) into `[AssetSpec]`.
+///
+/// Everything that can be checked without the file system is checked here, before anything is touched:
+/// ids, hashes, paths that could leave the repository, transform commands. File-system checks (symlinks,
+/// overlapping destinations) belong to the bootstrap plan.
+enum AssetsParser {
+  static let keys = [
+    "id", "source", "sha256", "size", "credentials", "archive", "destination", "transform", "placeholders",
+  ]
+
+  static func parse(_ value: YAMLValue) throws -> [AssetSpec] {
+    var seen: [String: Int] = [:]
+    return try value.listElements().map { element in
+      let asset = try parseAsset(element)
+      if let line = seen[asset.id] {
+        throw element.error("duplicate asset id `\(asset.id)`", hint: "the first one is at line \(line)")
+      }
+      seen[asset.id] = element.node.mark?.line ?? 0
+      return asset
+    }
+  }
+
+  private static func parseAsset(_ value: YAMLValue) throws -> AssetSpec {
+    let entries = try value.entries(allowed: keys, required: ["id", "source", "sha256"])
+    let id = try identifier(entries["id"]!)
+    let source = try SourceParser.source(entries["source"]!)
+    let sha256 = try checksum(entries["sha256"]!)
+    let size = try entries["size"].map { try $0.integer() }
+    let credentials = try entries["credentials"].map(SourceParser.credentials) ?? CredentialReference.none
+    let archive = try entries["archive"].map(archiveSpec)
+    let transform = try entries["transform"].map(TransformParser.parse)
+    let placeholders = try entries["placeholders"].map(placeholderList) ?? []
+
+    var destination = ""
+    if let variants = transform?.variants, !variants.isEmpty {
+      if let given = entries["destination"] {
+        throw given.error(
+          "an asset with transform variants installs into each variant's destination",
+          hint: "remove `destination` or the variants")
+      }
+    } else {
+      guard let given = entries["destination"] else {
+        throw value.error("missing key `destination`", hint: "the repo-relative folder the files go into")
+      }
+      destination = try repoPath(given)
+    }
+    return AssetSpec(
+      id: id, source: source, sha256: sha256, size: size, credentials: credentials, archive: archive,
+      destination: destination, transform: transform, placeholders: placeholders)
+  }
+
+  /// Ids name files (receipts, journals, staging folders): letters, digits, `.`, `_`, `-`.
+  static func identifier(_ value: YAMLValue) throws -> String {
+    let id = try value.string()
+    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
+    guard let first = id.first, first.isLetter || first.isNumber, id.allSatisfy(allowed.contains), id.count <= 100
+    else {
+      throw value.error(
+        "`\(id)` is not a valid id", hint: "use letters, digits, `.`, `_` and `-`, starting with a letter or digit")
+    }
+    return id
+  }
+
+  static func checksum(_ value: YAMLValue) throws -> String {
+    let text = try value.string().lowercased()
+    guard text.count == 64 else {
+      throw value.error(
+        "a SHA-256 is 64 hexadecimal characters, this one has \(text.count)",
+        hint: "compute it with `shasum -a 256 FILE` or `sha256sum FILE`")
+    }
+    guard text.allSatisfy({ $0.isHexDigit }) else {
+      throw value.error("`\(text)` is not hexadecimal", hint: "use only 0-9 and a-f")
+    }
+    return text
+  }
+
+  static func repoPath(_ value: YAMLValue) throws -> String {
+    let path = try value.string()
+    if let problem = RelativePathRule.problem(in: path) {
+      throw value.error(problem, hint: "destinations must stay inside the repository")
+    }
+    return RelativePathRule.normalized(path)
+  }
+
+  private static func archiveSpec(_ value: YAMLValue) throws -> ArchiveSpec {
+    let keys = ["format", "stripComponents", "include", "exclude", "maxEntries", "maxExpandedBytes"]
+    let entries = try value.entries(allowed: keys, required: ["format"])
+    let formatValue = entries["format"]!
+    guard let format = ArchiveFormat(rawValue: try formatValue.string()) else {
+      throw formatValue.error(
+        "\(formatValue.typeDescription) is not an archive format",
+        hint: "expected one of: " + ArchiveFormat.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    var spec = ArchiveSpec(format: format)
+    if let strip = entries["stripComponents"] { spec.stripComponents = Int(try strip.integer(in: 0...100)) }
+    if let include = entries["include"] { spec.include = try globs(include) }
+    if let exclude = entries["exclude"] { spec.exclude = try globs(exclude) }
+    if let limit = entries["maxEntries"] { spec.maxEntries = Int(try limit.integer(in: 1...10_000_000)) }
+    if let limit = entries["maxExpandedBytes"] { spec.maxExpandedBytes = try limit.integer(in: 1...Int64.max) }
+    return spec
+  }
+
+  static func globs(_ value: YAMLValue) throws -> [Glob] {
+    try value.listElements().map { element in
+      let pattern = try element.string()
+      if let problem = GlobSyntax.problem(in: pattern) {
+        throw element.error("invalid glob: \(problem)", hint: "write `[[]` to match a literal `[`")
+      }
+      return Glob(pattern)
+    }
+  }
+
+  private static func placeholderList(_ value: YAMLValue) throws -> [PlaceholderSpec] {
+    var seen: Set<String> = []
+    return try value.listElements().map { element in
+      let entries = try element.entries(allowed: ["path", "contents"], required: ["path"])
+      let pathValue = entries["path"]!
+      let path = try pathValue.string()
+      if let problem = RelativePathRule.problem(in: path) {
+        throw pathValue.error(problem, hint: "placeholder paths are relative to the asset's destination")
+      }
+      let normalized = RelativePathRule.normalized(path)
+      guard seen.insert(normalized).inserted else { throw pathValue.error("placeholder `\(path)` is listed twice") }
+      let contents = try entries["contents"].map { try $0.string() } ?? ""
+      return PlaceholderSpec(path: normalized, contents: contents)
+    }
+  }
+}

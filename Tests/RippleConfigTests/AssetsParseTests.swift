@@ -1,0 +1,228 @@
+import RippleConfig
+import RippleCore
+import Testing
+
+private let sha = String(repeating: "ab", count: 32)
+
+/// Parses `text` expecting a `ConfigError`.
+private func failure(_ text: String) throws -> ConfigError {
+  do {
+    _ = try ConfigLoader.parse(text, path: "ripple.yml")
+  } catch let error as ConfigError {
+    #expect(error.category == .usage)
+    return error
+  }
+  Issue.record("expected a ConfigError for:\n\(text)")
+  throw CancellationError()
+}
+
+/// One asset entry with `extra` lines appended (indented under the list item).
+private func asset(_ extra: String = "", id: String = "audio", destination: String? = "Sources/App/Resources")
+  -> String
+{
+  var text = "assets:\n  - id: \(id)\n    source: {https: [\"https://example.com/a.zip\"]}\n    sha256: \"\(sha)\"\n"
+  if let destination { text += "    destination: \(destination)\n" }
+  return text + extra
+}
+
+@Suite("ripple.yml assets and secrets")
+struct AssetsParseTests {
+  @Test func isowordsStyleConfigParses() throws {
+    let text = """
+      assets:
+        - id: audio
+          source:
+            https: ["https://assets.example.com/audio.zip", "https://mirror.example.com/audio.zip"]
+          sha256: "\(sha.uppercased())"
+          size: 12_345
+          credentials: {bearerTokenEnv: ISOWORDS_TOKEN}
+          archive: {format: zip, stripComponents: 1, include: ["**/*.wav"], exclude: ["__MACOSX/**"], maxEntries: 50, maxExpandedBytes: 1000000}
+          transform:
+            command: [ffmpeg, -y, -i, "{input}", -b:a, "{bitrate}", "{output}"]
+            files: ["**/*.wav"]
+            output: "{stem}.mp3"
+            requireVersion: {command: [ffmpeg, -version], contains: "ffmpeg version"}
+            variants:
+              - {name: full, variables: {bitrate: 64k}, destination: Sources/AppAudioLibrary/Resources}
+              - {name: clip, variables: {bitrate: 32k}, destination: Sources/AppClipAudioLibrary/Resources/}
+          placeholders: [{path: empty.mp3}]
+        - id: fonts
+          source: {s3: {endpoint: "https://s3.eu-west-1.amazonaws.com", bucket: b, key: fonts.tar.gz, region: eu-west-1, addressing: path}}
+          sha256: "\(sha)"
+          credentials: {aws: {accessKeyEnv: AWS_ACCESS_KEY_ID, secretKeyEnv: AWS_SECRET_ACCESS_KEY}}
+          archive: {format: tar.gz}
+          destination: ./Sources/Styleguide/Fonts
+          placeholders: [{path: empty.otf, contents: ""}]
+        - id: words
+          source: {file: ../private/words.sqlite}
+          sha256: "\(sha)"
+          credentials: {netrc: true}
+          destination: Sources/Dictionary/Resources
+      secrets:
+        - id: server
+          template: Sources/ServerConfig/Secrets.swift.template
+          output: Sources/ServerConfig/Secrets.swift
+          values: {SECRET: ISOWORDS_SECRET}
+          example: Sources/ServerConfig/Secrets.swift.example
+      """
+    let config = try ConfigLoader.parse(text, path: "ripple.yml").assets
+    #expect(config.assets.map(\.id) == ["audio", "fonts", "words"])
+    let audio = config.assets[0]
+    #expect(audio.sha256 == sha)
+    #expect(audio.size == 12_345)
+    #expect(audio.credentials == .bearerTokenEnvironment(variable: "ISOWORDS_TOKEN"))
+    #expect(
+      audio.source == .https(urls: ["https://assets.example.com/audio.zip", "https://mirror.example.com/audio.zip"]))
+    #expect(
+      audio.archive
+        == ArchiveSpec(
+          format: .zip, stripComponents: 1, include: [Glob("**/*.wav")], exclude: [Glob("__MACOSX/**")], maxEntries: 50,
+          maxExpandedBytes: 1_000_000))
+    #expect(audio.destination == "")
+    #expect(
+      audio.installDestinations == ["Sources/AppAudioLibrary/Resources", "Sources/AppClipAudioLibrary/Resources"])
+    #expect(audio.transform?.variants.map(\.variables) == [["bitrate": "64k"], ["bitrate": "32k"]])
+    #expect(audio.transform?.requireVersion?.contains == "ffmpeg version")
+    #expect(audio.placeholders == [PlaceholderSpec(path: "empty.mp3", contents: "")])
+    let fonts = config.assets[1]
+    #expect(
+      fonts.source
+        == .s3(
+          S3Location(
+            endpoint: "https://s3.eu-west-1.amazonaws.com", bucket: "b", key: "fonts.tar.gz", region: "eu-west-1",
+            pathStyle: true)))
+    #expect(
+      fonts.credentials
+        == .awsEnvironment(
+          accessKeyVariable: "AWS_ACCESS_KEY_ID", secretKeyVariable: "AWS_SECRET_ACCESS_KEY", sessionTokenVariable: nil)
+    )
+    #expect(fonts.destination == "Sources/Styleguide/Fonts")
+    #expect(config.assets[2].credentials == .netrc(path: nil))
+    #expect(config.assets[2].source == .file(path: "../private/words.sqlite"))
+    #expect(
+      config.secrets == [
+        SecretSpec(
+          id: "server", template: "Sources/ServerConfig/Secrets.swift.template",
+          output: "Sources/ServerConfig/Secrets.swift", values: ["SECRET": "ISOWORDS_SECRET"],
+          example: "Sources/ServerConfig/Secrets.swift.example")
+      ])
+  }
+
+  @Test(arguments: [
+    ("abc", "64 hexadecimal characters, this one has 3"),
+    (String(repeating: "g", count: 64), "is not hexadecimal"),
+  ])
+  func badChecksum(value: String, message: String) throws {
+    let error = try failure(asset().replacingOccurrences(of: sha, with: value))
+    #expect(error.keyPath == "assets[0].sha256")
+    #expect(error.line == 4)
+    #expect(error.message.contains(message))
+  }
+
+  @Test func duplicateIdsNameTheFirstLine() throws {
+    let text = asset() + asset().replacingOccurrences(of: "assets:\n", with: "")
+    let error = try failure(text)
+    #expect(error.keyPath == "assets[1]")
+    #expect(error.message == "duplicate asset id `audio`")
+    #expect(error.hint == "the first one is at line 2")
+  }
+
+  @Test(arguments: ["/etc/app", "../outside", "Sources/../../x", "~/x", "."])
+  func destinationOutsideTheRepository(destination: String) throws {
+    let error = try failure(asset(destination: "\"\(destination)\""))
+    #expect(error.keyPath == "assets[0].destination")
+    #expect(error.line == 5)
+  }
+
+  @Test func unknownKeySuggestsTheClosest() throws {
+    let error = try failure(asset("    placeholder: []\n"))
+    #expect(error.keyPath == "assets[0].placeholder")
+    #expect(error.hint == "did you mean `placeholders`?")
+  }
+
+  @Test func badTypes() throws {
+    #expect(try failure("assets: {id: a}\n").message.contains("expected a list"))
+    #expect(try failure(asset("    size: big\n")).message == "expected a whole number, found the string `big`")
+    #expect(try failure(asset("    size: -1\n")).message.contains("out of range"))
+    #expect(try failure(asset("    archive: {format: rar}\n")).hint == "expected one of: zip, tar, tar.gz")
+    #expect(
+      try failure(asset("    archive: {format: zip, stripComponents: \"1\"}\n")).keyPath
+        == "assets[0].archive.stripComponents")
+    #expect(try failure(asset("    credentials: {netrc: 3}\n")).keyPath == "assets[0].credentials.netrc")
+    #expect(
+      try failure(asset("    credentials: {bearerTokenEnv: \"sk-live 123\"}\n")).message.contains(
+        "not an environment variable name"))
+  }
+
+  @Test func sourceNeedsExactlyOneKind() throws {
+    let both = try failure(
+      asset().replacingOccurrences(
+        of: "{https: [\"https://example.com/a.zip\"]}", with: "{https: [\"https://a\"], file: x}"))
+    #expect(both.keyPath == "assets[0].source")
+    #expect(both.message == "give one source, not 2")
+    let ftp = try failure(
+      asset().replacingOccurrences(of: "https://example.com/a.zip", with: "ftp://example.com/a.zip"))
+    #expect(ftp.message.contains("not an http(s) URL"))
+  }
+
+  @Test func missingRequiredKeys() throws {
+    #expect(try failure("assets:\n  - id: a\n    source: {file: x}\n").message == "missing key `sha256`")
+    #expect(try failure(asset(destination: nil)).message == "missing key `destination`")
+  }
+
+  @Test func transformCommandMustNotBeEmpty() throws {
+    let error = try failure(asset("    transform: {command: [], output: \"{stem}.mp3\"}\n"))
+    #expect(error.keyPath == "assets[0].transform.command")
+    #expect(error.message == "the command is empty")
+  }
+
+  @Test(arguments: [("[ffmpeg, -i, \"{input}\", out.mp3]", "output"), ("[ffmpeg, x.wav, \"{output}\"]", "input")])
+  func transformMustReadInputAndWriteOutput(command: String, token: String) throws {
+    let error = try failure(asset("    transform: {command: \(command), output: \"{stem}.mp3\"}\n"))
+    #expect(error.message == "the command never mentions `{\(token)}`")
+  }
+
+  @Test func unknownTransformVariableIsAnError() throws {
+    let text = asset(
+      """
+          transform:
+            command: [ffmpeg, -i, "{input}", -b:a, "{bitrat}", "{output}"]
+            output: "{stem}.mp3"
+            variants: [{name: full, variables: {bitrate: 64k}, destination: A}]
+
+      """, destination: nil)
+    let error = try failure(text)
+    #expect(error.keyPath == "assets[0].transform.command[4]")
+    #expect(error.message == "`{bitrat}` is not a known variable")
+  }
+
+  @Test func variantsAndDestinationAreExclusive() throws {
+    let text = asset(
+      """
+          transform:
+            command: [ffmpeg, -i, "{input}", "{output}"]
+            output: "{stem}.mp3"
+            variants: [{name: full, destination: A}]
+
+      """)
+    #expect(try failure(text).keyPath == "assets[0].destination")
+  }
+
+  @Test func placeholderPathsStayInTheDestination() throws {
+    #expect(try failure(asset("    placeholders: [{path: ../x}]\n")).keyPath == "assets[0].placeholders[0].path")
+  }
+
+  @Test func secretsAreValidated() throws {
+    let base = "secrets:\n  - {id: s, template: T.swift.template, output: T.swift, values: {KEY: MY_VAR}}\n"
+    #expect(try ConfigLoader.parse(base, path: "r").assets.secrets.first?.values == ["KEY": "MY_VAR"])
+    #expect(try failure(base + "  - {id: s, template: U, output: U.swift}\n").message == "duplicate secret id `s`")
+    #expect(
+      try failure(base.replacingOccurrences(of: "output: T.swift", with: "output: /tmp/T.swift")).keyPath
+        == "secrets[0].output")
+    #expect(
+      try failure(base.replacingOccurrences(of: "MY_VAR", with: "\"abc def\"")).keyPath == "secrets[0].values.KEY")
+    #expect(
+      try failure(base.replacingOccurrences(of: "id: s,", with: "id: s, colour: red,")).message
+        == "unknown key `colour`")
+  }
+}
