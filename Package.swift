@@ -82,13 +82,14 @@ let package = Package(
       name: "RippleKit",
       dependencies: [
         "RippleCore", "SystemClients", "Git", "PackageGraph", "RippleConfig", "Affected", "TestRunner",
+        "Assets", "AssetFetch",
       ]),
     // ArgumentParser commands: parse, call RippleKit, print.
     .target(
       name: "RippleCLI",
       dependencies: [
-        "RippleKit", "Affected", "Git", "PackageGraph", "RippleCore", "SystemClients", "TestRunner",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "RippleKit", "Affected", "Git", "PackageGraph", "RippleCore", "SystemClients", "TestRunner", "Assets",
+        "AssetFetch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(name: "ripple", dependencies: ["RippleCLI"]),

@@ -2,7 +2,7 @@
 # Installs what Ripple builds and tests against, only when it is missing.
 #   scripts/install-deps.sh          build: libgit2, libarchive (with headers), pkg-config, git
 #   scripts/install-deps.sh --test   also what the tests use: python3 with moto[server] and boto3
-#                                    (a real S3 endpoint), openssl (test CAs), ffmpeg (transforms)
+#                                    (a real S3 endpoint), openssl (test CAs), ffmpeg (transforms), zip (archives)
 # Debian/Ubuntu: apt (as root, or through sudo). macOS: Homebrew. Anything else: says what to install.
 set -euo pipefail
 want_test=false
@@ -17,6 +17,7 @@ if $want_test; then
   command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-pip)
   command -v openssl >/dev/null 2>&1 || missing+=(openssl)
   command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
+  command -v zip >/dev/null 2>&1 || missing+=(zip)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

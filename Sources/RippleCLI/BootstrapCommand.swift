@@ -1,101 +1,94 @@
-// Compiled once Package.swift gives RippleCLI and RippleKit the "Assets" and "AssetFetch" dependencies
-// (then drop the condition and add `BootstrapCommand.self` to RippleCommand's subcommands).
-#if RIPPLE_BOOTSTRAP
-  import ArgumentParser
-  import AssetFetch
-  import Assets
-  import Foundation
-  import RippleKit
-  import SystemClients
+import ArgumentParser
+import AssetFetch
+import Assets
+import Foundation
+import RippleKit
+import SystemClients
 
-  struct BootstrapCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-      commandName: "bootstrap",
-      abstract: "Install private assets (verified, cached, atomically) and generate secret files.",
-      discussion: """
-        Assets and secrets are configured under `assets:` and `secrets:` in ripple.yml. Without access \
-        (auto mode), placeholders are installed so every target still builds. State: \
-        <repo>/.build/ripple (receipts, journal, lock); downloads: $RIPPLE_CACHE_DIR, else \
-        $XDG_CACHE_HOME/ripple, else ~/.cache/ripple (~/Library/Caches/ripple on macOS).
-        Exit status: 0 done, 1 a verification or transform failed, 2 config error, \
-        3 environment error (missing tool, no access with --require-private, not cached with --offline).
-        """
-    )
+struct BootstrapCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "bootstrap",
+    abstract: "Install private assets (verified, cached, atomically) and generate secret files.",
+    discussion: """
+      Assets and secrets are configured under `assets:` and `secrets:` in ripple.yml. Without access \
+      (auto mode), placeholders are installed so every target still builds. State: \
+      <repo>/.build/ripple (receipts, journal, lock); downloads: $RIPPLE_CACHE_DIR, else \
+      $XDG_CACHE_HOME/ripple, else ~/.cache/ripple (~/Library/Caches/ripple on macOS).
+      Exit status: 0 done, 1 a verification or transform failed, 2 config error, \
+      3 environment error (missing tool, no access with --require-private, not cached with --offline).
+      """
+  )
 
-    /// The fetcher factory. The lead wires `Fetcher.live(options:)` here once AssetFetch lands.
-    static let makeFetcher: BootstrapJob.FetcherFactory = BootstrapJob.unavailableFetcher
+  @OptionGroup var repository: RepositoryOptions
 
-    @OptionGroup var repository: RepositoryOptions
+  @Flag(name: .customLong("public"), help: "Install placeholders only, and secrets from their examples.")
+  var publicOnly = false
 
-    @Flag(name: .customLong("public"), help: "Install placeholders only, and secrets from their examples.")
-    var publicOnly = false
+  @Flag(help: "Fail (exit 3) when any asset cannot be fetched privately.")
+  var requirePrivate = false
 
-    @Flag(help: "Fail (exit 3) when any asset cannot be fetched privately.")
-    var requirePrivate = false
+  @Flag(help: "Use only the download cache; list what is missing.")
+  var offline = false
 
-    @Flag(help: "Use only the download cache; list what is missing.")
-    var offline = false
+  @Flag(help: "Replace locally edited or unmanaged files, and reinstall up-to-date assets.")
+  var force = false
 
-    @Flag(help: "Replace locally edited or unmanaged files, and reinstall up-to-date assets.")
-    var force = false
+  @Option(help: "Assets processed at the same time.")
+  var jobs = 4
 
-    @Option(help: "Assets processed at the same time.")
-    var jobs = 4
+  @Option(help: ArgumentHelp("Extra trusted CA certificates (PEM).", valueName: "PATH"))
+  var caBundle: String?
 
-    @Option(help: ArgumentHelp("Extra trusted CA certificates (PEM).", valueName: "PATH"))
-    var caBundle: String?
+  @Flag(name: .customLong("allow-insecure-http"), help: "Allow plain http:// sources.")
+  var allowInsecureHTTP = false
 
-    @Flag(name: .customLong("allow-insecure-http"), help: "Allow plain http:// sources.")
-    var allowInsecureHTTP = false
+  func validate() throws {
+    if publicOnly && requirePrivate { throw ValidationError("--public and --require-private exclude each other.") }
+    if jobs < 1 { throw ValidationError("--jobs must be at least 1 (got \(jobs)).") }
+  }
 
-    func validate() throws {
-      if publicOnly && requirePrivate { throw ValidationError("--public and --require-private exclude each other.") }
-      if jobs < 1 { throw ValidationError("--jobs must be at least 1 (got \(jobs)).") }
+  func run() async throws {
+    let settings = BootstrapJob.Settings(
+      mode: publicOnly ? .public : requirePrivate ? .requirePrivate : .auto, offline: offline, force: force,
+      jobs: jobs, caBundlePath: caBundle, allowInsecureHTTP: allowInsecureHTTP)
+    let output = LiveProgress(terminal: .standardError)
+    let report = try await BootstrapJob.run(
+      directory: repository.resolvedDirectory, configPath: repository.config, settings: settings,
+      services: .live, makeFetcher: BootstrapJob.liveFetcher, onEvent: output.handle)
+    output.finish()
+    if report.assets.isEmpty && report.secrets.isEmpty {
+      print("nothing to bootstrap: no `assets:` or `secrets:` in ripple.yml")
+    } else if report.failures.isEmpty,
+      report.assets.allSatisfy({ if case .upToDate = $0.status { true } else { false } }),
+      report.secrets.allSatisfy({ $0.outcome == .unchanged })
+    {
+      print("up to date")
     }
+    try report.check()
+  }
+}
 
-    func run() async throws {
-      let settings = BootstrapJob.Settings(
-        mode: publicOnly ? .public : requirePrivate ? .requirePrivate : .auto, offline: offline, force: force,
-        jobs: jobs, caBundlePath: caBundle, allowInsecureHTTP: allowInsecureHTTP)
-      let output = LiveProgress(terminal: .standardError)
-      let report = try await BootstrapJob.run(
-        directory: repository.resolvedDirectory, configPath: repository.config, settings: settings,
-        services: .live, makeFetcher: Self.makeFetcher, onEvent: output.handle)
-      output.finish()
-      if report.assets.isEmpty && report.secrets.isEmpty {
-        print("nothing to bootstrap: no `assets:` or `secrets:` in ripple.yml")
-      } else if report.failures.isEmpty,
-        report.assets.allSatisfy({ if case .upToDate = $0.status { true } else { false } }),
-        report.secrets.allSatisfy({ $0.outcome == .unchanged })
-      {
-        print("up to date")
-      }
-      try report.check()
+/// Renders events to a terminal (live line) or plain lines, serialised behind a lock.
+private final class LiveProgress: @unchecked Sendable {
+  private let lock = NSLock()
+  private let terminal: Terminal
+  private var renderer: ProgressRenderer
+  private let start = ContinuousClock.now
+
+  init(terminal: Terminal) {
+    self.terminal = terminal
+    self.renderer = ProgressRenderer(interactive: terminal.isInteractive)
+  }
+
+  func handle(_ event: BootstrapEvent) {
+    lock.withLock {
+      let elapsed = ContinuousClock.now - start
+      let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+      terminal.write(renderer.render(event, now: seconds))
     }
   }
 
-  /// Renders events to a terminal (live line) or plain lines, serialised behind a lock.
-  private final class LiveProgress: @unchecked Sendable {
-    private let lock = NSLock()
-    private let terminal: Terminal
-    private var renderer: ProgressRenderer
-    private let start = ContinuousClock.now
-
-    init(terminal: Terminal) {
-      self.terminal = terminal
-      self.renderer = ProgressRenderer(interactive: terminal.isInteractive)
-    }
-
-    func handle(_ event: BootstrapEvent) {
-      lock.withLock {
-        let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        terminal.write(renderer.render(event, now: seconds))
-      }
-    }
-
-    func finish() {
-      if terminal.isInteractive { lock.withLock { terminal.write("\r\u{1B}[2K") } }
-    }
+  func finish() {
+    if terminal.isInteractive { lock.withLock { terminal.write("\r\u{1B}[2K") } }
   }
-#endif
+}

@@ -14,9 +14,9 @@ struct DoctorCommand: AsyncParsableCommand {
       directory: repository.resolvedDirectory, configPath: repository.config, services: .live)
     let color = Terminal.standardOutput.usesColor
     for check in checks {
-      let mark = check.ok ? (color ? "\u{1B}[32m✓\u{1B}[0m" : "✓") : (color ? "\u{1B}[31m✗\u{1B}[0m" : "✗")
-      print("\(mark) \(check.name): \(check.detail)")
-      if let fix = check.fix, !check.ok { print("    fix: \(fix)") }
+      let (symbol, code) = !check.ok ? ("✗", "31") : check.isWarning ? ("!", "33") : ("✓", "32")
+      print("\(color ? "\u{1B}[\(code)m\(symbol)\u{1B}[0m" : symbol) \(check.name): \(check.detail)")
+      if let fix = check.fix, !check.ok || check.isWarning { print("    fix: \(fix)") }
     }
     let failed = checks.filter { !$0.ok }.count
     if failed > 0 {

@@ -12,7 +12,10 @@ public struct RippleCommand: AsyncParsableCommand {
       3 environment error (missing tool, unreadable repository), 4 internal error.
       """,
     version: RippleVersion.current,
-    subcommands: [AffectedCommand.self, TestCommand.self, ChangesCommand.self, GraphCommand.self, DoctorCommand.self]
+    subcommands: [
+      AffectedCommand.self, TestCommand.self, BootstrapCommand.self, ChangesCommand.self, GraphCommand.self,
+      DoctorCommand.self,
+    ]
   )
   public init() {}
 

@@ -1,67 +1,64 @@
-// Compiled once Package.swift gives RippleKit the "Assets" and "AssetFetch" dependencies; until then
-// the `RIPPLE_BOOTSTRAP` condition keeps this file out of the build (see the assets branch report).
-#if RIPPLE_BOOTSTRAP
-  import AssetFetch
-  import Assets
-  import Foundation
-  import Git
-  import RippleConfig
+import AssetFetch
+import Assets
+import Foundation
+import Git
+import RippleConfig
 
-  /// `ripple bootstrap`: config + services → a `Bootstrapper` run.
-  public enum BootstrapJob {
-    /// Makes the fetcher for a run. Production passes `Fetcher.live(options:)`; tests their own.
-    public typealias FetcherFactory = @Sendable (FetchOptions) -> Fetcher
+/// `ripple bootstrap`: config + services → a `Bootstrapper` run.
+public enum BootstrapJob {
+  /// Makes the fetcher for a run. Production passes `Fetcher.live(options:)`; tests their own.
+  public typealias FetcherFactory = @Sendable (FetchOptions) -> Fetcher
 
-    public struct Settings: Sendable {
-      public var mode: AccessMode
-      public var offline: Bool
-      public var force: Bool
-      public var jobs: Int
-      public var caBundlePath: String?
-      public var allowInsecureHTTP: Bool
+  public struct Settings: Sendable {
+    public var mode: AccessMode
+    public var offline: Bool
+    public var force: Bool
+    public var jobs: Int
+    public var caBundlePath: String?
+    public var allowInsecureHTTP: Bool
 
-      public init(
-        mode: AccessMode = .auto, offline: Bool = false, force: Bool = false, jobs: Int = 4,
-        caBundlePath: String? = nil, allowInsecureHTTP: Bool = false
-      ) {
-        self.mode = mode
-        self.offline = offline
-        self.force = force
-        self.jobs = jobs
-        self.caBundlePath = caBundlePath
-        self.allowInsecureHTTP = allowInsecureHTTP
-      }
-    }
-
-    /// Finds the repository from `directory`, reads its config, and runs the bootstrap.
-    public static func run(
-      directory: String, configPath: String?, settings: Settings, services: RippleServices,
-      makeFetcher: FetcherFactory, onEvent: @escaping @Sendable (BootstrapEvent) -> Void
-    ) async throws -> BootstrapReport {
-      let repository = try GitRepository.discover(from: directory)
-      guard let root = repository.workdir.map({ $0.hasSuffix("/") ? String($0.dropLast()) : $0 }) else {
-        throw GitError.bareRepository(path: repository.gitDirectory, operation: "install assets")
-      }
-      let configuration = try ConfigLoader.load(repoRoot: root, explicitPath: configPath)
-      let fetchOptions = FetchOptions(
-        caBundlePath: settings.caBundlePath, allowInsecureHTTP: settings.allowInsecureHTTP,
-        environment: services.environment, repositoryRoot: root)
-      let bootstrapper = Bootstrapper(
-        options: BootstrapOptions(
-          repositoryRoot: root, mode: settings.mode, offline: settings.offline, force: settings.force,
-          jobs: settings.jobs, environment: services.environment),
-        fetcher: makeFetcher(fetchOptions), process: services.process, onEvent: onEvent)
-      return try await bootstrapper.run(configuration.assets)
-    }
-
-    /// A fetcher for builds without network support: no access (auto mode installs placeholders,
-    /// `--require-private` fails), and any download attempt is an error.
-    public static let unavailableFetcher: FetcherFactory = { _ in
-      Fetcher(
-        fetch: { request, _ in
-          throw AssetsError.fetchFailed(asset: request.assetID, reason: "this build of ripple cannot download")
-        },
-        checkAccess: { _ in .missingCredentials("this build of ripple cannot download") })
+    public init(
+      mode: AccessMode = .auto, offline: Bool = false, force: Bool = false, jobs: Int = 4,
+      caBundlePath: String? = nil, allowInsecureHTTP: Bool = false
+    ) {
+      self.mode = mode
+      self.offline = offline
+      self.force = force
+      self.jobs = jobs
+      self.caBundlePath = caBundlePath
+      self.allowInsecureHTTP = allowInsecureHTTP
     }
   }
-#endif
+
+  /// Finds the repository from `directory`, reads its config, and runs the bootstrap.
+  public static func run(
+    directory: String, configPath: String?, settings: Settings, services: RippleServices,
+    makeFetcher: FetcherFactory, onEvent: @escaping @Sendable (BootstrapEvent) -> Void
+  ) async throws -> BootstrapReport {
+    let repository = try GitRepository.discover(from: directory)
+    guard let root = repository.workdir.map({ $0.hasSuffix("/") ? String($0.dropLast()) : $0 }) else {
+      throw GitError.bareRepository(path: repository.gitDirectory, operation: "install assets")
+    }
+    let configuration = try ConfigLoader.load(repoRoot: root, explicitPath: configPath)
+    let fetchOptions = FetchOptions(
+      caBundlePath: settings.caBundlePath, allowInsecureHTTP: settings.allowInsecureHTTP,
+      environment: services.environment, repositoryRoot: root)
+    let fetcher = makeFetcher(fetchOptions)
+    let bootstrapper = Bootstrapper(
+      options: BootstrapOptions(
+        repositoryRoot: root, mode: settings.mode, offline: settings.offline, force: settings.force,
+        jobs: settings.jobs, environment: services.environment),
+      fetcher: fetcher, process: services.process, onEvent: onEvent)
+    do {
+      let report = try await bootstrapper.run(configuration.assets)
+      await fetcher.shutdown()
+      return report
+    } catch {
+      await fetcher.shutdown()
+      throw error
+    }
+  }
+
+  /// The real downloader: HTTPS, S3 and files.
+  public static let liveFetcher: FetcherFactory = { Fetcher.live(options: $0) }
+}

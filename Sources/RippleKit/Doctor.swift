@@ -9,6 +9,8 @@ public struct DoctorCheck: Sendable, Hashable {
   public var ok: Bool
   public var detail: String
   public var fix: String?
+  /// Worth knowing but not a failure (e.g. no asset credentials: placeholders will be installed).
+  public var isWarning = false
 }
 
 /// `ripple doctor`: every prerequisite, each with a fix when it fails.
@@ -35,6 +37,8 @@ public enum Doctor {
           DoctorCheck(
             name: "config", ok: true,
             detail: config.sourcePath.map { "config \($0) is valid" } ?? "no ripple.yml: built-in defaults", fix: nil))
+        checks += AssetChecks.tools(config.assets, environment: services.environment)
+        checks += AssetChecks.credentials(config.assets, environment: services.environment)
       } catch {
         checks.append(
           DoctorCheck(name: "config", ok: false, detail: "\(error)", fix: "edit the file as the message says"))

@@ -1,0 +1,64 @@
+import Foundation
+import RippleConfig
+
+/// `ripple doctor`'s checks for what the `assets:` manifest needs: transform tools on PATH, and the
+/// credentials it names (that they are set; whether the server accepts them is `ripple bootstrap`'s
+/// access check).
+enum AssetChecks {
+  static func tools(_ config: AssetsConfig, environment: [String: String]) -> [DoctorCheck] {
+    var seen: Set<String> = []
+    return config.assets.compactMap { asset -> DoctorCheck? in
+      guard let tool = asset.transform?.command.first, seen.insert(tool).inserted else { return nil }
+      if let path = which(tool, environment: environment) {
+        return DoctorCheck(name: "tool \(tool)", ok: true, detail: "\(path) (asset \(asset.id))", fix: nil)
+      }
+      return DoctorCheck(
+        name: "tool \(tool)", ok: false, detail: "`\(tool)` is not on PATH; asset \(asset.id) transforms with it",
+        fix: "install it, e.g. `sudo apt-get install \(tool)` or `brew install \(tool)`")
+    }
+  }
+
+  static func credentials(_ config: AssetsConfig, environment: [String: String]) -> [DoctorCheck] {
+    config.assets.compactMap { asset -> DoctorCheck? in
+      let name = "credentials \(asset.id)"
+      switch asset.credentials {
+      case .none:
+        return nil
+      case .bearerTokenEnvironment(let variable):
+        return variableCheck(name, [variable], environment)
+      case .awsEnvironment(let access, let secret, _):
+        return variableCheck(name, [access, secret], environment)
+      case .netrc(let path):
+        let file = path ?? environment["NETRC"] ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.netrc")
+        let exists = FileManager.default.isReadableFile(atPath: file)
+        return DoctorCheck(
+          name: name, ok: true, detail: exists ? "netrc \(file)" : "no readable netrc at \(file): placeholders instead",
+          fix: exists ? nil : "create \(file) (mode 0600) with a `machine <host> login <user> password <token>` line",
+          isWarning: !exists)
+      }
+    }
+  }
+
+  /// Names the variables, never their values.
+  private static func variableCheck(_ name: String, _ variables: [String], _ environment: [String: String])
+    -> DoctorCheck
+  {
+    let unset = variables.filter { (environment[$0] ?? "").isEmpty }
+    if unset.isEmpty {
+      return DoctorCheck(name: name, ok: true, detail: "\(variables.joined(separator: ", ")) set", fix: nil)
+    }
+    return DoctorCheck(
+      name: name, ok: true,
+      detail: "\(unset.joined(separator: ", ")) not set: `ripple bootstrap` installs placeholders instead",
+      fix: "export \(unset.map { "\($0)=…" }.joined(separator: " ")) (ask whoever manages the assets)", isWarning: true)
+  }
+
+  static func which(_ tool: String, environment: [String: String]) -> String? {
+    if tool.contains("/") { return FileManager.default.isExecutableFile(atPath: tool) ? tool : nil }
+    for directory in (environment["PATH"] ?? "").split(separator: ":") {
+      let candidate = "\(directory)/\(tool)"
+      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return nil
+  }
+}

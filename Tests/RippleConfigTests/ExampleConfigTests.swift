@@ -1,0 +1,16 @@
+import Foundation
+import RippleConfig
+import Testing
+
+/// The annotated example shipped in Config/ must stay a valid config.
+@Suite struct ExampleConfigTests {
+  @Test func theShippedExampleParses() throws {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../Config/ripple.example.yml").standardized.path
+    let config = try ConfigLoader.parse(String(contentsOfFile: path, encoding: .utf8), path: path)
+    #expect(config.selection.manifestEnvironments.count == 2)
+    #expect(config.assets.assets.map(\.id) == ["audio", "fonts"])
+    #expect(config.assets.assets.first?.transform?.variants.count == 2)
+    #expect(config.assets.secrets.map(\.id) == ["server-secrets"])
+  }
+}
