@@ -7,6 +7,8 @@ Sections (each issue extends this file with its own):
             cache, vs `git diff --name-only` + `swift package dump-package` per package/environment
   test      ripple test on single-commit changes vs `swift test` of everything, same repo, same
             build folders; and Ripple's own overhead (start to the first `swift` process), warm
+  bootstrap 500 assets (200 MiB) from a local HTTPS server: ripple bootstrap cold vs curl one by one
+            (the Makefile way) and curl in parallel (xargs -P), then the up-to-date re-run
 Prints a table per section and a PASS/FAIL line per target; exits 1 when a target is missed.
 """
 import json
@@ -219,9 +221,104 @@ def bench_test(ripple, work):
     check("ripple test faster than everything (median)", ratio < 1, f"{ratio:.2f}")
 
 
+HTTPS_SERVER = """
+import http.server, ssl, sys, functools
+root, cert, key, ready = sys.argv[1:5]
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=root))
+context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+context.load_cert_chain(cert, key)
+server.socket = context.wrap_socket(server.socket, server_side=True)
+open(ready, "w").write(str(server.server_address[1]))
+server.serve_forever()
+"""
+
+
+def make_certificates(directory):
+    def openssl(*args):
+        subprocess.run(["openssl", *args], cwd=directory, check=True, capture_output=True)
+    openssl("req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", "ca.key",
+            "-out", "ca.pem", "-days", "2", "-subj", "/CN=Ripple Bench CA",
+            "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+    openssl("req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+            "server.key", "-out", "server.csr", "-subj", "/CN=localhost")
+    with open(os.path.join(directory, "server.ext"), "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+            "-out", "server.pem", "-days", "2", "-extfile", "server.ext")
+
+
+def bench_bootstrap(ripple, work):
+    import hashlib
+    count, size = 500, 400 * 1024
+    print(f"\n## bootstrap: {count} assets, {count * size // (1024 * 1024)} MiB, from a local HTTPS server")
+    base = os.path.join(work, "bootstrap")
+    www = os.path.join(base, "www")
+    os.makedirs(www)
+    digests = []
+    for k in range(count):
+        data = os.urandom(size)
+        with open(os.path.join(www, f"asset{k}.bin"), "wb") as f:
+            f.write(data)
+        digests.append(hashlib.sha256(data).hexdigest())
+    make_certificates(base)
+    ready = os.path.join(base, "port")
+    with open(os.path.join(base, "server.py"), "w") as f:
+        f.write(HTTPS_SERVER)
+    server = subprocess.Popen([sys.executable, os.path.join(base, "server.py"), www, os.path.join(base, "server.pem"),
+                               os.path.join(base, "server.key"), ready])
+    try:
+        for _ in range(100):
+            if os.path.exists(ready) and open(ready).read():
+                break
+            time.sleep(0.1)
+        port = int(open(ready).read())
+        url = lambda k: f"https://127.0.0.1:{port}/asset{k}.bin"
+        repo = os.path.join(base, "repo")
+        os.makedirs(repo)
+        git(repo, "init", "-q", "-b", "main")
+        with open(os.path.join(repo, ".gitignore"), "w") as f:
+            f.write(".build/\nResources/\n")
+        with open(os.path.join(repo, "ripple.yml"), "w") as f:
+            f.write("assets:\n")
+            for k in range(count):
+                f.write(f"  - {{id: a{k}, source: {{https: [\"{url(k)}\"]}}, sha256: {digests[k]}, size: {size}, "
+                        f"destination: Resources/a{k}}}\n")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", "assets")
+        ca = os.path.join(base, "ca.pem")
+        env = dict(os.environ, RIPPLE_CACHE_DIR=os.path.join(base, "cache"))
+        argv = [ripple, "bootstrap", "--ca-bundle", ca, "--jobs", "8"]
+        cold = timed_sequence([(argv, repo, env)], repeat=1)
+        installed = sum(len(files) for _, _, files in os.walk(os.path.join(repo, "Resources")))
+        warm, warm_mem = timed(argv, repo, env, repeat=5)
+        out = os.path.join(base, "curl")
+        os.makedirs(out)
+        sequential = timed_sequence(
+            [(["curl", "-sSf", "--cacert", ca, "-o", os.path.join(out, f"s{k}"), url(k)], None, None)
+             for k in range(count)], repeat=1)
+        with open(os.path.join(base, "urls"), "w") as f:
+            f.write("\n".join(f"{url(k)} -o {os.path.join(out, f'p{k}')}" for k in range(count)))
+        parallel = timed_sequence([(["sh", "-c", f"xargs -P 8 -L 1 curl -sSf --cacert {ca} < {base}/urls"], None,
+                                    None)], repeat=1)
+    finally:
+        server.terminate()
+        server.wait()
+    print(f"  {'case':<48}{'time':>10}")
+    print(f"  {'ripple bootstrap, cold cache (verified, atomic)':<48}{cold:>9.2f}s")
+    print(f"  {'curl one by one (the Makefile way, no checks)':<48}{sequential:>9.2f}s   ripple is {sequential/cold:.1f}x faster")
+    print(f"  {'curl, 8 in parallel (xargs -P 8, no checks)':<48}{parallel:>9.2f}s   ratio ripple/parallel {cold/parallel:.2f}")
+    print(f"  {'ripple bootstrap, everything up to date':<48}{warm:>9.3f}s   peak {warm_mem:.0f} MiB")
+    check("all assets installed", installed == count, f"{installed}")
+    check("up-to-date re-run of 500 assets under 0.3 s", warm < 0.3, f"{warm*1000:.0f} ms")
+    check("cold bootstrap faster than curl one by one", cold < sequential, f"{cold:.1f} s vs {sequential:.1f} s")
+
+
 def main():
     ripple = os.path.abspath(sys.argv[1])
-    sections = sys.argv[2:] or ["changes", "affected", "test"]
+    sections = sys.argv[2:] or ["changes", "affected", "test", "bootstrap"]
     work = tempfile.mkdtemp(prefix="ripple-bench.")
     try:
         print(f"ripple: {ripple}\nmachine: {os.cpu_count()} cores")
@@ -231,6 +328,8 @@ def main():
             bench_affected(ripple, work)
         if "test" in sections:
             bench_test(ripple, work)
+        if "bootstrap" in sections:
+            bench_bootstrap(ripple, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"\n{'all targets met' if not FAILED else 'missed: ' + ', '.join(FAILED)}")

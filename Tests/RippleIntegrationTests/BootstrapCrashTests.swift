@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// `kill -9` of `ripple bootstrap` in the middle of its work: the destination holds the full old set,
+/// and the next run completes the new one.
+@Suite(.serialized) struct BootstrapCrashTests {
+  /// An archive of `count` files whose contents name `version`, and its sha256.
+  static func archive(_ directory: String, version: String, count: Int) throws -> (path: String, sha: String) {
+    let folder = directory + "/\(version)/sounds"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for index in 0..<count {
+      try Data("\(version) sound \(index)\n".utf8).write(to: URL(fileURLWithPath: folder + "/s\(index).wav"))
+    }
+    let path = directory + "/\(version).tar.gz"
+    try run(["/bin/tar", "-czf", path, "-C", directory + "/\(version)", "sounds"])
+    return (path, String(try run(["/usr/bin/sha256sum", path]).standardOutput.prefix(64)))
+  }
+
+  static func config(_ archive: (path: String, sha: String)) -> String {
+    // A slow transform (0.3 s per file) keeps the run busy long enough to be killed in the middle.
+    """
+    assets:
+      - id: sounds
+        source: {file: "\(archive.path)"}
+        sha256: "\(archive.sha)"
+        archive: {format: tar.gz, stripComponents: 1}
+        transform:
+          command: ["/bin/sh", "-c", "sleep 0.3; cp \\"$0\\" \\"$1\\"", "{input}", "{output}"]
+          output: "{stem}.snd"
+        destination: Sources/Audio/Resources
+
+    """
+  }
+
+  @Test func killedDuringTheTransformLeavesTheOldSetAndTheNextRunCompletes() async throws {
+    let repo = try TestRepository()
+    let assets = repo.root + "/.git/test-assets"  // inside the temp repo, so it is cleaned up with it
+    try repo.write(".gitignore", ".build/\nSources/Audio/Resources/\n")
+    let v1 = try Self.archive(assets, version: "v1", count: 3)
+    let v2 = try Self.archive(assets, version: "v2", count: 8)
+    try repo.write("ripple.yml", Self.config(v1))
+    try repo.commitAll("v1")
+    let first = try RippleBinary.run(["bootstrap"], in: repo.root)
+    #expect(first.status == 0, "\(first.standardError)")
+    let destination = repo.root + "/Sources/Audio/Resources"
+    let oldSet = try contents(destination)
+    #expect(oldSet.count == 3 && oldSet.values.allSatisfy { $0.hasPrefix("v1") })
+
+    try repo.write("ripple.yml", Self.config(v2))
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: RippleBinary.path)
+    process.arguments = ["bootstrap"]
+    process.currentDirectoryURL = URL(fileURLWithPath: repo.root)
+    process.environment = ProcessInfo.processInfo.environment.merging(["RIPPLE_CACHE_DIR": RippleBinary.cacheDirectory])
+    {
+      $1
+    }
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    try await Task.sleep(for: .milliseconds(1200))  // 8 files × 0.3 s: still transforming
+    #expect(process.isRunning, "the run should still be busy when killed")
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(try contents(destination) == oldSet, "after kill -9 the destination is the full old set")
+
+    let again = try RippleBinary.run(["bootstrap"], in: repo.root)
+    #expect(again.status == 0, "\(again.standardOutput)\(again.standardError)")
+    let newSet = try contents(destination)
+    #expect(newSet.count == 8 && newSet.values.allSatisfy { $0.hasPrefix("v2") }, "\(newSet.keys.sorted())")
+  }
+
+  /// File name → contents of every regular file directly in `folder`.
+  func contents(_ folder: String) throws -> [String: String] {
+    var out: [String: String] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasPrefix(".") {
+      out[name] = try String(contentsOfFile: folder + "/" + name, encoding: .utf8)
+    }
+    return out
+  }
+}
