@@ -70,6 +70,56 @@ import Testing
     #expect(newSet.count == 8 && newSet.values.allSatisfy { $0.hasPrefix("v2") }, "\(newSet.keys.sorted())")
   }
 
+  @Test func killedDuringTheDownloadLeavesTheOldSetAndTheNextRunCompletes() async throws {
+    let repo = try TestRepository()
+    let assets = repo.root + "/.git/test-assets"
+    try repo.write(".gitignore", ".build/\nSources/Audio/Resources/\n")
+    let v1 = try Self.archive(assets, version: "v1", count: 2)
+    let v2 = try Self.archive(assets, version: "v2", count: 2)
+    try repo.write("ripple.yml", Self.config(v1))
+    try repo.commitAll("v1")
+    #expect(try RippleBinary.run(["bootstrap"], in: repo.root).status == 0)
+    let destination = repo.root + "/Sources/Audio/Resources"
+    let oldSet = try contents(destination)
+
+    // The v2 source is a FIFO that delivers half of the archive and then stalls: the download is in
+    // progress when the process is killed.
+    let stalled = assets + "/stalled.tar.gz"
+    #expect(mkfifo(stalled, 0o600) == 0)
+    try repo.write("ripple.yml", Self.config((stalled, v2.sha)))
+    let cache = repo.root + "/.git/test-cache"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: RippleBinary.path)
+    process.arguments = ["bootstrap"]
+    process.currentDirectoryURL = URL(fileURLWithPath: repo.root)
+    process.environment = ProcessInfo.processInfo.environment.merging(["RIPPLE_CACHE_DIR": cache]) { $1 }
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: v2.path))
+    // Non-blocking open fails (ENXIO) until ripple opens the FIFO for reading: never hang the test.
+    var descriptor: Int32 = -1
+    let deadline = ContinuousClock.now + .seconds(60)
+    while descriptor < 0 && ContinuousClock.now < deadline && process.isRunning {
+      descriptor = open(stalled, O_WRONLY | O_NONBLOCK)
+      if descriptor < 0 { try await Task.sleep(for: .milliseconds(50)) }
+    }
+    #expect(descriptor >= 0, "ripple never started reading the source")
+    let writer = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    if descriptor >= 0 { try writer.write(contentsOf: bytes.prefix(bytes.count / 2)) }
+    try await Task.sleep(for: .milliseconds(300))
+    #expect(process.isRunning)
+    kill(process.processIdentifier, SIGKILL)
+    process.waitUntilExit()
+    #expect(try contents(destination) == oldSet, "after kill -9 mid-download the destination is the full old set")
+
+    try FileManager.default.removeItem(atPath: stalled)
+    try FileManager.default.copyItem(atPath: v2.path, toPath: stalled)
+    let again = try RippleBinary.run(["bootstrap"], in: repo.root, environment: ["RIPPLE_CACHE_DIR": cache])
+    #expect(again.status == 0, "\(again.standardOutput)\(again.standardError)")
+    #expect(try contents(destination).values.allSatisfy { $0.hasPrefix("v2") })
+  }
+
   /// File name → contents of every regular file directly in `folder`.
   func contents(_ folder: String) throws -> [String: String] {
     var out: [String: String] = [:]
