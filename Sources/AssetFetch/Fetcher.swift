@@ -108,3 +108,17 @@ public struct Fetcher: Sendable {
     self.shutdown = shutdown
   }
 }
+
+extension Fetcher {
+  /// Runs `body` with this fetcher, then shuts it down, also when `body` throws.
+  public func using<T: Sendable>(_ body: (Fetcher) async throws -> T) async throws -> T {
+    do {
+      let result = try await body(self)
+      await shutdown()
+      return result
+    } catch {
+      await shutdown()
+      throw error
+    }
+  }
+}

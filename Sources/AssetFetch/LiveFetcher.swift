@@ -13,15 +13,7 @@ extension Fetcher {
   public static func withLive<T: Sendable>(
     options: FetchOptions, _ body: (Fetcher) async throws -> T
   ) async throws -> T {
-    let fetcher = live(options: options)
-    do {
-      let result = try await body(fetcher)
-      await fetcher.shutdown()
-      return result
-    } catch {
-      await fetcher.shutdown()
-      throw error
-    }
+    try await live(options: options).using(body)
   }
 
   /// Tests inject a runtime whose `sleep` records instead of waiting.

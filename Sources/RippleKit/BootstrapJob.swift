@@ -43,19 +43,12 @@ public enum BootstrapJob {
     let fetchOptions = FetchOptions(
       caBundlePath: settings.caBundlePath, allowInsecureHTTP: settings.allowInsecureHTTP,
       environment: services.environment, repositoryRoot: root)
-    let fetcher = makeFetcher(fetchOptions)
-    let bootstrapper = Bootstrapper(
-      options: BootstrapOptions(
-        repositoryRoot: root, mode: settings.mode, offline: settings.offline, force: settings.force,
-        jobs: settings.jobs, environment: services.environment),
-      fetcher: fetcher, process: services.process, onEvent: onEvent)
-    do {
-      let report = try await bootstrapper.run(configuration.assets)
-      await fetcher.shutdown()
-      return report
-    } catch {
-      await fetcher.shutdown()
-      throw error
+    let bootstrapOptions = BootstrapOptions(
+      repositoryRoot: root, mode: settings.mode, offline: settings.offline, force: settings.force,
+      jobs: settings.jobs, environment: services.environment)
+    return try await makeFetcher(fetchOptions).using { fetcher in
+      try await Bootstrapper(options: bootstrapOptions, fetcher: fetcher, process: services.process, onEvent: onEvent)
+        .run(configuration.assets)
     }
   }
 

@@ -99,15 +99,7 @@ final class ProgressRecorder: Sendable {
 func withFetcher<T: Sendable>(
   _ options: FetchOptions, runtime: FetchRuntime = SleepRecorder().runtime, _ body: (Fetcher) async throws -> T
 ) async throws -> T {
-  let fetcher = Fetcher.live(options: options, runtime: runtime)
-  do {
-    let result = try await body(fetcher)
-    await fetcher.shutdown()
-    return result
-  } catch {
-    await fetcher.shutdown()
-    throw error
-  }
+  try await Fetcher.live(options: options, runtime: runtime).using(body)
 }
 
 /// The `FetchError` `body` throws, or nil (recorded as an issue by the caller's `#expect`).
