@@ -24,9 +24,12 @@ build: deps
 	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS)
 
 ## test: build and run every test
+# Serial: the integration tests wait on real processes synchronously, which blocks Swift's
+# cooperative threads (one per core); run in parallel on 2 cores, the timing-sensitive tests
+# (timeouts, Ctrl-C, kill -9 mid-run) would be starved.
 test: deps-test
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build --no-parallel $(BUILD_FLAGS)
 
 ## demo: run Ripple's main job on a built-in example repository
 demo: deps

@@ -15,13 +15,12 @@ final class ProcessGroupReaper: @unchecked Sendable {
     lock.withLock { group = pid }
   }
 
+  /// Signals from a Dispatch queue rather than a task: the cooperative thread pool may be saturated
+  /// (it has one thread per core), and stopping children must not wait for it.
   func cancel() {
     guard let group = lock.withLock({ group }) else { return }
-    Task.detached {
-      for (signal, delay) in [(SIGINT, 0), (SIGTERM, 3), (SIGKILL, 2)] as [(Int32, Int)] {
-        if delay > 0 { try? await Task.sleep(for: .seconds(delay)) }
-        if kill(-group, signal) != 0 && errno == ESRCH { return }  // the group is gone
-      }
+    for (signal, delay) in [(SIGINT, 0.0), (SIGTERM, 3.0), (SIGKILL, 5.0)] {
+      DispatchQueue.global().asyncAfter(deadline: .now() + delay) { _ = kill(-group, signal) }
     }
   }
 

@@ -15,7 +15,10 @@ struct CrashAndLockTests {
     let events = EventLog()
     let fetcher = testFetcher(["a": data], log: log, delay: .milliseconds(400))
     async let first = repo.bootstrapper(fetcher).run(config)
-    try await Task.sleep(for: .milliseconds(100))
+    // Start the second only once the first is downloading (and so holds the repository lock), however
+    // slow the machine is.
+    let deadline = ContinuousClock.now + .seconds(60)
+    while log.requests.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
     let second = try await repo.bootstrapper(fetcher, onEvent: events.add).run(config)
     try await first.check()
     #expect(second.assets.map(\.status) == [.upToDate(.private)])
@@ -36,7 +39,8 @@ struct CrashAndLockTests {
     var otherOptions = second.bootstrapper(fetcher, onEvent: events.add)
     otherOptions.options.cacheRoot = sharedCache
     async let one = first.bootstrapper(fetcher).run(config)
-    try await Task.sleep(for: .milliseconds(100))
+    let deadline = ContinuousClock.now + .seconds(60)
+    while log.requests.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
     try await otherOptions.run(config).check()
     try await one.check()
     #expect(log.requests.count == 1)

@@ -16,8 +16,11 @@ import Testing
     return (path, String(try run(["/usr/bin/sha256sum", path]).standardOutput.prefix(64)))
   }
 
-  static func config(_ archive: (path: String, sha: String)) -> String {
-    // A slow transform (0.3 s per file) keeps the run busy long enough to be killed in the middle.
+  /// A transform that leaves a mark in `marks` when it starts and then takes `seconds` per file, so a
+  /// test can kill the run while it is transforming.
+  static func config(_ archive: (path: String, sha: String), marks: String = "/dev/null/none", seconds: Int = 0)
+    -> String
+  {
     """
     assets:
       - id: sounds
@@ -25,7 +28,7 @@ import Testing
         sha256: "\(archive.sha)"
         archive: {format: tar.gz, stripComponents: 1}
         transform:
-          command: ["/bin/sh", "-c", "sleep 0.3; cp \\"$0\\" \\"$1\\"", "{input}", "{output}"]
+          command: ["/bin/sh", "-c", "touch \\"$2\\" 2>/dev/null; sleep \(seconds); cp \\"$0\\" \\"$1\\"", "{input}", "{output}", "\(marks)/{stem}"]
           output: "{stem}.snd"
         destination: Sources/Audio/Resources
 
@@ -46,7 +49,9 @@ import Testing
     let oldSet = try contents(destination)
     #expect(oldSet.count == 3 && oldSet.values.allSatisfy { $0.hasPrefix("v1") })
 
-    try repo.write("ripple.yml", Self.config(v2))
+    let marks = assets + "/marks"
+    try FileManager.default.createDirectory(atPath: marks, withIntermediateDirectories: true)
+    try repo.write("ripple.yml", Self.config(v2, marks: marks, seconds: 2))
     let process = Process()
     process.executableURL = URL(fileURLWithPath: RippleBinary.path)
     process.arguments = ["bootstrap"]
@@ -58,12 +63,18 @@ import Testing
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    try await Task.sleep(for: .milliseconds(1200))  // 8 files × 0.3 s: still transforming
-    #expect(process.isRunning, "the run should still be busy when killed")
+    let deadline = ContinuousClock.now + .seconds(120)
+    while process.isRunning && ContinuousClock.now < deadline
+      && ((try? FileManager.default.contentsOfDirectory(atPath: marks)) ?? []).isEmpty
+    {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    #expect(process.isRunning, "the run should still be transforming when killed")
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()
     #expect(try contents(destination) == oldSet, "after kill -9 the destination is the full old set")
 
+    try repo.write("ripple.yml", Self.config(v2))
     let again = try RippleBinary.run(["bootstrap"], in: repo.root)
     #expect(again.status == 0, "\(again.standardOutput)\(again.standardError)")
     let newSet = try contents(destination)
