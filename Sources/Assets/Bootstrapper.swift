@@ -1,6 +1,7 @@
 import AssetFetch
 import Foundation
 import RippleConfig
+import RippleCore
 import SystemClients
 
 /// `ripple bootstrap`: validate everything, then per asset (in parallel, `jobs` at a time) cache or
@@ -174,24 +175,13 @@ public struct Bootstrapper: Sendable {
   // MARK: - Execution
 
   private func execute(_ decisions: [Decision]) async throws -> [AssetReport] {
-    try await withThrowingTaskGroup(of: (Int, AssetReport).self) { group in
-      var reports = [AssetReport?](repeating: nil, count: decisions.count)
-      var next = 0
-      func addNext() {
-        guard next < decisions.count else { return }
-        let index = next
-        let decision = decisions[index]
-        next += 1
-        group.addTask { (index, await self.handle(decision)) }
-      }
-      for _ in 0..<options.jobs { addNext() }
-      while let (index, report) = try await group.next() {
-        reports[index] = report
-        onEvent(.finished(report))
-        addNext()
-      }
-      return reports.compactMap { $0 }
-    }
+    let onEvent = onEvent
+    return try await Concurrently.map(decisions, limit: options.jobs) {
+      await self.handle($0)
+    } onResult: { _, report in
+      onEvent(.finished(report))
+      return true
+    }.compactMap { $0 }
   }
 
   private func handle(_ decision: Decision) async -> AssetReport {

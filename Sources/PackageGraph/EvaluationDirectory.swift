@@ -29,17 +29,7 @@ struct EvaluationDirectory {
   /// `tree/`, so that SwiftPM's choice of manifest is the same as in the revision.
   func writeManifests(of packagePath: String, from snapshot: TreeSnapshot) throws(PackageGraphError) {
     for file in PackageDiscovery.manifestFiles(in: packagePath, files: snapshot.files) {
-      let bytes: [UInt8]
-      do {
-        guard let contents = try snapshot.read(file) else {
-          throw PackageGraphError.unreadableFile(path: file, revision: snapshot.label, reason: "the file is missing")
-        }
-        bytes = contents
-      } catch let error as PackageGraphError {
-        throw error
-      } catch {
-        throw .unreadableFile(path: file, revision: snapshot.label, reason: "\(error)")
-      }
+      let bytes = try snapshot.readRequired(file)
       let url = URL(fileURLWithPath: tree + "/" + file)
       do {
         try FileManager.default.createDirectory(

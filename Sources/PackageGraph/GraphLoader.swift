@@ -117,20 +117,9 @@ public struct GraphLoader: Sendable {
     let evaluator = ManifestEvaluator(
       process: process, swift: try toolchain.resolvedExecutable(), temporaryDirectory: directory.temporary)
     let label = tree.label
-    return try await withThrowingTaskGroup(of: (Int, JSONValue).self) { group in
-      var results: [JSONValue?] = jobs.map { _ in nil }
-      var running = 0
-      for (index, job) in jobs.enumerated() {
-        if running == concurrency, let (done, document) = try await group.next() {
-          results[done] = document
-          running -= 1
-        }
-        group.addTask { (index, try await evaluator.evaluate(job, root: root, revision: label)) }
-        running += 1
-      }
-      for try await (done, document) in group { results[done] = document }
-      return results.map { $0! }
-    }
+    return try await Concurrently.map(jobs, limit: concurrency) { job in
+      try await evaluator.evaluate(job, root: root, revision: label)
+    }.map { $0! }
   }
 }
 
@@ -147,15 +136,6 @@ struct ManifestInput: Sendable {
     self.packagePath = packagePath
     manifestFile = ManifestSelection.select(fileNames: names, toolchain: swiftVersion)
     let path = RepoPath.join(packagePath, manifestFile)
-    do {
-      guard let bytes = try tree.read(path) else {
-        throw PackageGraphError.unreadableFile(path: path, revision: tree.label, reason: "the file is missing")
-      }
-      manifest = bytes
-    } catch let error as PackageGraphError {
-      throw error
-    } catch {
-      throw .unreadableFile(path: path, revision: tree.label, reason: "\(error)")
-    }
+    manifest = try tree.readRequired(path)
   }
 }

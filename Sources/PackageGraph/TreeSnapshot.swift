@@ -37,3 +37,18 @@ public struct TreeSnapshot: Sendable {
     return result
   }
 }
+
+extension TreeSnapshot {
+  /// The contents of `path`, which must exist: a missing or unreadable file is a `PackageGraphError`
+  /// naming the path and this revision.
+  func readRequired(_ path: String) throws(PackageGraphError) -> [UInt8] {
+    let contents: [UInt8]?
+    do {
+      contents = try read(path)
+    } catch {
+      throw .unreadableFile(path: path, revision: label, reason: "\(error)")
+    }
+    guard let contents else { throw .unreadableFile(path: path, revision: label, reason: "the file is missing") }
+    return contents
+  }
+}

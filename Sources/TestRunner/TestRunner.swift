@@ -71,28 +71,16 @@ public struct TestRunner: Sendable {
   /// Runs packages with at most `jobs` at a time; results in plan order.
   private func runAll(_ steps: [PackageStep], jobs: Int, retries: Int) async -> [Result<PackageResult, TestRunnerError>]
   {
-    await withTaskGroup(of: (Int, Result<PackageResult, TestRunnerError>).self) { group in
-      var results = [Result<PackageResult, TestRunnerError>?](repeating: nil, count: steps.count)
-      var next = 0
-      func addNext() {
-        guard next < steps.count else { return }
-        let index = next
-        let step = steps[index]
-        next += 1
-        group.addTask { (index, await runPackageCatching(step, retries: retries)) }
-      }
-      for _ in 0..<min(jobs, steps.count) { addNext() }
-      while let (index, result) = await group.next() {
-        results[index] = result
-        if case .failure = result {
-          group.cancelAll()
-        } else {
-          addNext()
-        }
-      }
-      return results.enumerated().map { index, result in
-        result ?? .success(PackageResult(path: steps[index].package, status: .cancelled, filter: steps[index].filter))
-      }
+    // After a failure (swift could not run) nothing more is started; unstarted packages are cancelled.
+    let results =
+      (try? await Concurrently.map(steps, limit: jobs) { step in
+        await runPackageCatching(step, retries: retries)
+      } onResult: { _, result in
+        if case .failure = result { return false }
+        return true
+      }) ?? steps.map { _ in nil }
+    return results.enumerated().map { index, result in
+      result ?? .success(PackageResult(path: steps[index].package, status: .cancelled, filter: steps[index].filter))
     }
   }
 

@@ -1,0 +1,52 @@
+import Foundation
+import RippleCore
+import Testing
+
+/// How many bodies run at once, and the most seen.
+private final class Gauge: @unchecked Sendable {
+  private let lock = NSLock()
+  private var running = 0
+  private(set) var peak = 0
+  func enter() {
+    lock.withLock {
+      running += 1; peak = max(peak, running)
+    }
+  }
+  func leave() { lock.withLock { running -= 1 } }
+}
+
+@Suite struct ConcurrentlyTests {
+  @Test func keepsItemOrderAndNeverExceedsTheLimit() async throws {
+    let gauge = Gauge()
+    let outputs = try await Concurrently.map(Array(0..<20), limit: 3) { item in
+      gauge.enter()
+      try await Task.sleep(for: .milliseconds(Int.random(in: 1...10)))
+      gauge.leave()
+      return item * 2
+    }
+    #expect(outputs == (0..<20).map { $0 * 2 })
+    #expect(gauge.peak <= 3 && gauge.peak >= 1)
+  }
+
+  @Test func stoppingLeavesTheUnstartedItemsNil() async throws {
+    var seen: [Int] = []
+    let outputs = try await Concurrently.map(Array(0..<10), limit: 1) {
+      $0
+    } onResult: { _, output in
+      seen.append(output)
+      return output < 2
+    }
+    #expect(seen == [0, 1, 2])
+    #expect(outputs == [0, 1, 2] + Array(repeating: nil, count: 7))
+  }
+
+  @Test func anErrorIsRethrown() async {
+    struct Boom: Error {}
+    await #expect(throws: Boom.self) {
+      _ = try await Concurrently.map([1, 2, 3], limit: 2) { item in
+        if item == 2 { throw Boom() }
+        return item
+      }
+    }
+  }
+}
