@@ -5,9 +5,10 @@ import PackageDescription
 // Layout and rules: ../shared/DESIGN.md. The `ripple` executable stays lean (no server framework).
 let package = Package(
   name: "Ripple",
-  platforms: [.macOS(.v13)],
+  platforms: [.macOS(.v14)],
   products: [
-    .executable(name: "ripple", targets: ["ripple"])
+    .executable(name: "ripple", targets: ["ripple"]),
+    .executable(name: "rippled", targets: ["rippled"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -19,6 +20,13 @@ let package = Package(
     // Already dependencies of async-http-client; named so AssetFetch can import NIO and NIOSSL directly.
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    // rippled only (the `ripple` CLI links none of these):
+    // SQLite through GRDB (system libsqlite3, WAL, migrations, typed rows);
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    // the HTTP API and dashboard through Hummingbird (on the swift-nio already in the build);
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    // Prometheus text exposition for /metrics.
+    .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
   ],
   targets: [
     // libgit2 as a system library, found through pkg-config.
@@ -94,6 +102,23 @@ let package = Package(
     ),
     .executableTarget(name: "ripple", dependencies: ["RippleCLI"]),
 
+    // rippled: file watching (inotify, polling), the runs store, the web pages, the service itself.
+    .target(name: "FileWatch", dependencies: ["RippleCore"]),
+    .target(name: "RunStore", dependencies: ["RippleCore", .product(name: "GRDB", package: "GRDB.swift")]),
+    .target(
+      name: "DaemonWeb",
+      dependencies: ["RippleCore", "RunStore", .product(name: "Prometheus", package: "swift-prometheus")]),
+    .target(
+      name: "Daemon",
+      dependencies: [
+        "RippleCore", "SystemClients", "Git", "PackageGraph", "RippleConfig", "Affected", "TestRunner", "Assets",
+        "AssetFetch", "RippleKit", "FileWatch", "RunStore", "DaemonWeb",
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+    .executableTarget(name: "rippled", dependencies: ["Daemon"]),
+
     .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore"]),
     .testTarget(name: "SystemClientsTests", dependencies: ["SystemClients"]),
     .testTarget(name: "GitTests", dependencies: ["Git"]),
@@ -103,6 +128,11 @@ let package = Package(
     .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner"]),
     .testTarget(name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig"], exclude: ["Helpers"]),
     .testTarget(name: "AssetsTests", dependencies: ["Assets"]),
+    .testTarget(name: "FileWatchTests", dependencies: ["FileWatch"]),
+    .testTarget(name: "RunStoreTests", dependencies: ["RunStore"]),
+    .testTarget(name: "DaemonWebTests", dependencies: ["DaemonWeb", "RunStore"]),
+    .testTarget(name: "DaemonTests", dependencies: ["Daemon", "RunStore", "RippleConfig", "Git"]),
+    .testTarget(name: "DaemonIntegrationTests", dependencies: ["Git", "RunStore"]),
     .testTarget(
       name: "RippleIntegrationTests", dependencies: ["RippleKit", "RippleCLI", "Git", "TestRunner", "Affected"]),
   ],

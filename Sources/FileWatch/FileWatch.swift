@@ -1,0 +1,1 @@
+// FileWatch: placeholder until the module lands.

@@ -1,0 +1,135 @@
+/// `rippled.yml`: what the daemon watches, how often, how much at once, where it keeps things.
+/// Parsed by `DaemonConfigLoader`; every error names the file, line and key.
+public struct DaemonConfiguration: Sendable, Hashable {
+  public var http: HTTPSettings
+  /// Where the runs database lives. nil: `$STATE_DIRECTORY` (systemd), else `$XDG_STATE_HOME/rippled`,
+  /// else `~/.local/state/rippled`.
+  public var stateDirectory: String?
+  /// Mirrors, worktrees, build folders, asset and manifest caches. nil: `$CACHE_DIRECTORY`, else
+  /// `$XDG_CACHE_HOME/rippled`, else `~/.cache/rippled`.
+  public var cacheDirectory: String?
+  /// Run logs. nil: `$LOGS_DIRECTORY`, else `<stateDirectory>/logs`.
+  public var logsDirectory: String?
+  /// Runs at the same time, across all repositories.
+  public var concurrency: Int
+  /// On SIGTERM, how long a running run may go on before its process group is terminated.
+  public var shutdownGrace: Duration
+  public var retention: Retention
+  public var repositories: [RepositorySettings]
+
+  public init(
+    http: HTTPSettings = .init(), stateDirectory: String? = nil, cacheDirectory: String? = nil,
+    logsDirectory: String? = nil, concurrency: Int = 1, shutdownGrace: Duration = .seconds(60),
+    retention: Retention = .init(), repositories: [RepositorySettings] = []
+  ) {
+    self.http = http
+    self.stateDirectory = stateDirectory
+    self.cacheDirectory = cacheDirectory
+    self.logsDirectory = logsDirectory
+    self.concurrency = concurrency
+    self.shutdownGrace = shutdownGrace
+    self.retention = retention
+    self.repositories = repositories
+  }
+}
+
+public struct HTTPSettings: Sendable, Hashable {
+  /// Listen address; loopback unless the operator says otherwise.
+  public var host: String
+  /// 0 picks a free port (tests); the chosen port is logged and written to `<state>/http-port`.
+  public var port: Int
+  /// A file holding the bearer token `POST /api/runs` requires. nil: that endpoint answers 403.
+  public var tokenFile: String?
+  /// A file holding the GitHub webhook secret. nil: `/hooks/github` answers 404.
+  public var webhookSecretFile: String?
+
+  public init(host: String = "127.0.0.1", port: Int = 7878, tokenFile: String? = nil, webhookSecretFile: String? = nil) {
+    self.host = host
+    self.port = port
+    self.tokenFile = tokenFile
+    self.webhookSecretFile = webhookSecretFile
+  }
+}
+
+public struct Retention: Sendable, Hashable {
+  /// Runs kept in the store (oldest finished ones go first).
+  public var maxRuns: Int
+  /// Finished runs older than this are removed.
+  public var maxAge: Duration
+  /// A run's log stops growing here (a last line says it was cut).
+  public var maxLogBytes: Int
+
+  public init(maxRuns: Int = 1000, maxAge: Duration = .seconds(30 * 86_400), maxLogBytes: Int = 10 << 20) {
+    self.maxRuns = maxRuns
+    self.maxAge = maxAge
+    self.maxLogBytes = maxLogBytes
+  }
+}
+
+public struct RepositorySettings: Sendable, Hashable {
+  public enum Source: Sendable, Hashable {
+    /// A remote (URL or path of a bare repo) whose branches are fetched on an interval.
+    case remote(url: String)
+    /// A working tree on this machine (dev box), watched for saves.
+    case workingTree(path: String)
+  }
+
+  public enum WatchMode: String, Sendable, Hashable, CaseIterable {
+    /// inotify on Linux, polling elsewhere.
+    case auto
+    case inotify
+    case poll
+  }
+
+  /// Unique, `[A-Za-z0-9._-]+`: used in paths, URLs and metrics labels.
+  public var name: String
+  public var source: Source
+  /// Remote sources: which branches to follow, first match wins.
+  public var branches: [BranchRule]
+  public var fetchInterval: Duration
+  /// A fetch that takes longer is abandoned (and retried with jittered backoff).
+  public var fetchTimeout: Duration
+  /// A run that takes longer is stopped, its process group killed, and recorded `error`.
+  public var runTimeout: Duration
+  /// Working-tree sources: quiet time after the last file event before looking.
+  public var settle: Duration
+  public var watch: WatchMode
+  /// Used by `poll` (and `auto` where inotify is missing).
+  public var pollInterval: Duration
+  /// Run `ripple bootstrap` in the run's worktree when the asset manifest changed.
+  public var bootstrap: Bool
+  /// Extra arguments for `swift build` and `swift test`.
+  public var testArguments: [String]
+
+  public init(
+    name: String, source: Source, branches: [BranchRule] = [BranchRule(pattern: "main")],
+    fetchInterval: Duration = .seconds(60), fetchTimeout: Duration = .seconds(120),
+    runTimeout: Duration = .seconds(30 * 60), settle: Duration = .milliseconds(300), watch: WatchMode = .auto,
+    pollInterval: Duration = .seconds(2), bootstrap: Bool = true, testArguments: [String] = []
+  ) {
+    self.name = name
+    self.source = source
+    self.branches = branches
+    self.fetchInterval = fetchInterval
+    self.fetchTimeout = fetchTimeout
+    self.runTimeout = runTimeout
+    self.settle = settle
+    self.watch = watch
+    self.pollInterval = pollInterval
+    self.bootstrap = bootstrap
+    self.testArguments = testArguments
+  }
+}
+
+public struct BranchRule: Sendable, Hashable {
+  /// A glob over branch names: `main`, `release/*`, `*`.
+  public var pattern: String
+  /// A newer commit cancels the running run of the branch (recorded `superseded`), instead of
+  /// waiting for it to finish.
+  public var cancelRunning: Bool
+
+  public init(pattern: String, cancelRunning: Bool = false) {
+    self.pattern = pattern
+    self.cancelRunning = cancelRunning
+  }
+}

@@ -1,0 +1,257 @@
+import Foundation
+
+/// Where a run is in its life. `queued` and `running` are live; every other state is final.
+///
+/// Legal transitions (the store rejects any other):
+/// queued → running | superseded | cancelled;
+/// running → passed | failed | error | superseded | cancelled | interrupted.
+public enum RunState: String, Codable, Sendable, CaseIterable, Hashable {
+  case queued
+  case running
+  /// Every selected test passed, or nothing testable was affected.
+  case passed
+  /// A test or a build failed, or a filter ran no test.
+  case failed
+  /// Ripple itself could not finish the run (git, manifest, bootstrap, timeout): not the code's fault.
+  case error
+  /// A newer commit of the same branch replaced it (pending replaced, or running cancelled by policy).
+  case superseded
+  /// Cancelled by a person (API) or by shutdown before it started.
+  case cancelled
+  /// The daemon stopped (crash, kill -9, SIGTERM past the grace period) while it ran.
+  case interrupted
+
+  public var isFinal: Bool { self != .queued && self != .running }
+
+  public func canMove(to next: RunState) -> Bool {
+    switch (self, next) {
+    case (.queued, .running), (.queued, .superseded), (.queued, .cancelled): true
+    case (.running, .passed), (.running, .failed), (.running, .error), (.running, .superseded),
+      (.running, .cancelled), (.running, .interrupted):
+      true
+    default: false
+    }
+  }
+}
+
+/// What made the daemon queue a run.
+public enum RunTrigger: String, Codable, Sendable, Hashable {
+  /// A new branch head found by a periodic fetch.
+  case fetch
+  /// A settled burst of file events in a watched working tree.
+  case watch
+  /// A verified GitHub push delivery (it queues a fetch; the fetch queues the run).
+  case webhook
+  /// `POST /api/runs`.
+  case api
+  /// Re-queued after the daemon was interrupted while the original ran.
+  case requeue
+}
+
+/// One run as listed: what, when, how it ended.
+public struct RunRecord: Codable, Sendable, Hashable, Identifiable {
+  public var id: Int64
+  /// The configured repository name.
+  public var repository: String
+  /// The branch name, or `worktree` for a watched working tree.
+  public var branch: String
+  public var trigger: RunTrigger
+  /// The commit that changes were measured from (the last passing commit of the branch, or its
+  /// merge-base with the head); nil until the analysis ran, or when every test was selected.
+  public var base: String?
+  /// The commit under test, or `worktree`.
+  public var head: String
+  public var state: RunState
+  /// Why it ended like that, in a sentence: "superseded by run 7", "timed out after 30m", an error.
+  public var reason: String?
+  public var queuedAt: Date
+  public var startedAt: Date?
+  public var finishedAt: Date?
+  /// Test targets that ran, and test targets in the head graph.
+  public var selectedTestTargets: Int?
+  public var totalTestTargets: Int?
+  public var failedTests: Int?
+  /// The interrupted run this one repeats, and which attempt this is (1 for an original run).
+  public var retryOf: Int64?
+  public var attempt: Int
+  /// The run's log file (capped), when one was written.
+  public var logPath: String?
+
+  public init(
+    id: Int64, repository: String, branch: String, trigger: RunTrigger, base: String? = nil, head: String,
+    state: RunState = .queued, reason: String? = nil, queuedAt: Date, startedAt: Date? = nil,
+    finishedAt: Date? = nil, selectedTestTargets: Int? = nil, totalTestTargets: Int? = nil,
+    failedTests: Int? = nil, retryOf: Int64? = nil, attempt: Int = 1, logPath: String? = nil
+  ) {
+    self.id = id
+    self.repository = repository
+    self.branch = branch
+    self.trigger = trigger
+    self.base = base
+    self.head = head
+    self.state = state
+    self.reason = reason
+    self.queuedAt = queuedAt
+    self.startedAt = startedAt
+    self.finishedAt = finishedAt
+    self.selectedTestTargets = selectedTestTargets
+    self.totalTestTargets = totalTestTargets
+    self.failedTests = failedTests
+    self.retryOf = retryOf
+    self.attempt = attempt
+    self.logPath = logPath
+  }
+
+  /// Seconds from start to finish (or nil while it has not both started and finished).
+  public var duration: Double? {
+    guard let startedAt, let finishedAt else { return nil }
+    return finishedAt.timeIntervalSince(startedAt)
+  }
+}
+
+/// What the daemon asks the store to queue.
+public struct NewRun: Sendable, Hashable {
+  public var repository: String
+  public var branch: String
+  public var head: String
+  public var trigger: RunTrigger
+  public var retryOf: Int64?
+  public var attempt: Int
+
+  public init(
+    repository: String, branch: String, head: String, trigger: RunTrigger, retryOf: Int64? = nil, attempt: Int = 1
+  ) {
+    self.repository = repository
+    self.branch = branch
+    self.head = head
+    self.trigger = trigger
+    self.retryOf = retryOf
+    self.attempt = attempt
+  }
+}
+
+/// The outcome of a test target in a run.
+public enum TargetStatus: String, Codable, Sendable, Hashable {
+  case passed, failed, skipped
+  /// Selected, but its package did not build, or the run stopped first.
+  case notRun
+}
+
+/// A target the analysis selected, with its reasons and, for test targets, what happened.
+public struct RunTarget: Codable, Sendable, Hashable {
+  /// Package directory relative to the repo root ("." for the root).
+  public var package: String
+  public var name: String
+  /// library, executable, test, plugin, macro, …
+  public var kind: String
+  public var isTest: Bool
+  /// "changed Sources/Net/Client.swift", "depends on Net", …
+  public var reasons: [String]
+  /// Test targets only, once results are in.
+  public var status: TargetStatus?
+  public var duration: Double?
+  /// "Suite.test: message" for each failing test (capped by the recorder).
+  public var failures: [String]
+
+  public init(
+    package: String, name: String, kind: String, isTest: Bool, reasons: [String], status: TargetStatus? = nil,
+    duration: Double? = nil, failures: [String] = []
+  ) {
+    self.package = package
+    self.name = name
+    self.kind = kind
+    self.isTest = isTest
+    self.reasons = reasons
+    self.status = status
+    self.duration = duration
+    self.failures = failures
+  }
+
+  /// `package:name`, the key edges use.
+  public var key: String { "\(package):\(name)" }
+}
+
+/// `from` depends on `to` (both `package:name` keys of targets in the same run).
+public struct RunEdge: Codable, Sendable, Hashable {
+  public var from: String
+  public var to: String
+
+  public init(from: String, to: String) {
+    self.from = from
+    self.to = to
+  }
+}
+
+/// The affected analysis of a run, recorded once it is known.
+public struct RunAnalysis: Codable, Sendable, Hashable {
+  public var base: String?
+  public var changedFiles: [String]
+  public var runAllReasons: [String]
+  public var warnings: [String]
+  public var targets: [RunTarget]
+  public var edges: [RunEdge]
+  public var selectedTestTargets: Int
+  public var totalTestTargets: Int
+
+  public init(
+    base: String?, changedFiles: [String], runAllReasons: [String] = [], warnings: [String] = [],
+    targets: [RunTarget], edges: [RunEdge], selectedTestTargets: Int, totalTestTargets: Int
+  ) {
+    self.base = base
+    self.changedFiles = changedFiles
+    self.runAllReasons = runAllReasons
+    self.warnings = warnings
+    self.targets = targets
+    self.edges = edges
+    self.selectedTestTargets = selectedTestTargets
+    self.totalTestTargets = totalTestTargets
+  }
+}
+
+/// The result of one test target, recorded when the tests finished.
+public struct TargetResult: Codable, Sendable, Hashable {
+  public var package: String
+  public var name: String
+  public var status: TargetStatus
+  public var duration: Double?
+  public var failures: [String]
+
+  public init(package: String, name: String, status: TargetStatus, duration: Double? = nil, failures: [String] = []) {
+    self.package = package
+    self.name = name
+    self.status = status
+    self.duration = duration
+    self.failures = failures
+  }
+}
+
+/// One journaled state change.
+public struct RunTransition: Codable, Sendable, Hashable {
+  public var runID: Int64
+  /// nil for the creation of the run (→ queued).
+  public var from: RunState?
+  public var to: RunState
+  public var at: Date
+  public var note: String?
+
+  public init(runID: Int64, from: RunState?, to: RunState, at: Date, note: String? = nil) {
+    self.runID = runID
+    self.from = from
+    self.to = to
+    self.at = at
+    self.note = note
+  }
+}
+
+/// Everything known about one run: `GET /api/runs/{id}` and the run page.
+public struct RunDetail: Codable, Sendable, Hashable {
+  public var run: RunRecord
+  public var analysis: RunAnalysis?
+  public var transitions: [RunTransition]
+
+  public init(run: RunRecord, analysis: RunAnalysis?, transitions: [RunTransition]) {
+    self.run = run
+    self.analysis = analysis
+    self.transitions = transitions
+  }
+}

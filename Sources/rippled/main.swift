@@ -1,0 +1,1 @@
+print("rippled: not built yet")
