@@ -24,12 +24,17 @@ public enum GitError: RippleError, Equatable {
   case noDefaultBranch
   /// The operation needs a working tree but the repository is bare.
   case bareRepository(path: String, operation: String)
+  /// A fetch did not finish within its deadline.
+  case fetchTimedOut(url: String, after: Duration)
+  /// A fetch failed; `credentialsRequested` when the remote asked for credentials the daemon does not have.
+  case fetchFailed(url: String, detail: String, credentialsRequested: Bool)
   /// Any other libgit2 failure: the operation, libgit2's return code and `git_error_last()`'s message.
   case libgit2(operation: String, code: Int32, message: String)
 
   public var category: ErrorCategory {
     switch self {
-    case .notARepository, .notOwnedByCurrentUser, .shallowMissingCommit, .shallowMergeBase, .libgit2:
+    case .notARepository, .notOwnedByCurrentUser, .shallowMissingCommit, .shallowMergeBase, .libgit2,
+      .fetchTimedOut, .fetchFailed:
       .environment
     case .unknownRevision, .notACommit, .emptyRepository, .missingCommit, .noCommonAncestor, .noDefaultBranch,
       .bareRepository:
@@ -70,6 +75,14 @@ public enum GitError: RippleError, Equatable {
     case .bareRepository(let path, let operation):
       "cannot \(operation): the repository at '\(path)' is bare (it has no working tree); "
         + "compare two revisions instead, or run in a checkout"
+    case .fetchTimedOut(let url, let after):
+      "fetching '\(url)' took longer than \(after) and was abandoned; check the network or raise fetchTimeout"
+    case .fetchFailed(let url, let detail, let credentialsRequested):
+      "could not fetch '\(url)': \(detail)"
+        + (credentialsRequested
+          ? "; the remote asked for credentials, which rippled never prompts for: use an ssh URL with a key "
+            + "in the service user's ssh agent, or a URL the service can read without credentials"
+          : "")
     case .libgit2(let operation, let code, let message):
       "git failed to \(operation): \(message) (libgit2 error \(code))"
     }

@@ -15,7 +15,7 @@ public final class GitRepository: @unchecked Sendable {
   public let gitDirectory: String
   public let isBare: Bool
 
-  private init(handle: OpaquePointer) {
+  init(handle: OpaquePointer) {
     self.handle = handle
     self.workdir = git_repository_workdir(handle).map { withoutTrailingSlash(String(cString: $0)) }
     self.gitDirectory = withoutTrailingSlash(String(cString: git_repository_path(handle)))
@@ -34,7 +34,7 @@ public final class GitRepository: @unchecked Sendable {
   /// The work tree, or the git directory of a bare repository, for messages.
   private var displayPath: String { workdir ?? gitDirectory }
 
-  private func withRepository<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
+  func withRepository<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
     try lock.withLock { try body(handle) }
   }
 
@@ -339,14 +339,14 @@ public final class GitRepository: @unchecked Sendable {
     if workdir == nil { throw GitError.bareRepository(path: gitDirectory, operation: operation) }
   }
 
-  private func oid(_ id: ObjectID) throws -> git_oid {
+  func oid(_ id: ObjectID) throws -> git_oid {
     var oid = git_oid()
     try check(git_oid_fromstr(&oid, id.hex), "parse object id '\(id.hex)'")
     return oid
   }
 
   /// The commit `id`; throws `missingCommit`, or `shallowMissingCommit` in a shallow clone. Caller frees it.
-  private func lookupCommit(_ id: ObjectID, _ repo: OpaquePointer) throws -> OpaquePointer? {
+  func lookupCommit(_ id: ObjectID, _ repo: OpaquePointer) throws -> OpaquePointer? {
     var oid = try oid(id)
     var commit: OpaquePointer?
     let code = git_commit_lookup(&commit, repo, &oid)
@@ -358,7 +358,7 @@ public final class GitRepository: @unchecked Sendable {
   }
 
   /// The root tree of commit `id`. Caller frees it.
-  private func tree(of id: ObjectID, _ repo: OpaquePointer) throws -> OpaquePointer? {
+  func tree(of id: ObjectID, _ repo: OpaquePointer) throws -> OpaquePointer? {
     let commit = try lookupCommit(id, repo)
     defer { git_commit_free(commit) }
     var tree: OpaquePointer?
