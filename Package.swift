@@ -27,6 +27,9 @@ let package = Package(
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     // Prometheus text exposition for /metrics.
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    // Already Hummingbird's dependencies: SIGTERM-driven graceful shutdown of the server and the scheduler.
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
   ],
   targets: [
     // libgit2 as a system library, found through pkg-config.
@@ -115,6 +118,8 @@ let package = Package(
         "AssetFetch", "RippleKit", "FileWatch", "RunStore", "DaemonWeb",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(name: "rippled", dependencies: ["Daemon"]),

@@ -45,3 +45,16 @@ extension AffectedFormatter {
     "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
   }
 }
+
+extension AffectedFormatter {
+  /// Every resolved dependency edge of `graph` (within and across local packages), as
+  /// (dependent, dependency) pairs, sorted: what the daemon draws for a run.
+  public static func dependencyEdges(in graph: PackageGraph) -> [(dependent: TargetRef, dependency: TargetRef)] {
+    let index = GraphIndex(graph)
+    var edges: [(dependent: TargetRef, dependency: TargetRef)] = []
+    for (dependency, dependents) in index.dependents {
+      for dependent in dependents { edges.append((dependent, dependency)) }
+    }
+    return edges.sorted { ($0.dependent, $0.dependency) < ($1.dependent, $1.dependency) }
+  }
+}

@@ -1,1 +1,3 @@
-print("rippled: not built yet")
+import Daemon
+
+await RippledCommand.main()

@@ -1,0 +1,56 @@
+import Foundation
+import RippleConfig
+
+/// Where the daemon keeps things. State (the runs database) must survive; the cache (mirrors, work trees,
+/// build folders, manifest cache) can be deleted at any time; logs are capped and pruned.
+struct DaemonPaths: Sendable {
+  var state: String
+  var cache: String
+  var logs: String
+
+  /// Config first, then systemd's `$STATE_DIRECTORY`/`$CACHE_DIRECTORY`/`$LOGS_DIRECTORY` (set by the unit's
+  /// StateDirectory= etc.), then the XDG locations of the user.
+  static func resolve(_ config: DaemonConfiguration, environment: [String: String]) -> DaemonPaths {
+    func first(_ values: String?...) -> String? { values.compactMap { $0 }.first { !$0.isEmpty } }
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    // systemd may pass several colon-separated directories; the first is ours.
+    func systemd(_ key: String) -> String? { environment[key]?.split(separator: ":").first.map(String.init) }
+    let state =
+      first(
+        config.stateDirectory, systemd("STATE_DIRECTORY"), environment["XDG_STATE_HOME"].map { $0 + "/rippled" })
+      ?? home + "/.local/state/rippled"
+    let cache =
+      first(
+        config.cacheDirectory, systemd("CACHE_DIRECTORY"), environment["XDG_CACHE_HOME"].map { $0 + "/rippled" })
+      ?? home + "/.cache/rippled"
+    let logs = first(config.logsDirectory, systemd("LOGS_DIRECTORY")) ?? state + "/logs"
+    return DaemonPaths(state: state, cache: cache, logs: logs)
+  }
+
+  var database: String { state + "/rippled.sqlite" }
+  var lockFile: String { state + "/rippled.lock" }
+  /// The port the HTTP server listens on, written once it does (tests and scripts read it with port 0).
+  var portFile: String { state + "/http-port" }
+  /// `swift package dump-package` results (RIPPLE_CACHE_DIR for the RippleKit jobs).
+  var rippleCache: String { cache + "/ripple" }
+
+  func mirror(_ repository: String) -> String { cache + "/mirrors/\(repository).git" }
+  func worktree(_ repository: String, lane: String) -> String { cache + "/work/\(repository)/\(Self.slug(lane))" }
+  func scratch(_ repository: String, lane: String) -> String { cache + "/scratch/\(repository)/\(Self.slug(lane))" }
+  func timings(_ repository: String) -> String { cache + "/timings/\(repository).json" }
+  func log(run id: Int64) -> String { logs + "/run-\(id).log" }
+
+  /// A branch name as one path component: `feature/x` → `feature%2Fx` (reversible, no collisions).
+  static func slug(_ name: String) -> String {
+    var out = ""
+    for byte in name.utf8 {
+      let c = Character(UnicodeScalar(byte))
+      if c.isLetter && byte < 128 || c.isNumber && byte < 128 || c == "-" || c == "_" || (c == "." && !out.isEmpty) {
+        out.append(c)
+      } else {
+        out += String(format: "%%%02X", byte)
+      }
+    }
+    return out.isEmpty ? "%00" : out
+  }
+}

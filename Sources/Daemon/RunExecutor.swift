@@ -1,0 +1,250 @@
+import Affected
+import Foundation
+import Git
+import PackageGraph
+import RippleConfig
+import RippleCore
+import RippleKit
+import RunStore
+import SystemClients
+import TestRunner
+
+/// How a run's own work ended (the scheduler adds why a cancelled run stopped).
+enum RunOutcome: Sendable, Equatable {
+  case passed(String?)
+  case failed(String)
+  /// Ripple could not do its part (git, manifests, bootstrap): not the code's fault.
+  case error(String)
+  /// The task was cancelled before or while tests ran.
+  case cancelled
+}
+
+/// Does one run: private work tree at the right state, bootstrap when the asset manifest changed, the
+/// affected analysis against the right base, the selected tests, and everything recorded in the store.
+struct RunExecutor: Sendable {
+  var paths: DaemonPaths
+  var store: RunStore
+  var services: RippleServices
+  var log: DaemonLog
+  var health: HealthBoard
+  var maxLogBytes: Int
+
+  func execute(_ run: RunRecord, settings: RepositorySettings, logFile: RunLogFile?) async -> RunOutcome {
+    let say: @Sendable (String) -> Void = { logFile?.line($0) }
+    do {
+      let prepared = try await prepare(run, settings: settings, say: say)
+      try Task.checkCancellation()
+      return try await test(run, prepared: prepared, settings: settings, say: say)
+    } catch is CancellationError {
+      return .cancelled
+    } catch {
+      if Task.isCancelled { return .cancelled }
+      let message = (error as? any RippleError)?.description ?? "\(error)"
+      say("error: \(message)")
+      return .error(message)
+    }
+  }
+
+  /// The work tree at the run's head, and what to compare it with.
+  struct Prepared: Sendable {
+    var root: String
+    var lane: String
+    var change: ChangeRequest?
+    /// Why every test runs (no base to compare with).
+    var everythingReason: String?
+  }
+
+  private func prepare(_ run: RunRecord, settings: RepositorySettings, say: @Sendable (String) -> Void) async throws
+    -> Prepared
+  {
+    switch settings.source {
+    case .remote:
+      let mirror = try GitRepository.open(at: paths.mirror(run.repository))
+      let root = paths.worktree(run.repository, lane: run.branch)
+      let work = try GitRepository.openOrCreateWorktree(at: root, objectsOf: mirror)
+      let head = ObjectID(hex: run.head)
+      try work.checkOut(head)
+      say("checked out \(head.short) of \(run.branch) in \(root)")
+      guard let base = try store.lastPassedHead(repository: run.repository, branch: run.branch) else {
+        return Prepared(
+          root: root, lane: run.branch, change: nil,
+          everythingReason: "no passing run of \(run.branch) yet: every test runs")
+      }
+      say("comparing with \(String(base.prefix(10))), the last commit of \(run.branch) whose run passed")
+      return Prepared(root: root, lane: run.branch, change: ChangeRequest(base: base, head: run.head))
+    case .workingTree(let path):
+      let developer = try GitRepository.discover(from: path)
+      let root = paths.worktree(run.repository, lane: "worktree")
+      let copy = try GitRepository.openOrCreateWorktree(at: root, objectsOf: developer)
+      let head = try developer.headCommit()
+      if (try? copy.headCommit()) != head { try copy.checkOut(head) }
+      let synced = try WorktreeSync.mirror(from: developer, to: copy)
+      say("synced the working tree of \(path) into \(root) (\(synced.copied) copied, \(synced.removed) removed)")
+      // The developer's default branch decides the base, as `ripple test` would in that checkout.
+      let base: ObjectID
+      if let defaultBranch = try? developer.defaultBranch() {
+        base = try developer.mergeBase(defaultBranch.commit, head)
+      } else {
+        base = head
+      }
+      return Prepared(
+        root: root, lane: "worktree", change: ChangeRequest(base: base.hex, head: nil, noMergeBase: true))
+    }
+  }
+
+  private func test(
+    _ run: RunRecord, prepared: Prepared, settings: RepositorySettings, say: @escaping @Sendable (String) -> Void
+  ) async throws -> RunOutcome {
+    let configuration = try ConfigLoader.load(repoRoot: prepared.root, explicitPath: nil)
+    try await bootstrapIfNeeded(run, root: prepared.root, configuration: configuration, settings: settings, say: say)
+    try Task.checkCancellation()
+
+    let selection: TestSelection
+    let analysis: RunAnalysis
+    if let change = prepared.change {
+      let outcome = try await AffectedJob.run(
+        AffectedOptions(directory: prepared.root, changes: change, fallbackAll: true), services: services)
+      selection = TestSelectionBuilder.make(outcome)
+      analysis = Self.analysis(of: outcome)
+    } else {
+      let loaded = try await GraphJob.load(directory: prepared.root, configPath: nil, services: services)
+      selection = TestSelectionBuilder.everything(in: loaded.graph)
+      analysis = Self.everything(in: loaded.graph, reason: prepared.everythingReason ?? "every test")
+    }
+    try store.recordAnalysis(run.id, analysis)
+    say(
+      "\(analysis.selectedTestTargets) of \(analysis.totalTestTargets) test targets selected, "
+        + "\(analysis.changedFiles.count) changed files")
+    for warning in analysis.warnings { say("warning: \(warning)") }
+    try Task.checkCancellation()
+
+    let daemonOverrides = configuration.daemon
+    let options = TestRunOptions(
+      repositoryRoot: prepared.root,
+      extraArguments: daemonOverrides.testArguments ?? settings.testArguments,
+      scratchPath: paths.scratch(run.repository, lane: prepared.lane),
+      swiftExecutable: services.environment["RIPPLE_SWIFT"] ?? "swift")
+    let timingStore = TimingStore(path: paths.timings(run.repository))
+    let history = timingStore.load().history
+    let runner = TestRunner(process: services.process, onEvent: { say(Self.describe($0)) })
+    let result = try await runner.run(selection, options: options, history: history)
+    var updated = history
+    updated.record(result)
+    if updated != history { try? timingStore.save(updated) }
+
+    let outcomes = Self.targetOutcomes(result, selection: selection)
+    try store.recordResults(run.id, outcomes, failedTests: result.totals.failed)
+    if result.cancelled { return .cancelled }
+    if result.nothingAffected { return .passed("nothing testable is affected") }
+    do {
+      try result.check()
+      return .passed(nil)
+    } catch {
+      return .failed(error.description)
+    }
+  }
+
+  /// Runs `ripple bootstrap` in the work tree when the asset section of the config differs from what was
+  /// last installed there (a marker next to the work tree remembers it).
+  private func bootstrapIfNeeded(
+    _ run: RunRecord, root: String, configuration: RippleConfiguration, settings: RepositorySettings,
+    say: @escaping @Sendable (String) -> Void
+  ) async throws {
+    let enabled = configuration.daemon.bootstrap ?? settings.bootstrap
+    guard enabled, !configuration.assets.assets.isEmpty || !configuration.assets.secrets.isEmpty else { return }
+    let marker = root + ".assets"
+    let fingerprint = String(describing: configuration.assets)
+    if (try? String(contentsOfFile: marker, encoding: .utf8)) == fingerprint { return }
+    say("the asset manifest changed: bootstrapping")
+    let report = try await BootstrapJob.run(
+      directory: root, configPath: nil, settings: .init(), services: services, makeFetcher: BootstrapJob.liveFetcher,
+      onEvent: { say("bootstrap: \($0)") })
+    if let failure = report.failures.first { throw failure }
+    try? fingerprint.write(toFile: marker, atomically: true, encoding: .utf8)
+  }
+
+  static func analysis(of outcome: AffectedOutcome) -> RunAnalysis {
+    let report = outcome.report
+    let testNames = Set(report.testTargets.map { "\($0.package):\($0.name)" })
+    var targets = report.targets.map {
+      RunTarget(
+        package: $0.package, name: $0.name, kind: $0.kind, isTest: testNames.contains("\($0.package):\($0.name)"),
+        reasons: $0.reasons)
+    }
+    let known = Set(targets.map(\.key))
+    for test in report.testTargets where !known.contains("\(test.package):\(test.name)") {
+      targets.append(RunTarget(package: test.package, name: test.name, kind: "test", isTest: true, reasons: test.reasons))
+    }
+    let total = outcome.headGraph.map { Self.testTargetCount($0) } ?? report.testTargets.count
+    return RunAnalysis(
+      base: outcome.changeSet.from.hex, changedFiles: report.changedFiles.map(\.path),
+      runAllReasons: report.runAllReasons, warnings: report.warnings, targets: targets,
+      edges: outcome.headGraph.map { edges(in: $0, among: Set(targets.map(\.key))) } ?? [],
+      selectedTestTargets: report.testTargets.count, totalTestTargets: total)
+  }
+
+  static func everything(in graph: PackageGraph, reason: String) -> RunAnalysis {
+    let targets = graph.packages.flatMap { package in
+      package.targets.filter(\.kind.isTest).map {
+        RunTarget(package: package.path, name: $0.name, kind: $0.kind.rawValue, isTest: true, reasons: [reason])
+      }
+    }
+    return RunAnalysis(
+      base: nil, changedFiles: [], runAllReasons: [reason], targets: targets, edges: [],
+      selectedTestTargets: targets.count, totalTestTargets: targets.count)
+  }
+
+  static func testTargetCount(_ graph: PackageGraph) -> Int {
+    graph.packages.reduce(0) { $0 + $1.targets.filter(\.kind.isTest).count }
+  }
+
+  static func edges(in graph: PackageGraph, among keys: Set<String>) -> [RunEdge] {
+    AffectedFormatter.dependencyEdges(in: graph).compactMap { edge in
+      let from = "\(edge.dependent.package):\(edge.dependent.name)"
+      let to = "\(edge.dependency.package):\(edge.dependency.name)"
+      return keys.contains(from) && keys.contains(to) ? RunEdge(from: from, to: to) : nil
+    }
+  }
+
+  /// Every selected test target with what happened to it (a target whose package did not build: notRun).
+  static func targetOutcomes(_ result: TestRunResult, selection: TestSelection) -> [TargetOutcome] {
+    var out: [TargetOutcome] = []
+    var seen = Set<String>()
+    for package in result.packages {
+      for target in package.targets {
+        let totals = target.totals
+        let status: TargetStatus =
+          totals.failed > 0 ? .failed : totals.tests > 0 && totals.skipped == totals.tests ? .skipped : .passed
+        let failures = target.tests.filter { $0.status == .failed }.prefix(50).map { test in
+          "\(test.qualifiedName): " + (test.failures.first?.message ?? "failed")
+        }
+        out.append(
+          TargetOutcome(
+            package: package.path, name: target.name, status: status, duration: target.duration, failures: failures))
+        seen.insert("\(package.path):\(target.name)")
+      }
+    }
+    for package in selection.packages {
+      for name in package.testTargets where !seen.contains("\(package.path):\(name)") {
+        out.append(TargetOutcome(package: package.path, name: name, status: .notRun))
+      }
+    }
+    return out
+  }
+
+  static func describe(_ event: TestRunEvent) -> String {
+    switch event {
+    case .started(let packages, let targets): "testing \(targets) targets in \(packages) packages"
+    case .building(let package): "building \(package)"
+    case .built(let package, let succeeded, let seconds):
+      "built \(package): \(succeeded ? "ok" : "FAILED") in \(String(format: "%.1f", seconds)) s"
+    case .testing(let package, let targets, let attempt):
+      "testing \(package): \(targets.joined(separator: ", "))" + (attempt > 1 ? " (attempt \(attempt))" : "")
+    case .testFinished(_, let target, let test):
+      "\(test.status == .failed ? "FAIL" : test.status.rawValue) \(target).\(test.qualifiedName)"
+        + test.failures.map { "\n    \($0.message)" }.joined()
+    case .packageFinished(let package): "package \(package.path): \(package.status.rawValue)"
+    case .finished(let result): "finished: \(result.totals.passed) passed, \(result.totals.failed) failed"
+    }
+  }
+}

@@ -1,0 +1,257 @@
+import DaemonWeb
+import Foundation
+import RippleConfig
+import RunStore
+
+/// Drives `SchedulerCore` against the store and the executor: persists every decision first, then acts.
+/// One actor, so decisions are serial; runs themselves are child tasks.
+actor Scheduler {
+  /// Why a running run was stopped from outside.
+  enum StopCause: Sendable, Equatable {
+    case superseded(by: Int64)
+    case timedOut(Duration)
+    case shutdown
+    case cancelledByUser
+  }
+
+  private var core: SchedulerCore
+  private let store: RunStore
+  private let executor: RunExecutor
+  private let repositories: [String: RepositorySettings]
+  private let log: DaemonLog
+  private let metrics: DaemonMetrics
+  private let health: HealthBoard
+  private let maxLogBytes: Int
+  private let onChange: @Sendable (String) -> Void
+  private var tasks: [Int64: Task<Void, Never>] = [:]
+  private var causes: [Int64: StopCause] = [:]
+  private var descriptions: [Int64: String] = [:]
+  private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+  init(
+    limit: Int, store: RunStore, executor: RunExecutor, repositories: [RepositorySettings], log: DaemonLog,
+    metrics: DaemonMetrics, health: HealthBoard, maxLogBytes: Int, onChange: @escaping @Sendable (String) -> Void
+  ) {
+    core = SchedulerCore(limit: limit)
+    self.store = store
+    self.executor = executor
+    self.repositories = Dictionary(repositories.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    self.log = log
+    self.metrics = metrics
+    self.health = health
+    self.maxLogBytes = maxLogBytes
+    self.onChange = onChange
+  }
+
+  var queueLength: Int { core.queueLength }
+  var runningIDs: [Int64] { core.runningIDs }
+
+  /// What the daemon is doing, for systemd's STATUS= and the dashboard.
+  var activity: String {
+    let running = core.runningIDs.compactMap { descriptions[$0] }
+    let queue = core.queueLength
+    if running.isEmpty { return queue == 0 ? "idle" : "\(queue) queued" }
+    return "running " + running.joined(separator: ", ") + (queue > 0 ? "; \(queue) queued" : "")
+  }
+
+  /// Records a new run and schedules it. Returns nil when the store refused (reported unhealthy).
+  @discardableResult
+  func submit(_ new: NewRun) -> RunRecord? {
+    let record: RunRecord
+    do {
+      record = try store.enqueue(new)
+      health.set("store", nil)
+    } catch {
+      storeFailed(error, doing: "queue a run of \(new.repository)/\(new.branch)")
+      return nil
+    }
+    log.info("queued \(new.repository)/\(new.branch) at \(String(new.head.prefix(10))) (\(new.trigger.rawValue))", run: record.id)
+    schedule(record)
+    return record
+  }
+
+  /// Puts runs the store already holds as queued (after a restart) back in line, oldest first.
+  func resume(_ runs: [RunRecord]) {
+    for run in runs.sorted(by: { $0.id < $1.id }) { schedule(run) }
+  }
+
+  private func schedule(_ run: RunRecord) {
+    let lane = SchedulerCore.Lane(repository: run.repository, branch: run.branch)
+    apply(core.submit(run.id, lane: lane, cancelRunning: cancelsRunning(run)))
+  }
+
+  private func cancelsRunning(_ run: RunRecord) -> Bool {
+    guard let settings = repositories[run.repository] else { return false }
+    if case .workingTree = settings.source { return true }  // a newer save makes the running run moot
+    return settings.branches.first { BranchMatcher.matches($0.pattern, run.branch) }?.cancelRunning ?? false
+  }
+
+  /// Cancels a queued or running run on request (`DELETE /api/runs/{id}`). False when it is not live.
+  func cancel(_ id: Int64) -> Bool {
+    if tasks[id] != nil {
+      causes[id] = .cancelledByUser
+      tasks[id]?.cancel()
+      return true
+    }
+    guard let run = try? store.run(id), run.state == .queued else { return false }
+    _ = try? store.finish(id, state: .cancelled, reason: "cancelled through the API")
+    apply(core.withdraw(id))
+    return true
+  }
+
+  private func apply(_ actions: [SchedulerCore.Action]) {
+    for action in actions {
+      switch action {
+      case .start(let id): start(id)
+      case .supersedePending(let id, let by):
+        do {
+          _ = try store.finish(id, state: .superseded, reason: "superseded by run \(by) before it started")
+          log.info("superseded by run \(by) before it started", run: id)
+          metrics.runFinished(
+            repository: (try? store.run(id))?.repository ?? "", state: .superseded, duration: nil,
+            selectedTestTargets: nil, totalTestTargets: nil)
+        } catch {
+          storeFailed(error, doing: "record run \(id) superseded")
+        }
+      case .cancelRunning(let id, let by):
+        causes[id] = .superseded(by: by)
+        log.info("a newer commit (run \(by)) supersedes it: cancelling", run: id)
+        tasks[id]?.cancel()
+      }
+    }
+    onChange(activity)
+  }
+
+  private func start(_ id: Int64) {
+    let run: RunRecord
+    let logFile: RunLogFile?
+    do {
+      guard let queued = try store.run(id) else { return apply(core.finished(id)) }
+      let path = executor.paths.log(run: id)
+      logFile = openLog(path, run: id)
+      run = try store.markRunning(id, logPath: logFile?.path)
+    } catch {
+      storeFailed(error, doing: "start run \(id)")
+      return apply(core.finished(id))
+    }
+    guard let settings = repositories[run.repository] else {
+      _ = try? store.finish(id, state: .error, reason: "repository \(run.repository) is no longer configured")
+      return apply(core.finished(id))
+    }
+    descriptions[id] = "run \(id) (\(run.repository)/\(run.branch) \(String(run.head.prefix(10))))"
+    log.info("started \(run.repository)/\(run.branch) at \(String(run.head.prefix(10)))", run: id)
+    let executor = executor
+    let timeout = settings.runTimeout
+    tasks[id] = Task {
+      let work = Task { await executor.execute(run, settings: settings, logFile: logFile) }
+      let timer = Task {
+        try? await Task.sleep(for: timeout)
+        if !Task.isCancelled { await self.timedOut(id, after: timeout, work: work) }
+      }
+      let outcome = await withTaskCancellationHandler {
+        await work.value
+      } onCancel: {
+        work.cancel()
+      }
+      timer.cancel()
+      logFile?.close()
+      await self.completed(id, outcome: outcome)
+    }
+  }
+
+  private func timedOut(_ id: Int64, after timeout: Duration, work: Task<RunOutcome, Never>) {
+    guard tasks[id] != nil, causes[id] == nil else { return }
+    causes[id] = .timedOut(timeout)
+    log.warning("timed out after \(timeout): stopping its process group", run: id)
+    work.cancel()
+  }
+
+  private func openLog(_ path: String, run id: Int64) -> RunLogFile? {
+    do {
+      let file = try RunLogFile(path: path, limit: maxLogBytes) { [health, log] problem in
+        health.set("logs", problem)
+        log.error(problem, run: id)
+      }
+      health.set("logs", nil)
+      return file
+    } catch {
+      let problem = "cannot write run logs in \((path as NSString).deletingLastPathComponent): \(error.localizedDescription)"
+      health.set("logs", problem)
+      log.error(problem + "; the run goes on without a log", run: id)
+      return nil
+    }
+  }
+
+  private func completed(_ id: Int64, outcome: RunOutcome) {
+    tasks[id] = nil
+    descriptions[id] = nil
+    let cause = causes.removeValue(forKey: id)
+    let (state, reason): (RunState, String?) =
+      switch (cause, outcome) {
+      case (.superseded(let by), _): (.superseded, "superseded by run \(by) while it ran")
+      case (.timedOut(let limit), _): (.error, "timed out after \(limit); its processes were stopped")
+      case (.shutdown, _): (.interrupted, "the daemon stopped before the run finished (grace period over)")
+      case (.cancelledByUser, _): (.cancelled, "cancelled through the API")
+      case (nil, .passed(let note)): (.passed, note)
+      case (nil, .failed(let message)): (.failed, message)
+      case (nil, .error(let message)): (.error, message)
+      case (nil, .cancelled): (.interrupted, "stopped without a recorded cause")
+      }
+    do {
+      let record: RunRecord
+      if state == .interrupted {
+        record = try store.interrupt(id, reason: reason ?? "interrupted")
+        // The work was not done: queue it again, once, for the next start.
+        if record.attempt < 3 {
+          _ = try store.enqueue(
+            NewRun(
+              repository: record.repository, branch: record.branch, head: record.head, trigger: .requeue,
+              retryOf: id, attempt: record.attempt + 1))
+        }
+      } else {
+        record = try store.finish(id, state: state, reason: reason)
+      }
+      metrics.runFinished(
+        repository: record.repository, state: state, duration: record.duration,
+        selectedTestTargets: record.selectedTestTargets, totalTestTargets: record.totalTestTargets)
+      let level: DaemonLog.Level = state == .passed || state == .superseded ? .info : .warning
+      log.log(level, "\(state.rawValue)" + (reason.map { ": \($0)" } ?? ""), run: id)
+    } catch {
+      storeFailed(error, doing: "record the end of run \(id)")
+    }
+    apply(core.finished(id))
+    if tasks.isEmpty {
+      for waiter in idleWaiters { waiter.resume() }
+      idleWaiters.removeAll()
+    }
+  }
+
+  private func storeFailed(_ error: any Error, doing what: String) {
+    let problem = "the runs database failed to \(what): \(error)"
+    health.set("store", problem)
+    log.error(problem)
+  }
+
+  /// Shutdown: nothing new starts; running runs get `grace` to finish, then are stopped and recorded
+  /// `interrupted` (and re-queued for the next start). Returns when no run is left.
+  func shutdown(grace: Duration) async {
+    core.drain()
+    onChange("stopping: \(activity)")
+    guard !tasks.isEmpty else { return }
+    log.info("waiting up to \(grace) for \(tasks.count) running run(s) to finish")
+    let deadline = Task {
+      try? await Task.sleep(for: grace)
+      if !Task.isCancelled { await self.stopAll() }
+    }
+    await withCheckedContinuation { idleWaiters.append($0) }
+    deadline.cancel()
+  }
+
+  private func stopAll() {
+    for (id, task) in tasks where causes[id] == nil {
+      causes[id] = .shutdown
+      log.warning("grace period over: stopping its process group", run: id)
+      task.cancel()
+    }
+  }
+}
