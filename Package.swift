@@ -137,7 +137,8 @@ let package = Package(
     .testTarget(name: "RunStoreTests", dependencies: ["RunStore"]),
     .testTarget(name: "DaemonWebTests", dependencies: ["DaemonWeb", "RunStore"]),
     .testTarget(name: "DaemonTests", dependencies: ["Daemon", "RunStore", "RippleConfig", "Git"]),
-    .testTarget(name: "DaemonIntegrationTests", dependencies: ["Git", "RunStore"]),
+    .testTarget(
+      name: "DaemonIntegrationTests", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(
       name: "RippleIntegrationTests", dependencies: ["RippleKit", "RippleCLI", "Git", "TestRunner", "Affected"]),
   ],

@@ -71,18 +71,20 @@ final class WorktreeSource: Sendable {
   func check(reason: String) async {
     await waitForIndexLock()
     do {
-      let fingerprint = try currentFingerprint()
+      let (fingerprint, changedFiles) = try currentFingerprint()
       let previous = state.withLock {
         $0.lastCheck = Date()
         $0.lastError = nil
         return $0.lastFingerprint
       }
+      state.withLock { $0.lastFingerprint = fingerprint }
+      try? fingerprint.write(toFile: fingerprintFile, atomically: true, encoding: .utf8)
       if fingerprint == previous {
         log.debug("\(settings.name): \(reason), but nothing changed as git sees it")
         return
       }
-      state.withLock { $0.lastFingerprint = fingerprint }
-      try? fingerprint.write(toFile: fingerprintFile, atomically: true, encoding: .utf8)
+      // First look ever at a clean checkout: nothing to test until something changes.
+      if previous == nil && changedFiles == 0 { return }
       await scheduler.submit(NewRun(repository: settings.name, branch: Self.lane, head: "worktree", trigger: .watch))
     } catch {
       let message = (error as? any RippleError)?.description ?? "\(error)"
@@ -123,7 +125,7 @@ final class WorktreeSource: Sendable {
 
   /// HEAD plus every changed file against it (path, size, modification time): equal fingerprints mean
   /// the same working tree, as far as a run could tell.
-  private func currentFingerprint() throws -> String {
+  private func currentFingerprint() throws -> (String, Int) {
     let head = (try? repository.headCommit().hex) ?? "unborn"
     let changes = try repository.changesToWorkingTree(from: repository.headCommit())
     var text = head + "\n"
@@ -139,6 +141,6 @@ final class WorktreeSource: Sendable {
       }
       text += "\n"
     }
-    return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    return (SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined(), changes.count)
   }
 }

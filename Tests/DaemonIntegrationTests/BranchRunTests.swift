@@ -1,0 +1,184 @@
+import Foundation
+import Testing
+
+/// rippled as a real process following a bare "remote": the acceptance scenarios of the daemon issue.
+/// Serialized: they share the fixture's build folder (see `DaemonHarness.sharedCache`).
+@Suite("rippled follows branches", .serialized)
+struct BranchRunTests {
+  @Test func readyThenAPushRunsExactlyTheAffectedTests() async throws {
+    let h = try DaemonHarness()
+    try h.makeRemote()
+    let first = try h.head()
+    try h.start()
+    try await h.waitForReady()
+    #expect(h.notify.messages.contains { $0.contains("STATUS=") })
+
+    // No passing run yet: the first run is the baseline and runs every test.
+    let baseline = try await h.waitForRun(head: first, states: ["passed"])
+    #expect(try await h.testedTargets(baseline["id"] as! Int) == ["CoreTests", "FeatureTests", "OtherTests"])
+
+    try h.write("Sources/Other/Other.swift", "public enum Other { public static let value = 3 }  // edited\n")
+    let second = try h.commitAndPush("Edit Other")
+    let run = try await h.waitForRunAfterFetch(head: second)
+    #expect(run["state"] as? String == "passed", "\(run)")
+    let id = try #require(run["id"] as? Int)
+    #expect(try await h.testedTargets(id) == ["OtherTests"])
+    #expect(run["base"] as? String == first)
+    #expect(run["selectedTestTargets"] as? Int == 1)
+    #expect(run["totalTestTargets"] as? Int == 3)
+    // The log names the run's steps; the watchdog was fed (WATCHDOG_USEC=2 s → every second).
+    let log = String(decoding: try await h.get("/api/runs/\(id)/log").body, as: UTF8.self)
+    #expect(log.contains("1 of 3 test targets selected"), "\(log)")
+    #expect(h.notify.contains("WATCHDOG=1"))
+    #expect(h.output.contains("<6>run \(id): "), "journald lines carry the run id")
+  }
+
+  @Test func pushesWhileRunningSupersedeThePendingRunAndTheNewestRuns() async throws {
+    let h = try DaemonHarness()
+    try h.makeRemote()
+    try h.start()
+    try await h.waitForReady()
+    _ = try await h.waitForRun(head: try h.head(), states: ["passed"])
+
+    // Run A touches Core: FeatureTests runs and holds at the gate.
+    FileManager.default.createFile(atPath: h.gate, contents: nil)
+    try h.write("Sources/Core/Core.swift", "public enum Core { public static let value = 1 }  // a\n")
+    let a = try h.commitAndPush("A")
+    try await h.triggerFetch()
+    try await h.eventually("run A to reach the gate", timeout: .seconds(300)) {
+      FileManager.default.fileExists(atPath: h.gate + ".started")
+    }
+    try h.write("README.md", "# b\n")
+    let b = try h.commitAndPush("B")
+    try await h.triggerFetch()
+    _ = try await h.waitForRun(head: b, states: ["queued"], timeout: .seconds(60))
+    try h.write("README.md", "# c\n")
+    let c = try h.commitAndPush("C")
+    try await h.triggerFetch()
+
+    let superseded = try await h.waitForRun(head: b, states: ["superseded"], timeout: .seconds(60))
+    #expect((superseded["reason"] as? String ?? "").contains("superseded by run"))
+    try FileManager.default.removeItem(atPath: h.gate)
+    let runA = try await h.waitForRun(head: a, states: ["passed"])
+    let runC = try await h.waitForRun(head: c, states: ["passed"])
+    #expect((runC["id"] as! Int) > (runA["id"] as! Int))
+    // main does not cancel running runs (only feature/* does): A finished normally.
+    #expect(try await h.runs().filter { ($0["head"] as? String) == b }.count == 1)
+  }
+
+  @Test func aFailedRunKeepsTheBaseAtTheLastPassingCommit() async throws {
+    let h = try DaemonHarness()
+    try h.makeRemote()
+    let passing = try h.head()
+    try h.start()
+    try await h.waitForReady()
+    _ = try await h.waitForRun(head: passing, states: ["passed"])
+
+    try h.write("Tests/OtherTests/OtherTests.swift", Fixture.otherTests(passing: false))
+    let broken = try h.commitAndPush("Break OtherTests")
+    let failed = try await h.waitForRunAfterFetch(head: broken)
+    #expect(failed["state"] as? String == "failed")
+    #expect(failed["failedTests"] as? Int == 1)
+
+    // A push that touches nothing testable still compares with the last passing commit: OtherTests runs again.
+    try h.write("README.md", "# docs only\n")
+    let docs = try h.commitAndPush("Docs")
+    let next = try await h.waitForRunAfterFetch(head: docs)
+    #expect(next["base"] as? String == passing, "\(next)")
+    #expect(try await h.testedTargets(next["id"] as! Int) == ["OtherTests"])
+    #expect(next["state"] as? String == "failed")
+  }
+
+  @Test func killNineMidRunThenRestartRecordsInterruptedAndRequeuesOnce() async throws {
+    let h = try DaemonHarness()
+    try h.makeRemote()
+    try h.start()
+    try await h.waitForReady()
+    _ = try await h.waitForRun(head: try h.head(), states: ["passed"])
+
+    FileManager.default.createFile(atPath: h.gate, contents: nil)
+    try h.write("Sources/Feature/Feature.swift", "import Core\npublic enum Feature { public static let value = Core.value + 1 }  // k\n")
+    let head = try h.commitAndPush("Feature change")
+    try await h.triggerFetch()
+    try await h.eventually("the run to reach the gate", timeout: .seconds(300)) {
+      FileManager.default.fileExists(atPath: h.gate + ".started")
+    }
+    let running = try await h.waitForRun(head: head, states: ["running"], timeout: .seconds(10))
+    h.stop()  // kill -9
+    try FileManager.default.removeItem(atPath: h.gate)  // the orphaned test process may finish now
+
+    try h.start()
+    try await h.waitForReady()
+    let interruptedID = running["id"] as! Int
+    let retry = try await h.waitForRun(head: head, states: ["passed"])
+    #expect(retry["retryOf"] as? Int == interruptedID)
+    #expect(retry["trigger"] as? String == "requeue")
+    let original = try await h.detail(interruptedID)
+    #expect((original["run"] as? [String: Any])?["state"] as? String == "interrupted")
+
+    // A second restart does not queue it again.
+    h.stop()
+    try h.start()
+    try await h.waitForReady()
+    try await Task.sleep(for: .seconds(1))
+    #expect(try await h.runs().filter { ($0["retryOf"] as? Int) == interruptedID }.count == 1)
+    #expect(try await h.runs().filter { ($0["head"] as? String) == head }.count == 2)
+  }
+
+  @Test func sigtermMidRunStopsGracefullyAndRecordsIt() async throws {
+    let h = try DaemonHarness()
+    try h.makeRemote()
+    try h.start(grace: "2s")
+    try await h.waitForReady()
+    _ = try await h.waitForRun(head: try h.head(), states: ["passed"])
+
+    FileManager.default.createFile(atPath: h.gate, contents: nil)
+    defer { try? FileManager.default.removeItem(atPath: h.gate) }
+    try h.write("Sources/Core/Core.swift", "public enum Core { public static let value = 1 }  // t\n")
+    let head = try h.commitAndPush("Core change")
+    try await h.triggerFetch()
+    try await h.eventually("the run to reach the gate", timeout: .seconds(300)) {
+      FileManager.default.fileExists(atPath: h.gate + ".started")
+    }
+    let run = try await h.waitForRun(head: head, states: ["running"], timeout: .seconds(10))
+    h.signal(SIGTERM)
+    let status = try await h.waitForExit(timeout: .seconds(60))
+    #expect(status == 0, "\(h.output.suffix(3000))")
+    #expect(h.notify.contains("STOPPING=1"))
+    #expect(h.output.contains("grace period over"))
+
+    // Restarted, the store says what happened, and the work is queued again (once).
+    try h.start()
+    try await h.waitForReady()
+    let original = try await h.detail(run["id"] as! Int)
+    let record = try #require(original["run"] as? [String: Any])
+    #expect(record["state"] as? String == "interrupted")
+    #expect((record["reason"] as? String ?? "").contains("grace period"))
+    let transitions = (original["transitions"] as? [[String: Any]] ?? []).map { $0["to"] as? String ?? "?" }
+    #expect(transitions == ["queued", "running", "interrupted"])
+    try FileManager.default.removeItem(atPath: h.gate)
+    let retry = try await h.waitForRun(head: head, states: ["passed"])
+    #expect(retry["retryOf"] as? Int == run["id"] as? Int)
+  }
+}
+
+extension DaemonHarness {
+  func head() throws -> String {
+    try git(["-C", clone, "rev-parse", "HEAD"]).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Asks for a fetch through the token-protected API, then waits for the run of `head` to finish.
+  func waitForRunAfterFetch(head: String, states: Set<String> = ["passed", "failed", "error"]) async throws
+    -> [String: Any]
+  {
+    try await triggerFetch()
+    return try await waitForRun(head: head, states: states)
+  }
+
+  func triggerFetch(repository: String = "app") async throws {
+    let (status, body) = try await request(
+      "POST", "/api/runs", body: Data("{\"repository\":\"\(repository)\",\"branch\":\"main\"}".utf8),
+      headers: ["Authorization": "Bearer \(Self.token)", "Content-Type": "application/json"])
+    guard status == 202 else { throw HarnessError("fetch trigger → \(status): \(String(decoding: body, as: UTF8.self))") }
+  }
+}
