@@ -8,7 +8,7 @@ BUILD_FLAGS ?=
 # Release binaries link the Swift runtime statically on Linux: ~20 ms less start-up per invocation.
 RELEASE_FLAGS ?= $(if $(filter Linux,$(shell uname)),--static-swift-stdlib,)
 
-.PHONY: all build deps deps-test test demo bench install format lint
+.PHONY: all build deps deps-test test demo bench install format lint dashboard-shot
 
 all: build
 
@@ -38,8 +38,16 @@ demo: deps
 
 ## bench: benchmarks with baselines measured in the same run
 bench: deps
+	@scripts/install-deps.sh --bench
 	$(SWIFT) build -c release --product ripple $(RELEASE_FLAGS) $(BUILD_FLAGS)
+	$(SWIFT) build -c release --product rippled $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)/ripple"
+
+## dashboard-shot: rippled's dashboard rendered in headless Chromium (screenshots in .build/dashboard/)
+dashboard-shot: deps
+	@scripts/install-deps.sh --browser
+	$(SWIFT) build --product rippled $(BUILD_FLAGS)
+	scripts/dashboard-shot.sh "$$($(SWIFT) build --show-bin-path)/rippled" .build/dashboard
 
 install: deps
 	$(SWIFT) build -c release --product ripple $(RELEASE_FLAGS) $(BUILD_FLAGS)

@@ -9,6 +9,8 @@ Sections (each issue extends this file with its own):
             build folders; and Ripple's own overhead (start to the first `swift` process), warm
   bootstrap 500 assets (200 MiB) from a local HTTPS server: ripple bootstrap cold vs curl one by one
             (the Makefile way) and curl in parallel (xargs -P), then the up-to-date re-run
+  daemon    rippled watching a 20,000-file working tree: file save to the first `swift` process (vs entr +
+            ripple test), idle CPU over a minute (vs rippled polling), memory after 1,000 recorded runs
 Prints a table per section and a PASS/FAIL line per target; exits 1 when a target is missed.
 """
 import json
@@ -316,9 +318,208 @@ def bench_bootstrap(ripple, work):
     check("cold bootstrap faster than curl one by one", cold < sequential, f"{cold:.1f} s vs {sequential:.1f} s")
 
 
+def rippled_start(rippled, work, name, repositories, env, extra=""):
+    """Starts rippled with its own state under `work/name`; returns (process, port, state dir)."""
+    state = os.path.join(work, name)
+    os.makedirs(state, exist_ok=True)
+    config = os.path.join(state, "rippled.yml")
+    token = os.path.join(state, "token")
+    with open(token, "w") as f:
+        f.write("bench-token\n")
+    with open(config, "w") as f:
+        f.write(f"http:\n  address: 127.0.0.1:0\n  tokenFile: {token}\nstateDirectory: {state}/state\n"
+                f"cacheDirectory: {state}/cache\nlogsDirectory: {state}/logs\n{extra}repositories:\n{repositories}")
+    log = open(os.path.join(state, "stderr"), "w")
+    proc = subprocess.Popen([rippled, "--config", config], env=env, stdout=log, stderr=log)
+    port_file = os.path.join(state, "state", "http-port")
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        if os.path.exists(port_file) and http_json(int(open(port_file).read()), "/readyz", allow_error=True):
+            return proc, int(open(port_file).read()), state
+        if proc.poll() is not None:
+            sys.exit(f"bench: rippled exited:\n{open(os.path.join(state, 'stderr')).read()}")
+        time.sleep(0.05)
+    sys.exit("bench: rippled did not become ready")
+
+
+def http_json(port, path, body=None, allow_error=False):
+    import urllib.request
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=body,
+                                     headers={"Authorization": "Bearer bench-token", "Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return json.loads(response.read() or b"null")
+    except Exception:
+        if allow_error:
+            return None
+        raise
+
+
+def cpu_seconds(pid):
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def rss_mib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def wait_idle(port, timeout=120):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        status = http_json(port, "/api/status")
+        if status["queueLength"] == 0 and not status["running"]:
+            return
+        time.sleep(0.05)
+    sys.exit("bench: rippled did not become idle")
+
+
+def bench_daemon(ripple, work):
+    rippled = os.path.join(os.path.dirname(ripple), "rippled")
+    print("\n## daemon: rippled watching a working tree of 20,000+ files (3 packages)")
+    root = os.path.join(work, "daemon-tree")
+    fixture(root, 8, 20000, "--no-remote")
+    # A stand-in swift stamps the first time a run starts a `swift` process, then lets `dump-package`
+    # through and stops there (the build itself is the test section's business).
+    stamp = os.path.join(work, "daemon-first-swift.stamp")
+    wrapper = os.path.join(work, "swift-daemon-stamp")
+    with open(wrapper, "w") as f:
+        f.write(f'#!/bin/sh\n[ -e "{stamp}" ] || date +%s.%N > "{stamp}"\n'
+                f'if [ "$1" = package ]; then exec swift "$@"; fi\nexit 1\n')
+    os.chmod(wrapper, 0o755)
+    env = dict(os.environ, RIPPLE_SWIFT=wrapper)
+    repo = f"  - name: tree\n    path: {root}\n    settle: 300ms\n    watch: {{mode}}\n    pollInterval: 2s\n"
+    proc, port, _ = rippled_start(rippled, work, "daemon-inotify", repo.replace("{mode}", "inotify"), env)
+    target = os.path.join(root, "Packages/Core/Sources/CoreFeature3/CoreFeature3.swift")
+
+    def save_and_wait(marker):
+        os.path.exists(stamp) and os.remove(stamp)
+        start = time.time()
+        with open(target, "a") as f:
+            f.write(f"\n// {marker}\n")
+        deadline = start + 30
+        while not os.path.exists(stamp) and time.time() < deadline:
+            time.sleep(0.002)
+        time.sleep(0.01)
+        latency = float(open(stamp).read()) - start
+        wait_idle(port)
+        return latency
+
+    try:
+        save_and_wait("warm-up")  # manifests evaluated and cached, work tree copied once
+        latencies = [save_and_wait(f"save {i}") for i in range(7)]
+        latency = statistics.median(latencies)
+
+        # Idle: nothing changes for a minute.
+        wait_idle(port)
+        before, t0 = cpu_seconds(proc.pid), time.time()
+        time.sleep(60)
+        idle = (cpu_seconds(proc.pid) - before) / (time.time() - t0) * 100
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+
+    # Baseline 1: entr (one inotify watch per file) running `ripple test` on a change.
+    baseline = None
+    if shutil.which("entr"):
+        files = subprocess.run(["git", "-C", root, "ls-files"], capture_output=True, text=True).stdout
+        entr = subprocess.Popen(["entr", "-n", "-p", ripple, "test", "--scratch-path", os.path.join(work, "entr-build")],
+                                cwd=root, env=env, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, text=True)
+        entr.stdin.write(files)
+        entr.stdin.close()
+        time.sleep(3)  # entr adds its watches
+        samples = []
+        for i in range(5):
+            os.path.exists(stamp) and os.remove(stamp)
+            start = time.time()
+            with open(target, "a") as f:
+                f.write(f"\n// entr {i}\n")
+            deadline = start + 30
+            while not os.path.exists(stamp) and time.time() < deadline:
+                time.sleep(0.002)
+            if os.path.exists(stamp):
+                time.sleep(0.01)
+                samples.append(float(open(stamp).read()) - start)
+            time.sleep(1.5)
+        entr.terminate()
+        entr.wait(timeout=10)
+        baseline = statistics.median(samples) if samples else None
+    else:
+        print("  (entr not installed: `apt-get install entr` to measure the baseline)")
+
+    # Baseline 2: the same daemon polling instead of inotify, idle for 20 s.
+    proc, port, _ = rippled_start(rippled, work, "daemon-poll", repo.replace("{mode}", "poll"), env)
+    try:
+        wait_idle(port)
+        before, t0 = cpu_seconds(proc.pid), time.time()
+        time.sleep(20)
+        poll_idle = (cpu_seconds(proc.pid) - before) / (time.time() - t0) * 100
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+
+    print(f"  {'':<44}{'rippled':>10}{'baseline':>12}")
+    base_text = f"{baseline*1000:>9.0f} ms" if baseline else "       n/a"
+    print(f"  {'save to first swift process (median of 7)':<44}{latency*1000:>7.0f} ms{base_text}  (entr + ripple test, no settle window)")
+    print(f"  {'idle CPU, watching (60 s)':<44}{idle:>8.2f} %{poll_idle:>10.2f} %  (rippled polling every 2 s)")
+    print(f"  save latencies: {', '.join(f'{x*1000:.0f}' for x in latencies)} ms (settle window 300 ms included)")
+    check("save to first swift process under 1 s", latency < 1.0, f"{latency*1000:.0f} ms")
+    check("idle CPU under 1 % over a minute", idle < 1.0, f"{idle:.2f} %")
+
+    # Memory after 1,000 runs: commits that touch only ignored files, one run each, on one branch.
+    remote = os.path.join(work, "daemon-remote.git")
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", remote], check=True)
+    clone = os.path.join(work, "daemon-runs")
+    fixture(clone, 2, 0, "--no-remote")
+    git(clone, "push", "-q", remote, "HEAD:refs/heads/main")
+    # The real swift: the first run builds and tests everything once, so the branch has a passing commit.
+    proc, port, _ = rippled_start(
+        rippled, work, "daemon-runs", f"  - name: runs\n    remote: {remote}\n    fetchInterval: 1h\n",
+        dict(os.environ))
+    try:
+        wait_idle(port, timeout=900)
+        heads = []
+        for i in range(1000):
+            edit(clone, "README.md", f"\nrun {i}\n")
+            git(clone, "commit", "-q", "-am", f"run {i}")
+        out = subprocess.run(["git", "-C", clone, "rev-list", "--reverse", "-n", "1000", "HEAD"],
+                             capture_output=True, text=True, check=True).stdout.split()
+        heads = out[-1000:]
+        git(clone, "push", "-q", remote, "HEAD:refs/heads/main")
+        http_json(port, "/api/runs", json.dumps({"repository": "runs", "branch": "main"}).encode())
+        wait_idle(port)
+        rss_start = None
+        start = time.time()
+        for i, head in enumerate(heads):
+            run = http_json(port, "/api/runs",
+                            json.dumps({"repository": "runs", "branch": "main", "commit": head}).encode())
+            while http_json(port, f"/api/runs/{run['id']}")["run"]["state"] in ("queued", "running"):
+                time.sleep(0.005)
+            if i == 9:
+                rss_start = rss_mib(proc.pid)
+        elapsed = time.time() - start
+        rss_end = rss_mib(proc.pid)
+        counts = subprocess.run(["sqlite3", os.path.join(work, "daemon-runs", "state", "rippled.sqlite"),
+                                 "select count(*) from runs"], capture_output=True, text=True).stdout.strip()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    print(f"  1,000 runs in {elapsed:.0f} s ({elapsed:.0f} ms per run, each: fetch-free checkout, affected, "
+          f"record); runs in the store: {counts or '?'}")
+    print(f"  resident memory after 10 runs: {rss_start:.1f} MiB; after 1,000 runs: {rss_end:.1f} MiB "
+          f"(growth {rss_end - rss_start:+.1f} MiB, ratio {rss_end / rss_start:.2f})")
+    check("memory growth over 1,000 runs under 50 MiB", rss_end - rss_start < 50, f"{rss_end - rss_start:+.1f} MiB")
+
+
 def main():
     ripple = os.path.abspath(sys.argv[1])
-    sections = sys.argv[2:] or ["changes", "affected", "test", "bootstrap"]
+    sections = sys.argv[2:] or ["changes", "affected", "test", "bootstrap", "daemon"]
     work = tempfile.mkdtemp(prefix="ripple-bench.")
     try:
         print(f"ripple: {ripple}\nmachine: {os.cpu_count()} cores")
@@ -330,6 +531,8 @@ def main():
             bench_test(ripple, work)
         if "bootstrap" in sections:
             bench_bootstrap(ripple, work)
+        if "daemon" in sections:
+            bench_daemon(ripple, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     print(f"\n{'all targets met' if not FAILED else 'missed: ' + ', '.join(FAILED)}")

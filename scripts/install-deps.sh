@@ -1,23 +1,42 @@
 #!/usr/bin/env bash
 # Installs what Ripple builds and tests against, only when it is missing.
-#   scripts/install-deps.sh          build: libgit2, libarchive (with headers), pkg-config, git
-#   scripts/install-deps.sh --test   also what the tests use: python3 with moto[server] and boto3
-#                                    (a real S3 endpoint), openssl (test CAs), ffmpeg (transforms), zip (archives)
+#   scripts/install-deps.sh            build: libgit2, libarchive, sqlite3 (with headers), pkg-config, git
+#   scripts/install-deps.sh --test     also what the tests use: python3 with moto[server] and boto3
+#                                      (a real S3 endpoint), openssl (test CAs), ffmpeg (transforms), zip (archives)
+#   scripts/install-deps.sh --bench    also what `make bench` compares with: entr, sqlite3
+#   scripts/install-deps.sh --browser  also Chromium, for `make dashboard-shot`
 # Debian/Ubuntu: apt (as root, or through sudo). macOS: Homebrew. Anything else: says what to install.
 set -euo pipefail
 want_test=false
-[ "${1:-}" = --test ] && want_test=true
+want_bench=false
+want_browser=false
+for option in "$@"; do
+  case "$option" in
+    --test) want_test=true ;;
+    --bench) want_bench=true ;;
+    --browser) want_browser=true ;;
+    *) echo "error: unknown option $option (use --test, --bench or --browser)" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 pkg-config --version >/dev/null 2>&1 || missing+=(pkg-config)
 pkg-config --exists libgit2 2>/dev/null || missing+=(libgit2-dev)
 pkg-config --exists libarchive 2>/dev/null || missing+=(libarchive-dev)
+pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 command -v git >/dev/null 2>&1 || missing+=(git)
 if $want_test; then
   command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-pip)
   command -v openssl >/dev/null 2>&1 || missing+=(openssl)
   command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
   command -v zip >/dev/null 2>&1 || missing+=(zip)
+fi
+if $want_bench; then
+  command -v entr >/dev/null 2>&1 || missing+=(entr)
+  command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
+fi
+if $want_browser; then
+  command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then
