@@ -34,7 +34,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
 }
 
 public struct HTTPSettings: Sendable, Hashable {
-  /// Listen address; loopback unless the operator says otherwise.
+  /// Listen address; loopback unless the operator says otherwise. An IPv6 address has no brackets
+  /// (`::1`; `rippled.yml` writes `address: "[::1]:7878"`).
   public var host: String
   /// 0 picks a free port (tests); the chosen port is logged and written to `<state>/http-port`.
   public var port: Int
