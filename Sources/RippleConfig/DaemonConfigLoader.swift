@@ -36,9 +36,9 @@ public enum DaemonConfigLoader {
     for (key, value) in try document.mappingEntries(allowedKeys: TopLevelKey.allCases.map(\.rawValue)) {
       switch TopLevelKey(rawValue: key)! {
       case .http: configuration.http = try http(value)
-      case .stateDirectory: configuration.stateDirectory = try value.path()
-      case .cacheDirectory: configuration.cacheDirectory = try value.path()
-      case .logsDirectory: configuration.logsDirectory = try value.path()
+      case .stateDirectory: configuration.stateDirectory = try value.optionalPath()
+      case .cacheDirectory: configuration.cacheDirectory = try value.optionalPath()
+      case .logsDirectory: configuration.logsDirectory = try value.optionalPath()
       case .concurrency: configuration.concurrency = try value.count(atLeast: 1)
       case .shutdownGrace: configuration.shutdownGrace = try value.duration()
       case .retention: configuration.retention = try retention(value)
@@ -67,8 +67,8 @@ public enum DaemonConfigLoader {
     for (key, child) in try value.mappingEntries(allowedKeys: httpKeys) {
       switch key {
       case "address": (settings.host, settings.port) = try child.listenAddress()
-      case "tokenFile": settings.tokenFile = try child.path()
-      default: settings.webhookSecretFile = try child.path()
+      case "tokenFile": settings.tokenFile = try child.optionalPath()
+      default: settings.webhookSecretFile = try child.optionalPath()
       }
     }
     return settings

@@ -118,6 +118,11 @@ extension YAMLValue {
     return DaemonPath.resolve(text, configFile: file)
   }
 
+  /// A path, or nil for a null value (`tokenFile:` or `tokenFile: ~` means not set).
+  func optionalPath() throws -> String? {
+    isNull ? nil : try path()
+  }
+
   /// `"123"` → (123, ""), `"10MiB"` → (10, "MiB"); nil when there are no leading digits or when a
   /// letter is followed by a digit again (`1m30s`).
   fileprivate static func numberAndUnit(_ text: String) -> (Int64, String)? {

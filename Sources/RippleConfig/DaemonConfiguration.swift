@@ -44,7 +44,9 @@ public struct HTTPSettings: Sendable, Hashable {
   /// A file holding the GitHub webhook secret. nil: `/hooks/github` answers 404.
   public var webhookSecretFile: String?
 
-  public init(host: String = "127.0.0.1", port: Int = 7878, tokenFile: String? = nil, webhookSecretFile: String? = nil) {
+  public init(
+    host: String = "127.0.0.1", port: Int = 7878, tokenFile: String? = nil, webhookSecretFile: String? = nil
+  ) {
     self.host = host
     self.port = port
     self.tokenFile = tokenFile

@@ -71,6 +71,10 @@ struct DaemonConfigTests {
       "http:\nretention:\nrepositories:\n  - {name: a, path: /src/a}\n", path: path)
     #expect(nulls.http == HTTPSettings())
     #expect(nulls.retention == Retention())
+    let unset = try DaemonConfigLoader.parse(
+      "http: {tokenFile: ~, webhookSecretFile: }\nstateDirectory: ~\nrepositories:\n  - {name: a, path: /src/a}\n",
+      path: path)
+    #expect(unset.http.tokenFile == nil && unset.http.webhookSecretFile == nil && unset.stateDirectory == nil)
   }
 
   @Test(arguments: [
@@ -178,35 +182,5 @@ struct DaemonConfigTests {
     for key in keys {
       #expect(text.contains("\(key):"), "Config/rippled.yml does not mention `\(key)`")
     }
-  }
-}
-
-@Suite("daemon directories")
-struct DaemonDirectoriesTests {
-  @Test func systemdDirectoriesWinOverXDGAndTheHomeDirectory() {
-    let environment = [
-      "STATE_DIRECTORY": "/var/lib/rippled:/var/lib/other", "CACHE_DIRECTORY": "/var/cache/rippled",
-      "LOGS_DIRECTORY": "/var/log/rippled", "XDG_STATE_HOME": "/x/state",
-    ]
-    #expect(
-      DaemonConfiguration().directories(environment: environment, homeDirectory: "/home/me")
-        == DaemonDirectories(state: "/var/lib/rippled", cache: "/var/cache/rippled", logs: "/var/log/rippled"))
-  }
-
-  @Test func xdgThenHome() {
-    let xdg = DaemonConfiguration().directories(
-      environment: ["XDG_STATE_HOME": "/x/state", "XDG_CACHE_HOME": "relative/is/ignored"], homeDirectory: "/home/me")
-    #expect(
-      xdg
-        == DaemonDirectories(state: "/x/state/rippled", cache: "/home/me/.cache/rippled", logs: "/x/state/rippled/logs")
-    )
-    let home = DaemonConfiguration().directories(environment: [:], homeDirectory: "/home/me/")
-    #expect(home.state == "/home/me/.local/state/rippled")
-  }
-
-  @Test func configuredDirectoriesWinOverEverything() {
-    let config = DaemonConfiguration(stateDirectory: "/s", cacheDirectory: "/c")
-    let directories = config.directories(environment: ["STATE_DIRECTORY": "/var/lib/rippled"], homeDirectory: "/h")
-    #expect(directories == DaemonDirectories(state: "/s", cache: "/c", logs: "/s/logs"))
   }
 }
