@@ -8,7 +8,7 @@ BUILD_FLAGS ?=
 # Release binaries link the Swift runtime statically on Linux: ~20 ms less start-up per invocation.
 RELEASE_FLAGS ?= $(if $(filter Linux,$(shell uname)),--static-swift-stdlib,)
 
-.PHONY: all build deps deps-test test demo bench install format lint dashboard-shot
+.PHONY: all build deps deps-test test demo bench install format lint dashboard-shot install-daemon check-units
 
 all: build
 
@@ -30,6 +30,7 @@ build: deps
 test: deps-test
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build --no-parallel $(BUILD_FLAGS)
+	@scripts/check-units.sh
 
 ## demo: run Ripple's main job on a built-in example repository
 demo: deps
@@ -59,3 +60,15 @@ format:
 
 lint:
 	$(SWIFT) format lint -r --strict Sources Tests Package.swift
+
+## install-daemon: install rippled, its systemd unit and rippled.yml (USER_UNIT=1 for a user service)
+# Never overwrites an edited rippled.yml (the new default goes to rippled.yml.dist). DESTDIR only stages
+# files; RIPPLED_BINARY=path skips the build. See systemd/README.md.
+install-daemon: $(if $(RIPPLED_BINARY),,deps)
+	DESTDIR="$(DESTDIR)" SWIFT="$(SWIFT)" RELEASE_FLAGS="$(RELEASE_FLAGS)" BUILD_FLAGS="$(BUILD_FLAGS)" \
+	  USER_UNIT="$(USER_UNIT)" RIPPLED_BINARY="$(RIPPLED_BINARY)" \
+	  $(if $(filter file,$(origin PREFIX)),,PREFIX="$(PREFIX)") scripts/install-daemon.sh
+
+## check-units: systemd-analyze verify both units, security exposure at most 2.5, install-daemon test
+check-units:
+	@scripts/check-units.sh

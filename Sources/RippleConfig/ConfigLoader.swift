@@ -49,19 +49,19 @@ public enum ConfigLoader {
       case .secrets:
         configuration.assets.secrets = try SecretsParser.parse(value)
       case .daemon:
-        _ = try value.mappingEntries()
+        configuration.daemon = try DaemonOverridesParser.parse(value)
       }
     }
     return configuration
   }
 
-  /// Top-level sections. `daemon` configures a feature that does not exist yet: it must be a mapping,
-  /// but its content is not validated until the daemon reads it.
+  /// Top-level sections. `daemon` holds this repository's overrides of its `rippled.yml` settings
+  /// (`RepositoryDaemonSettings`).
   private enum TopLevelKey: String, CaseIterable {
     case selection, assets, secrets, daemon
   }
 
-  private static func read(_ path: String) throws -> String {
+  static func read(_ path: String) throws -> String {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw ConfigError(file: path, message: "config file cannot be read", hint: "check its permissions")
     }
@@ -71,7 +71,7 @@ public enum ConfigLoader {
     return text
   }
 
-  private static func syntaxError(_ error: YamlError, file: String) -> ConfigError {
+  static func syntaxError(_ error: YamlError, file: String) -> ConfigError {
     switch error {
     case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
       .composer(let context, let problem, let mark, _):

@@ -7,11 +7,17 @@ public struct RippleConfiguration: Sendable, Hashable {
   public var selection: SelectionConfig
   /// `assets:` and `secrets:`, for `ripple bootstrap`.
   public var assets: AssetsConfig
+  /// `daemon:`: what `rippled` applies over its own settings for this repository.
+  public var daemon: RepositoryDaemonSettings
 
-  public init(sourcePath: String? = nil, selection: SelectionConfig = .init(), assets: AssetsConfig = .init()) {
+  public init(
+    sourcePath: String? = nil, selection: SelectionConfig = .init(), assets: AssetsConfig = .init(),
+    daemon: RepositoryDaemonSettings = .init()
+  ) {
     self.sourcePath = sourcePath
     self.selection = selection
     self.assets = assets
+    self.daemon = daemon
   }
 }
 

@@ -34,7 +34,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
 }
 
 public struct HTTPSettings: Sendable, Hashable {
-  /// Listen address; loopback unless the operator says otherwise.
+  /// Listen address; loopback unless the operator says otherwise. An IPv6 address has no brackets
+  /// (`::1`; `rippled.yml` writes `address: "[::1]:7878"`).
   public var host: String
   /// 0 picks a free port (tests); the chosen port is logged and written to `<state>/http-port`.
   public var port: Int
@@ -43,7 +44,9 @@ public struct HTTPSettings: Sendable, Hashable {
   /// A file holding the GitHub webhook secret. nil: `/hooks/github` answers 404.
   public var webhookSecretFile: String?
 
-  public init(host: String = "127.0.0.1", port: Int = 7878, tokenFile: String? = nil, webhookSecretFile: String? = nil) {
+  public init(
+    host: String = "127.0.0.1", port: Int = 7878, tokenFile: String? = nil, webhookSecretFile: String? = nil
+  ) {
     self.host = host
     self.port = port
     self.tokenFile = tokenFile

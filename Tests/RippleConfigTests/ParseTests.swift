@@ -36,7 +36,7 @@ struct ParseTests {
       assets: []
       secrets:
       daemon:
-        port: 8080
+        runTimeout: 45m
       """
     let config = try ConfigLoader.parse(text, path: "ripple.yml")
     let selection = config.selection

@@ -1,0 +1,95 @@
+import Foundation
+import Yams
+
+/// Reads and validates `rippled.yml`, the daemon's configuration (annotated example: `Config/rippled.yml`).
+///
+/// Every error names the file, line, column and key path (`repositories[1].branches[0].pattern`); unknown
+/// keys are errors with a "did you mean" hint. Relative paths are resolved against the config file's
+/// directory, so the result holds absolute paths only.
+public enum DaemonConfigLoader {
+  /// Where `rippled.yml` is installed for the system service (`make install-daemon`).
+  public static let systemPath = "/etc/ripple/rippled.yml"
+
+  /// Reads and validates the file at `path`.
+  public static func load(path: String) throws -> DaemonConfiguration {
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw ConfigError(
+        file: path, message: "config file not found",
+        hint: "pass --config PATH, or copy the annotated Config/rippled.yml there")
+    }
+    return try parse(ConfigLoader.read(path), path: path)
+  }
+
+  /// Validates the YAML text of a daemon config; `path` is used in error messages and to resolve
+  /// relative paths.
+  public static func parse(_ text: String, path: String) throws -> DaemonConfiguration {
+    let root: Node?
+    do {
+      root = try Yams.compose(yaml: text)
+    } catch let error as YamlError {
+      throw ConfigLoader.syntaxError(error, file: path)
+    }
+    guard let root else { throw nothingToWatch(file: path, line: nil) }
+    let document = YAMLValue(node: root, file: path, keyPath: "")
+    var configuration = DaemonConfiguration()
+    var sawRepositories = false
+    for (key, value) in try document.mappingEntries(allowedKeys: TopLevelKey.allCases.map(\.rawValue)) {
+      switch TopLevelKey(rawValue: key)! {
+      case .http: configuration.http = try http(value)
+      case .stateDirectory: configuration.stateDirectory = try value.optionalPath()
+      case .cacheDirectory: configuration.cacheDirectory = try value.optionalPath()
+      case .logsDirectory: configuration.logsDirectory = try value.optionalPath()
+      case .concurrency: configuration.concurrency = try value.count(atLeast: 1)
+      case .shutdownGrace: configuration.shutdownGrace = try value.duration()
+      case .retention: configuration.retention = try retention(value)
+      case .repositories:
+        sawRepositories = true
+        configuration.repositories = try DaemonRepositoriesParser.parse(value)
+        if configuration.repositories.isEmpty {
+          throw nothingToWatch(file: path, line: value.node.mark?.line, column: value.node.mark?.column)
+        }
+      }
+    }
+    if !sawRepositories { throw nothingToWatch(file: path, line: nil) }
+    return configuration
+  }
+
+  /// Top-level keys, in the order `Config/rippled.yml` documents them.
+  enum TopLevelKey: String, CaseIterable {
+    case http, stateDirectory, cacheDirectory, logsDirectory, concurrency, shutdownGrace, retention, repositories
+  }
+
+  static let httpKeys = ["address", "tokenFile", "webhookSecretFile"]
+  static let retentionKeys = ["maxRuns", "maxAge", "maxLogSize"]
+
+  private static func http(_ value: YAMLValue) throws -> HTTPSettings {
+    var settings = HTTPSettings()
+    for (key, child) in try value.mappingEntries(allowedKeys: httpKeys) {
+      switch key {
+      case "address": (settings.host, settings.port) = try child.listenAddress()
+      case "tokenFile": settings.tokenFile = try child.optionalPath()
+      default: settings.webhookSecretFile = try child.optionalPath()
+      }
+    }
+    return settings
+  }
+
+  private static func retention(_ value: YAMLValue) throws -> Retention {
+    var retention = Retention()
+    for (key, child) in try value.mappingEntries(allowedKeys: retentionKeys) {
+      switch key {
+      case "maxRuns": retention.maxRuns = try child.count(atLeast: 1)
+      case "maxAge": retention.maxAge = try child.duration()
+      default: retention.maxLogBytes = try child.byteSize()
+      }
+    }
+    return retention
+  }
+
+  private static func nothingToWatch(file: String, line: Int?, column: Int? = nil) -> ConfigError {
+    ConfigError(
+      file: file, line: line, column: column, keyPath: "repositories",
+      message: "nothing to watch: no repositories are configured",
+      hint: "add one with `remote:` (a URL or bare repository to fetch) or `path:` (a working tree to watch)")
+  }
+}

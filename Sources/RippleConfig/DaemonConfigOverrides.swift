@@ -1,0 +1,48 @@
+/// `daemon:` in a repository's `ripple.yml`: settings that travel with the repository and override the
+/// ones `rippled.yml` gives it (nil: keep the `rippled.yml` value).
+///
+/// ```yaml
+/// daemon:
+///   runTimeout: 45m
+///   testArguments: ["-c", "release"]
+///   bootstrap: false
+/// ```
+public struct RepositoryDaemonSettings: Sendable, Hashable {
+  public var runTimeout: Duration?
+  public var testArguments: [String]?
+  public var bootstrap: Bool?
+
+  public init(runTimeout: Duration? = nil, testArguments: [String]? = nil, bootstrap: Bool? = nil) {
+    self.runTimeout = runTimeout
+    self.testArguments = testArguments
+    self.bootstrap = bootstrap
+  }
+}
+
+extension RepositorySettings {
+  /// These settings with the repository's own `daemon:` overrides applied.
+  public func applying(_ overrides: RepositoryDaemonSettings) -> RepositorySettings {
+    var settings = self
+    if let runTimeout = overrides.runTimeout { settings.runTimeout = runTimeout }
+    if let testArguments = overrides.testArguments { settings.testArguments = testArguments }
+    if let bootstrap = overrides.bootstrap { settings.bootstrap = bootstrap }
+    return settings
+  }
+}
+
+/// Validates the `daemon:` section of `ripple.yml`.
+enum DaemonOverridesParser {
+  static let keys = ["runTimeout", "testArguments", "bootstrap"]
+
+  static func parse(_ value: YAMLValue) throws -> RepositoryDaemonSettings {
+    var settings = RepositoryDaemonSettings()
+    for (key, child) in try value.mappingEntries(allowedKeys: keys) {
+      switch key {
+      case "runTimeout": settings.runTimeout = try child.duration()
+      case "testArguments": settings.testArguments = try DaemonRepositoriesParser.testArguments(child)
+      default: settings.bootstrap = try child.boolean()
+      }
+    }
+    return settings
+  }
+}

@@ -1,0 +1,74 @@
+import RippleConfig
+import Testing
+
+@Suite("ripple.yml daemon: section")
+struct DaemonConfigOverridesTests {
+  @Test func allKeys() throws {
+    let text = """
+      selection: {unowned: ignore}
+      daemon:
+        runTimeout: 45m
+        testArguments: ["-c", "release"]
+        bootstrap: false
+      """
+    let config = try ConfigLoader.parse(text, path: "ripple.yml")
+    #expect(
+      config.daemon
+        == RepositoryDaemonSettings(runTimeout: .seconds(45 * 60), testArguments: ["-c", "release"], bootstrap: false))
+    #expect(config.selection.unowned == .ignore)
+  }
+
+  @Test(arguments: ["", "daemon:\n", "daemon: {}\n"])
+  func absentOrEmptyMeansNoOverrides(text: String) throws {
+    #expect(try ConfigLoader.parse(text, path: "ripple.yml").daemon == RepositoryDaemonSettings())
+  }
+
+  @Test func onlyTheGivenKeysOverride() throws {
+    let base = RepositorySettings(
+      name: "a", source: .remote(url: "/a.git"), runTimeout: .seconds(60), bootstrap: true, testArguments: ["-v"])
+    let config = try ConfigLoader.parse("daemon:\n  bootstrap: false\n", path: "ripple.yml")
+    let applied = base.applying(config.daemon)
+    #expect(applied.bootstrap == false)
+    #expect(applied.runTimeout == .seconds(60))
+    #expect(applied.testArguments == ["-v"])
+    #expect(base.applying(RepositoryDaemonSettings(runTimeout: .seconds(5), testArguments: [])).testArguments == [])
+    #expect(base.applying(RepositoryDaemonSettings()) == base)
+  }
+
+  @Test func anUnknownKeyIsAnErrorWithItsLine() throws {
+    let error = #expect(throws: ConfigError.self) {
+      try ConfigLoader.parse("daemon:\n  runTimeout: 5m\n  fetchInterval: 1m\n", path: "ripple.yml")
+    }
+    #expect(error?.line == 3)
+    #expect(error?.keyPath == "daemon.fetchInterval")
+    #expect(error?.message == "unknown key `fetchInterval`")
+    #expect(error?.hint == "valid keys: runTimeout, testArguments, bootstrap")
+  }
+
+  @Test func aMisspeltKeyGetsASuggestion() throws {
+    let error = #expect(throws: ConfigError.self) {
+      try ConfigLoader.parse("daemon:\n  runtimeout: 5m\n", path: "ripple.yml")
+    }
+    #expect(error?.keyPath == "daemon.runtimeout")
+    #expect(error?.hint == "did you mean `runTimeout`?")
+  }
+
+  @Test func badValuesNameTheirKeyAndLine() throws {
+    let duration = #expect(throws: ConfigError.self) {
+      try ConfigLoader.parse("daemon:\n  runTimeout: 30\n", path: "ripple.yml")
+    }
+    #expect(duration?.line == 2)
+    #expect(duration?.keyPath == "daemon.runTimeout")
+    #expect(duration?.message == "`30` has no unit")
+    let arguments = #expect(throws: ConfigError.self) {
+      try ConfigLoader.parse("daemon:\n  testArguments: -v\n", path: "ripple.yml")
+    }
+    #expect(arguments?.keyPath == "daemon.testArguments")
+    #expect(arguments?.message == "expected a list of arguments, found the string `-v`")
+    let bootstrap = #expect(throws: ConfigError.self) {
+      try ConfigLoader.parse("daemon:\n  bootstrap: sometimes\n", path: "ripple.yml")
+    }
+    #expect(bootstrap?.keyPath == "daemon.bootstrap")
+    #expect(bootstrap?.line == 2)
+  }
+}
