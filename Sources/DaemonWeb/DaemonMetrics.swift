@@ -1,0 +1,166 @@
+import Foundation
+import Prometheus
+import RunStore
+
+/// Counters and histograms since the daemon started, rendered with the store's current gauges as the Prometheus
+/// text exposition format (version 0.0.4) for `/metrics`.
+///
+/// Every family is always listed with `# HELP` and `# TYPE`, also before its first sample. Families come in a fixed
+/// order and the series of a family are sorted, so two renders of the same values are the same bytes.
+public final class DaemonMetrics: Sendable {
+  /// The content type of `render`'s output.
+  public static let contentType = "text/plain; version=0.0.4; charset=utf-8"
+  /// Upper bounds of `rippled_run_duration_seconds`: 1 s to 1 h.
+  public static let durationBuckets: [Double] = [1, 5, 10, 30, 60, 120, 300, 600, 900, 1800, 3600]
+  /// The webhook results counted from the start, at zero.
+  public static let webhookResults = ["accepted", "rejected", "duplicate"]
+
+  /// A metric family: `rippled_<metric>[_<unit>]`, its help and its type.
+  private struct Family: Sendable {
+    var metric: String
+    var unit: String
+    var help: String
+    var type: String
+
+    var name: String { descriptor.name }
+    var descriptor: MetricNameDescriptor {
+      MetricNameDescriptor(namespace: "rippled", metricName: metric, unitName: unit, helpText: help)
+    }
+
+    static let runs = Family(metric: "runs", unit: "", help: "Runs in the store, by state.", type: "gauge")
+    static let queueLength = Family(
+      metric: "queue_length", unit: "", help: "Runs waiting in the queue.", type: "gauge")
+    static let running = Family(metric: "running_runs", unit: "", help: "Runs running now.", type: "gauge")
+    static let ready = Family(
+      metric: "ready", unit: "", help: "1 once the store is open and every source had its first scan.", type: "gauge")
+    static let healthy = Family(
+      metric: "healthy", unit: "", help: "1 unless something needs an operator (see /api/status).", type: "gauge")
+    static let finished = Family(
+      metric: "runs_finished", unit: "total", help: "Runs that reached a final state since the daemon started.",
+      type: "counter")
+    static let duration = Family(
+      metric: "run_duration", unit: "seconds",
+      help: "Time from start to finish of the runs finished since the daemon started.", type: "histogram")
+    static let selected = Family(
+      metric: "test_targets_selected", unit: "total",
+      help: "Test targets selected by the runs finished since the daemon started.", type: "counter")
+    static let available = Family(
+      metric: "test_targets_available", unit: "total",
+      help: "Test targets in the head graphs of the runs finished since the daemon started.", type: "counter")
+    static let fetches = Family(
+      metric: "fetches", unit: "total", help: "Fetches of remote repositories since the daemon started.",
+      type: "counter")
+    static let fetchErrors = Family(
+      metric: "fetch_errors", unit: "total", help: "Fetches that failed since the daemon started.", type: "counter")
+    static let webhooks = Family(
+      metric: "webhook_deliveries", unit: "total", help: "Webhook deliveries since the daemon started, by result.",
+      type: "counter")
+  }
+
+  // One registry per family: a registry lists its families in hash order, the page lists them in this order.
+  private let finished = PrometheusCollectorRegistry()
+  private let duration = PrometheusCollectorRegistry()
+  private let selected = PrometheusCollectorRegistry()
+  private let available = PrometheusCollectorRegistry()
+  private let fetches = PrometheusCollectorRegistry()
+  private let fetchErrors = PrometheusCollectorRegistry()
+  private let webhooks = PrometheusCollectorRegistry()
+
+  /// - Parameter repositories: the configured repositories, whose fetch counters start at zero (so `rate()` and
+  ///   `increase()` see the first fetch).
+  public init(repositories: [String] = []) {
+    for repository in repositories {
+      _ = fetches.makeCounter(descriptor: Family.fetches.descriptor, labels: [("repository", repository)])
+      _ = fetchErrors.makeCounter(descriptor: Family.fetchErrors.descriptor, labels: [("repository", repository)])
+    }
+    for result in Self.webhookResults {
+      _ = webhooks.makeCounter(descriptor: Family.webhooks.descriptor, labels: [("result", result)])
+    }
+  }
+
+  /// Counts a run that reached a final state.
+  public func runFinished(
+    repository: String, state: RunState, duration: Double?, selectedTestTargets: Int?, totalTestTargets: Int?
+  ) {
+    finished.makeCounter(
+      descriptor: Family.finished.descriptor, labels: [("repository", repository), ("state", state.rawValue)]
+    ).increment()
+    if let duration, duration.isFinite, duration >= 0 {
+      self.duration.makeValueHistogram(
+        descriptor: Family.duration.descriptor, labels: [("state", state.rawValue)], buckets: Self.durationBuckets
+      ).record(duration)
+    }
+    if let selectedTestTargets, selectedTestTargets >= 0 {
+      selected.makeCounter(descriptor: Family.selected.descriptor, labels: [("repository", repository)])
+        .increment(by: Int64(selectedTestTargets))
+    }
+    if let totalTestTargets, totalTestTargets >= 0 {
+      available.makeCounter(descriptor: Family.available.descriptor, labels: [("repository", repository)])
+        .increment(by: Int64(totalTestTargets))
+    }
+  }
+
+  public func fetchCompleted(repository: String, failed: Bool) {
+    fetches.makeCounter(descriptor: Family.fetches.descriptor, labels: [("repository", repository)])
+      .increment()
+    let errors = fetchErrors.makeCounter(
+      descriptor: Family.fetchErrors.descriptor, labels: [("repository", repository)])
+    if failed { errors.increment() }
+  }
+
+  /// `result`: "accepted", "rejected" or "duplicate".
+  public func webhookDelivery(result: String) {
+    webhooks.makeCounter(descriptor: Family.webhooks.descriptor, labels: [("result", result)]).increment()
+  }
+
+  /// The exposition: gauges from the arguments, then the counters and histograms.
+  public func render(runsByState: [RunState: Int], queueLength: Int, running: Int, ready: Bool, healthy: Bool) -> String
+  {
+    var out = ""
+    func gauge(_ family: Family, _ value: Int) {
+      let registry = PrometheusCollectorRegistry()
+      registry.makeGauge(descriptor: family.descriptor).set(Double(value))
+      out += Self.emit(registry, family)
+    }
+    gauge(Family.ready, ready ? 1 : 0)
+    gauge(Family.healthy, healthy ? 1 : 0)
+    gauge(Family.queueLength, queueLength)
+    gauge(Family.running, running)
+    let runs = PrometheusCollectorRegistry()
+    for state in RunState.allCases {
+      runs.makeGauge(descriptor: Family.runs.descriptor, labels: [("state", state.rawValue)])
+        .set(Double(runsByState[state] ?? 0))
+    }
+    out += Self.emit(runs, Family.runs)
+    out += Self.emit(finished, Family.finished)
+    out += Self.emit(duration, Family.duration)
+    out += Self.emit(selected, Family.selected)
+    out += Self.emit(available, Family.available)
+    out += Self.emit(fetches, Family.fetches)
+    out += Self.emit(fetchErrors, Family.fetchErrors)
+    out += Self.emit(webhooks, Family.webhooks)
+    return out
+  }
+
+  /// One family: the registry's text with its series sorted, or only `# HELP` and `# TYPE` while it has no series.
+  private static func emit(_ registry: PrometheusCollectorRegistry, _ family: Family) -> String {
+    var buffer: [UInt8] = []
+    registry.emit(into: &buffer)
+    let lines = String(decoding: buffer, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
+    var header = lines.filter { $0.hasPrefix("#") }.map(String.init)
+    if header.isEmpty { header = ["# HELP \(family.name) \(family.help)", "# TYPE \(family.name) \(family.type)"] }
+    // A series is one line, or for a histogram the lines up to and including its `_count`.
+    var series: [[Substring]] = []
+    var current: [Substring] = []
+    for line in lines where !line.hasPrefix("#") {
+      current.append(line)
+      if family.type != "histogram" || line.hasPrefix(family.name + "_count") {
+        series.append(current)
+        current = []
+      }
+    }
+    if !current.isEmpty { series.append(current) }
+    series.sort { $0[0] < $1[0] }
+    return (header + series.flatMap { $0.map(String.init) }).joined(separator: "\n") + "\n"
+  }
+}
