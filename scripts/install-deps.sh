@@ -66,9 +66,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-if $want_test && ! python3 -c 'import moto.server, boto3, flask, flask_cors' 2>/dev/null; then
-  echo "installing with pip: moto[server] boto3"
-  python3 -m pip install --quiet 'moto[server]' boto3 2>/dev/null \
-    || python3 -m pip install --quiet --break-system-packages 'moto[server]' boto3
+if $want_test && ! python3 -c 'import moto.server, boto3, flask, flask_cors, prometheus_client' 2>/dev/null; then
+  echo "installing with pip: moto[server] boto3 prometheus-client"
+  python3 -m pip install --quiet 'moto[server]' boto3 prometheus-client 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages 'moto[server]' boto3 prometheus-client
 fi
 exit 0
