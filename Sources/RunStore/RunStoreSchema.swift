@@ -1,0 +1,97 @@
+import GRDB
+
+/// The store's schema, one migration per released change. Never edit a registered migration: add one.
+///
+/// - `runs`: one row per run, only scalar columns, so the run list never loads lists. `id` is AUTOINCREMENT, so
+///   ids are never reused after pruning (links and `before` paging stay valid). Times are REAL seconds since 1970.
+/// - `analyses`: the analysis lists of a run (JSON text arrays); its base and counts live on `runs`.
+/// - `targets`, `edges`: a run's selected targets (reasons and failures as JSON text arrays) and dependency edges,
+///   kept in the order recorded (`position`).
+/// - `transitions`: the journal, one row per state change, in `id` order.
+/// - `deliveries`: GitHub webhook delivery ids already seen (the newest ones only).
+///
+/// Children are deleted with their run (ON DELETE CASCADE); a re-queued run outlives the run it repeats
+/// (`retryOf` ON DELETE SET NULL). States and triggers are stored as their raw values without a CHECK, so a new
+/// state needs no table rebuild; the Swift side only ever writes known values.
+enum RunStoreSchema {
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE runs (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            repository TEXT NOT NULL,
+            branch TEXT NOT NULL,
+            trigger TEXT NOT NULL,
+            base TEXT,
+            head TEXT NOT NULL,
+            state TEXT NOT NULL,
+            reason TEXT,
+            queuedAt REAL NOT NULL,
+            startedAt REAL,
+            finishedAt REAL,
+            selectedTestTargets INTEGER,
+            totalTestTargets INTEGER,
+            failedTests INTEGER,
+            retryOf INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+            attempt INTEGER NOT NULL DEFAULT 1 CHECK (attempt >= 1),
+            logPath TEXT
+          );
+          CREATE INDEX runs_by_repository ON runs(repository, id);
+          CREATE INDEX runs_by_branch ON runs(repository, branch, id);
+          CREATE INDEX runs_by_branch_state ON runs(repository, branch, state, id);
+          CREATE INDEX runs_by_state ON runs(state, id);
+          CREATE INDEX runs_by_finish ON runs(finishedAt);
+          CREATE INDEX runs_by_retry ON runs(retryOf) WHERE retryOf IS NOT NULL;
+
+          CREATE TABLE analyses (
+            runID INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+            changedFiles TEXT NOT NULL,
+            runAllReasons TEXT NOT NULL,
+            warnings TEXT NOT NULL
+          );
+
+          CREATE TABLE targets (
+            runID INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            package TEXT NOT NULL,
+            name TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            isTest INTEGER NOT NULL,
+            reasons TEXT NOT NULL,
+            status TEXT,
+            duration REAL,
+            failures TEXT NOT NULL,
+            PRIMARY KEY (runID, position),
+            UNIQUE (runID, package, name)
+          ) WITHOUT ROWID;
+
+          CREATE TABLE edges (
+            runID INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            fromKey TEXT NOT NULL,
+            toKey TEXT NOT NULL,
+            PRIMARY KEY (runID, position)
+          ) WITHOUT ROWID;
+
+          CREATE TABLE transitions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            runID INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            fromState TEXT,
+            toState TEXT NOT NULL,
+            at REAL NOT NULL,
+            note TEXT
+          );
+          CREATE INDEX transitions_by_run ON transitions(runID, id);
+
+          CREATE TABLE deliveries (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            deliveryID TEXT NOT NULL UNIQUE,
+            receivedAt REAL NOT NULL
+          );
+          """)
+    }
+    return migrator
+  }
+}
