@@ -209,7 +209,7 @@ public struct RunAnalysis: Codable, Sendable, Hashable {
 }
 
 /// The result of one test target, recorded when the tests finished.
-public struct TargetResult: Codable, Sendable, Hashable {
+public struct TargetOutcome: Codable, Sendable, Hashable {
   public var package: String
   public var name: String
   public var status: TargetStatus

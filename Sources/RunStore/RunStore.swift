@@ -185,7 +185,7 @@ public final class RunStore: Sendable {
 
   /// Records the outcome of test targets (matched by package and name; a result for a target the analysis did
   /// not list is added as a test target without reasons) and the number of failed tests.
-  public func recordResults(_ id: Int64, _ results: [TargetResult], failedTests: Int) throws(RunStoreError) {
+  public func recordResults(_ id: Int64, _ results: [TargetOutcome], failedTests: Int) throws(RunStoreError) {
     try write("record the test results of run \(id)") { db in
       _ = try Rows.requireRun(db, id)
       try db.execute(sql: "UPDATE runs SET failedTests = ? WHERE id = ?", arguments: [failedTests, id])

@@ -70,11 +70,11 @@ struct AnalysisTests {
       try store.recordResults(
         run.id,
         [
-          TargetResult(package: ".", name: "NetTests", status: .passed, duration: 1.5),
-          TargetResult(
+          TargetOutcome(package: ".", name: "NetTests", status: .passed, duration: 1.5),
+          TargetOutcome(
             package: "Shared", name: "CoreTests", status: .failed, duration: 12.25,
             failures: ["CoreTests.parses: expected 1, got 2", "CoreTests.saves: timeout"]),
-          TargetResult(package: "Tools", name: "LintTests", status: .notRun),
+          TargetOutcome(package: "Tools", name: "LintTests", status: .notRun),
         ], failedTests: 2)
 
       let detail = try #require(try store.detail(run.id))
@@ -104,7 +104,7 @@ struct AnalysisTests {
   @Test func resultsWithoutAnAnalysisStillShowInDetail() throws {
     try withStore { store, _ in
       let run = try makeRun(store, in: .running)
-      try store.recordResults(run.id, [TargetResult(package: ".", name: "AppTests", status: .skipped)], failedTests: 0)
+      try store.recordResults(run.id, [TargetOutcome(package: ".", name: "AppTests", status: .skipped)], failedTests: 0)
       let analysis = try #require(try store.detail(run.id)?.analysis)
       #expect(analysis.targets.map(\.key) == [".:AppTests"])
       #expect(analysis.targets.first?.status == .skipped)
