@@ -148,8 +148,8 @@ final class BranchSource: Sendable {
 
   private func fetch() async throws -> FetchReport {
     let request = ProcessRequest(
-      executable: fetcherExecutable,
-      arguments: [
+      fetcherExecutable,
+      [
         "fetch-mirror", "--mirror", paths.mirror(settings.name), "--url", url,
         "--timeout-ms", String(settings.fetchTimeout.milliseconds),
       ],

@@ -49,6 +49,8 @@ final class HealthBoard: Sendable {
     problems.withLock { $0[key] = problem }
   }
 
-  var current: [String] { problems.withLock { $0.keys.sorted().compactMap { key in $0[key] } } }
+  var current: [String] {
+    problems.withLock { table in table.keys.sorted().compactMap { table[$0] } }
+  }
   var isHealthy: Bool { problems.withLock { $0.isEmpty } }
 }

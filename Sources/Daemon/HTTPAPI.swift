@@ -1,5 +1,6 @@
 import DaemonWeb
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 import RunStore
@@ -158,7 +159,7 @@ enum HTTPAPI {
     let delivery = request.headers[HTTPField.Name("X-GitHub-Delivery")!] ?? ""
     if !delivery.isEmpty, try !api.store.recordDelivery(delivery) {
       api.metrics.webhookDelivery(result: "duplicate")
-      return try json(["duplicate": delivery], status: .ok)
+      return try json(["duplicate": delivery] as [String: String], status: .ok)
     }
     let event = request.headers[HTTPField.Name("X-GitHub-Event")!] ?? "push"
     let payload = try? JSONDecoder().decode(WebhookPayload.self, from: Data(bytes))

@@ -22,7 +22,7 @@ public struct RippledCommand: AsyncParsableCommand {
   public init() {}
 
   /// Parses, runs, and maps errors to DESIGN.md's exit codes in one place.
-  public static func main() async {
+  public static func start() async -> Never {
     do {
       var command = try parseAsRoot()
       if var async = command as? any AsyncParsableCommand {
@@ -30,20 +30,20 @@ public struct RippledCommand: AsyncParsableCommand {
       } else {
         try command.run()
       }
-      exit(0)
+      Foundation.exit(0)
     } catch let error as any RippleError {
       FileHandle.standardError.write(Data("<3>rippled: error: \(error.description)\n".utf8))
-      exit(error.category.exitCode)
+      Foundation.exit(error.category.exitCode)
     } catch {
       let code = exitCode(for: error).rawValue
       let message = fullMessage(for: error)
       if code == 0 {
         print(message)
-        exit(0)
+        Foundation.exit(0)
       }
       FileHandle.standardError.write(Data((message + "\n").utf8))
       // ArgumentParser reports usage errors as 64 (EX_USAGE); Ripple's contract is 2.
-      exit(code == ExitCode.validationFailure.rawValue ? ErrorCategory.usage.exitCode : ErrorCategory.internal.exitCode)
+      Foundation.exit(code == ExitCode.validationFailure.rawValue ? ErrorCategory.usage.exitCode : ErrorCategory.internal.exitCode)
     }
   }
 }

@@ -1,3 +1,3 @@
 import Daemon
 
-await RippledCommand.main()
+await RippledCommand.start()

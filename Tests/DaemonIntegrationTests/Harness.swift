@@ -142,7 +142,10 @@ final class DaemonHarness: @unchecked Sendable {
   var output: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 
   func waitForReady(timeout: Duration = .seconds(120)) async throws {
-    try await eventually("READY=1 on the notify socket", timeout: timeout) { self.notify.contains("READY=1") }
+    try await eventually("READY=1 on the notify socket", timeout: timeout) {
+      guard self.process?.isRunning == true else { throw HarnessError("rippled exited:\n\(self.output.suffix(4000))") }
+      return self.notify.contains("READY=1")
+    }
     try await eventually("the HTTP port file", timeout: .seconds(10)) {
       guard let text = try? String(contentsOfFile: self.state + "/http-port", encoding: .utf8),
         let port = Int(text.trimmingCharacters(in: .whitespacesAndNewlines))
