@@ -1,6 +1,7 @@
 /// Coalesces bursts: emits one batch after `window` of quiet following the last event, and at the latest
 /// `maxDelay` after the first event of a burst (so a never-ending stream still produces batches).
-/// When `events` ends, what is pending is emitted at once and the result ends too.
+/// When `events` ends, what is pending is emitted at once and the result ends too; ending the iteration of the
+/// result ends the iteration of `events` (which stops a `FileWatcher`).
 public func settled<C: Clock>(
   _ events: AsyncStream<WatchEvent>, window: Duration, maxDelay: Duration, clock: C = ContinuousClock()
 ) -> AsyncStream<SettledBatch> where C.Duration == Duration {
@@ -9,6 +10,26 @@ public func settled<C: Clock>(
   let (wakeUps, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
   let state = Locked(SettleState(window: SettleWindow<C.Instant>(window: window, maxDelay: maxDelay)))
 
+  // Emits batches when they are due. Cancelled when the input ends (to flush at once, even mid-sleep) or when
+  // the consumer goes away.
+  let timer = Task {
+    var wakeIterator = wakeUps.makeAsyncIterator()
+    while !Task.isCancelled {
+      let now = clock.now
+      let (due, deadline) = state.withLock { ($0.window.takeIfDue(at: now), $0.window.deadline) }
+      if let due {
+        continuation.yield(due)
+      } else if let deadline {
+        // New events may push the deadline further while asleep; the loop looks again on waking.
+        try? await clock.sleep(until: deadline, tolerance: nil)
+      } else {
+        _ = await wakeIterator.next()
+      }
+    }
+    if let rest = state.withLock({ $0.inputEnded ? $0.window.take() : nil }) { continuation.yield(rest) }
+    continuation.finish()
+  }
+
   let reader = Task {
     for await event in events {
       let now = clock.now
@@ -16,29 +37,7 @@ public func settled<C: Clock>(
       wake.yield()
     }
     state.withLock { $0.inputEnded = true }
-    wake.finish()
-  }
-
-  let timer = Task {
-    var wakeIterator = wakeUps.makeAsyncIterator()
-    while !Task.isCancelled {
-      let now = clock.now
-      let (due, deadline, ended) = state.withLock { state in
-        let due = state.inputEnded ? state.window.take() : state.window.takeIfDue(at: now)
-        return (due, state.window.deadline, state.inputEnded)
-      }
-      if let due {
-        continuation.yield(due)
-      } else if let deadline {
-        // New events may push the deadline further while asleep; the loop looks again on waking.
-        try? await clock.sleep(until: deadline, tolerance: nil)
-      } else if ended {
-        break
-      } else {
-        _ = await wakeIterator.next()
-      }
-    }
-    continuation.finish()
+    timer.cancel()
   }
 
   continuation.onTermination = { _ in
