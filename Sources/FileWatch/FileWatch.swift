@@ -1,1 +1,0 @@
-// FileWatch: placeholder until the module lands.

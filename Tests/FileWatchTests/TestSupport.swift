@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+@testable import FileWatch
+
+/// A temporary directory for one test; `remove()` it when done.
+struct TempTree {
+  let path: String
+
+  init() throws {
+    path = (NSTemporaryDirectory() as NSString).appendingPathComponent("filewatch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  func absolute(_ relative: String) -> String { (path as NSString).appendingPathComponent(relative) }
+
+  /// Writes `contents` to `relative`, creating parent directories.
+  func write(_ relative: String, _ contents: String = "x") throws {
+    let target = absolute(relative)
+    try FileManager.default.createDirectory(
+      atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try Data(contents.utf8).write(to: URL(fileURLWithPath: target))
+  }
+
+  func mkdir(_ relative: String) throws {
+    try FileManager.default.createDirectory(atPath: absolute(relative), withIntermediateDirectories: true)
+  }
+
+  func delete(_ relative: String) throws { try FileManager.default.removeItem(atPath: absolute(relative)) }
+
+  func move(_ from: String, _ to: String) throws {
+    try FileManager.default.moveItem(atPath: absolute(from), toPath: absolute(to))
+  }
+
+  func symlink(_ relative: String, to destination: String) throws {
+    try FileManager.default.createSymbolicLink(atPath: absolute(relative), withDestinationPath: destination)
+  }
+
+  func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Collects a watcher's events on a task of its own, so that tests can wait for a condition.
+final class EventRecorder: Sendable {
+  private let state = Locked(State())
+  private struct State {
+    var events: [WatchEvent] = []
+    var finished = false
+  }
+
+  init(_ stream: AsyncStream<WatchEvent>) {
+    Task { [state] in
+      for await event in stream { state.withLock { $0.events.append(event) } }
+      state.withLock { $0.finished = true }
+    }
+  }
+
+  var events: [WatchEvent] { state.withLock { $0.events } }
+  var finished: Bool { state.withLock { $0.finished } }
+  var changedPaths: Set<String> {
+    Set(events.flatMap { event -> [String] in if case .changed(let paths) = event { paths } else { [] } })
+  }
+  var rescanReasons: [String] {
+    events.compactMap { event in if case .rescan(let reason) = event { reason } else { nil } }
+  }
+
+  /// Forgets what was recorded so far (between the steps of a scenario).
+  func reset() { state.withLock { $0.events = [] } }
+
+  /// Waits until `condition` holds, checking every 10 ms for at most `timeout`; false if it never did.
+  func wait(timeout: Duration = .seconds(10), until condition: (EventRecorder) -> Bool) async -> Bool {
+    try? await waitFor(timeout: timeout) { condition(self) }
+    return condition(self)
+  }
+
+  /// Waits until every path in `paths` was reported.
+  func waitForChanges(_ paths: String..., timeout: Duration = .seconds(10)) async -> Bool {
+    await wait(timeout: timeout) { recorder in Set(paths).isSubset(of: recorder.changedPaths) }
+  }
+}
+
+/// Polls `condition` every 10 ms until it holds or `timeout` passes.
+func waitFor(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
+  let deadline = ContinuousClock.now.advanced(by: timeout)
+  while !condition() && ContinuousClock.now < deadline {
+    try await Task.sleep(for: .milliseconds(10))
+  }
+}
+
+/// Every path under `root` that matches one of the always-skipped names or a given prefix.
+func isUnder(_ path: String, _ prefixes: [String]) -> Bool {
+  prefixes.contains { path == $0 || path.hasPrefix($0 + "/") }
+}
+
+/// Open file descriptors of this process.
+func openDescriptorCount() -> Int {
+  #if os(Linux)
+    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+  #else
+    (try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count) ?? -1
+  #endif
+}
+
+let inotifyAvailable = InotifySystem.live != nil
+let notIgnored: @Sendable (String, Bool) -> Bool = { _, _ in false }
