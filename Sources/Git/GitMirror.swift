@@ -153,13 +153,28 @@ extension GitRepository {
       }
       let object = try lookupCommit(commit, repo)
       defer { git_commit_free(object) }
+      var id = try oid(commit)
+      // Checkout compares with HEAD's tree. A HEAD that cannot be read (unborn, or a commit whose objects
+      // went away with an alternate object store) is pointed at the target first; FORCE still rewrites
+      // every file that differs and REMOVE_UNTRACKED clears what is not in the target.
+      var head: OpaquePointer?
+      if git_repository_head(&head, repo) < 0 || !peelsToCommit(head) {
+        try check(git_repository_set_head_detached(repo, &id), "point HEAD at \(commit.short)")
+      }
+      git_reference_free(head)
       var options = git_checkout_options()
       try check(git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION)), "initialise checkout")
       options.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue | GIT_CHECKOUT_REMOVE_UNTRACKED.rawValue
       try check(git_checkout_tree(repo, object, &options), "check out \(commit.short) in '\(workdir ?? "")'")
-      var id = try oid(commit)
       try check(git_repository_set_head_detached(repo, &id), "point HEAD at \(commit.short)")
     }
+  }
+
+  private func peelsToCommit(_ reference: OpaquePointer?) -> Bool {
+    guard let reference else { return false }
+    var commit: OpaquePointer?
+    defer { git_object_free(commit) }
+    return git_reference_peel(&commit, reference, GIT_OBJECT_COMMIT) >= 0
   }
 
   /// Whether `path` (relative to the work tree) is ignored by the repository's ignore rules.

@@ -93,3 +93,26 @@ struct MirrorTests {
     #expect(try GitRepository.openOrCreateWorktree(at: dir + "/work/main", objectsOf: mirror).headCommit() == second)
   }
 }
+
+@Suite("work trees survive a lost HEAD")
+struct MirrorHeadTests {
+  @Test func checkoutWorksWhenHeadPointsAtACommitWhoseObjectsAreGone() throws {
+    let first = try TestRepo()
+    try first.write("a.txt", "a\n")
+    let firstHead = try first.commit()
+    let second = try TestRepo()
+    try second.write("b.txt", "b\n")
+    let secondHead = try second.commit()
+    let dir = try TestRepo.makeTempDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+
+    let work = try GitRepository.openOrCreateWorktree(at: dir + "/w", objectsOf: try first.open())
+    try work.checkOut(firstHead)
+    // Re-pointed at another repository's objects: HEAD now names a commit that cannot be read.
+    let moved = try GitRepository.openOrCreateWorktree(at: dir + "/w", objectsOf: try second.open())
+    try moved.checkOut(secondHead)
+    #expect(try moved.headCommit() == secondHead)
+    #expect(FileManager.default.fileExists(atPath: dir + "/w/b.txt"))
+    #expect(!FileManager.default.fileExists(atPath: dir + "/w/a.txt"))
+  }
+}
