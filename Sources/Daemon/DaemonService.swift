@@ -62,7 +62,9 @@ public struct Rippled: Sendable {
     for run in recovered.interrupted {
       log.warning("was running when the daemon stopped: recorded interrupted", run: run.id)
     }
-    for run in recovered.requeued { log.info("re-queued (attempt \(run.attempt)) for run \(run.retryOf ?? 0)", run: run.id) }
+    for run in recovered.requeued {
+      log.info("re-queued (attempt \(run.attempt)) for run \(run.retryOf ?? 0)", run: run.id)
+    }
 
     childEnvironment["RIPPLE_CACHE_DIR"] = paths.rippleCache
     let services = RippleServices(process: .live, environment: childEnvironment)
@@ -99,7 +101,8 @@ public struct Rippled: Sendable {
             try WorktreeSource(
               settings: repository, path: path, paths: paths, scheduler: scheduler, log: log, health: health))
         } catch {
-          throw DaemonError.source(repository: repository.name, reason: (error as? any RippleError)?.description ?? "\(error)")
+          throw DaemonError.source(
+            repository: repository.name, reason: (error as? any RippleError)?.description ?? "\(error)")
         }
       }
     }
@@ -136,7 +139,9 @@ public struct Rippled: Sendable {
       notifier: notifier, log: log, health: health, paths: paths, configuration: configuration, ready: ready,
       queued: try store.queued())
     let group = ServiceGroup(
-      configuration: .init(services: [.init(service: app), .init(service: work)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+      configuration: .init(
+        services: [.init(service: app), .init(service: work)], gracefulShutdownSignals: [.sigterm, .sigint],
+        logger: logger))
     try await group.run()
     log.info("stopped")
   }

@@ -30,20 +30,23 @@ enum HTTPAPI {
     router.get("/readyz") { _, _ in
       let status = await api.status()
       let ready = status.ready && status.healthy
-      return try json(ReadyAnswer(ready: status.ready, healthy: status.healthy, problems: status.problems),
-                      status: ready ? .ok : .serviceUnavailable)
+      return try json(
+        ReadyAnswer(ready: status.ready, healthy: status.healthy, problems: status.problems),
+        status: ready ? .ok : .serviceUnavailable)
     }
     router.get("/api/status") { _, _ in try json(await api.status()) }
     router.get("/api/runs") { request, _ in
       let query = request.uri.queryParameters
       var states: Set<RunState>?
       if let raw = query["state"] {
-        states = Set(try raw.split(separator: ",").map { name in
-          guard let state = RunState(rawValue: String(name)) else {
-            throw HTTPError(.badRequest, message: "unknown state '\(name)'; one of \(RunState.allCases.map(\.rawValue))")
-          }
-          return state
-        })
+        states = Set(
+          try raw.split(separator: ",").map { name in
+            guard let state = RunState(rawValue: String(name)) else {
+              throw HTTPError(
+                .badRequest, message: "unknown state '\(name)'; one of \(RunState.allCases.map(\.rawValue))")
+            }
+            return state
+          })
       }
       let limit = min(max(query["limit"].flatMap { Int(String($0)) } ?? 50, 1), 500)
       let runs = try api.store.runs(
@@ -118,8 +121,9 @@ enum HTTPAPI {
 
   private static func triggerRun(_ trigger: TriggerRequest, _ api: APIContext) async throws -> Response {
     if let source = api.worktreeSources.first(where: { $0.settings.name == trigger.repository }) {
-      guard let run = await api.scheduler.submit(
-        NewRun(repository: trigger.repository, branch: WorktreeSource.lane, head: "worktree", trigger: .api))
+      guard
+        let run = await api.scheduler.submit(
+          NewRun(repository: trigger.repository, branch: WorktreeSource.lane, head: "worktree", trigger: .api))
       else { throw HTTPError(.serviceUnavailable, message: "the runs database is failing; see /readyz") }
       _ = source
       return try json(run, status: .accepted)
@@ -137,8 +141,9 @@ enum HTTPAPI {
     guard commit.count == 40, commit.allSatisfy(\.isHexDigit) else {
       throw HTTPError(.badRequest, message: "'commit' must be a full 40-character sha")
     }
-    guard let run = await api.scheduler.submit(
-      NewRun(repository: trigger.repository, branch: branch, head: commit.lowercased(), trigger: .api))
+    guard
+      let run = await api.scheduler.submit(
+        NewRun(repository: trigger.repository, branch: branch, head: commit.lowercased(), trigger: .api))
     else { throw HTTPError(.serviceUnavailable, message: "the runs database is failing; see /readyz") }
     return try json(run, status: .accepted)
   }
@@ -170,8 +175,9 @@ enum HTTPAPI {
     }
     api.log.info(
       "webhook \(event) delivery \(delivery): fetching \(targets.map(\.settings.name).joined(separator: ", "))")
-    return try json(["accepted": delivery, "fetching": targets.map(\.settings.name).joined(separator: ",")],
-                    status: .accepted)
+    return try json(
+      ["accepted": delivery, "fetching": targets.map(\.settings.name).joined(separator: ",")],
+      status: .accepted)
   }
 
   private static func authorize(_ request: Request, _ token: [UInt8]?) throws {
@@ -201,7 +207,8 @@ enum HTTPAPI {
     var headers = HTTPFields()
     headers[.contentType] = contentType
     headers[.cacheControl] = "no-store"
-    headers[HTTPField.Name("Content-Security-Policy")!] = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:"
+    headers[HTTPField.Name("Content-Security-Policy")!] =
+      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:"
     headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
     return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
   }

@@ -43,7 +43,8 @@ public struct RippledCommand: AsyncParsableCommand {
       }
       FileHandle.standardError.write(Data((message + "\n").utf8))
       // ArgumentParser reports usage errors as 64 (EX_USAGE); Ripple's contract is 2.
-      Foundation.exit(code == ExitCode.validationFailure.rawValue ? ErrorCategory.usage.exitCode : ErrorCategory.internal.exitCode)
+      Foundation.exit(
+        code == ExitCode.validationFailure.rawValue ? ErrorCategory.usage.exitCode : ErrorCategory.internal.exitCode)
     }
   }
 }

@@ -118,22 +118,31 @@ struct RunExecutor: Sendable {
     for warning in analysis.warnings { say("warning: \(warning)") }
     try Task.checkCancellation()
 
-    let daemonOverrides = configuration.daemon
+    // The repository's own ripple.yml (`daemon:`) may override rippled.yml's settings for it.
+    let effective = settings.applying(configuration.daemon)
     let options = TestRunOptions(
       repositoryRoot: prepared.root,
-      extraArguments: daemonOverrides.testArguments ?? settings.testArguments,
+      extraArguments: effective.testArguments,
       scratchPath: paths.scratch(run.repository, lane: prepared.lane),
       swiftExecutable: services.environment["RIPPLE_SWIFT"] ?? "swift")
     let timingStore = TimingStore(path: paths.timings(run.repository))
     let history = timingStore.load().history
     let runner = TestRunner(process: services.process, onEvent: { say(Self.describe($0)) })
-    let result = try await runner.run(selection, options: options, history: history)
+    // The scheduler enforces rippled.yml's timeout for the whole run; a shorter one from the repository's
+    // ripple.yml is only known now, and bounds the tests.
+    let deadline = configuration.daemon.runTimeout.flatMap { $0 < settings.runTimeout ? $0 : nil }
+    let result = try await Self.withDeadline(deadline) {
+      try await runner.run(selection, options: options, history: history)
+    }
     var updated = history
     updated.record(result)
     if updated != history { try? timingStore.save(updated) }
 
     let outcomes = Self.targetOutcomes(result, selection: selection)
     try store.recordResults(run.id, outcomes, failedTests: result.totals.failed)
+    if result.cancelled, let deadline, !Task.isCancelled {
+      return .error("timed out after \(deadline) (daemon.runTimeout in ripple.yml); its processes were stopped")
+    }
     if result.cancelled { return .cancelled }
     if result.nothingAffected { return .passed("nothing testable is affected") }
     do {
@@ -150,7 +159,7 @@ struct RunExecutor: Sendable {
     _ run: RunRecord, root: String, configuration: RippleConfiguration, settings: RepositorySettings,
     say: @escaping @Sendable (String) -> Void
   ) async throws {
-    let enabled = configuration.daemon.bootstrap ?? settings.bootstrap
+    let enabled = settings.applying(configuration.daemon).bootstrap
     guard enabled, !configuration.assets.assets.isEmpty || !configuration.assets.secrets.isEmpty else { return }
     let marker = root + ".assets"
     let fingerprint = String(describing: configuration.assets)
@@ -163,6 +172,20 @@ struct RunExecutor: Sendable {
     try? fingerprint.write(toFile: marker, atomically: true, encoding: .utf8)
   }
 
+  /// Runs `body`, cancelling it when `deadline` (if any) passes first; the body decides what a cancel means.
+  static func withDeadline<T: Sendable>(_ deadline: Duration?, _ body: @escaping @Sendable () async throws -> T)
+    async throws -> T
+  {
+    guard let deadline else { return try await body() }
+    let work = Task { try await body() }
+    let timer = Task {
+      try await Task.sleep(for: deadline)
+      work.cancel()
+    }
+    defer { timer.cancel() }
+    return try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
+  }
+
   static func analysis(of outcome: AffectedOutcome) -> RunAnalysis {
     let report = outcome.report
     let testNames = Set(report.testTargets.map { "\($0.package):\($0.name)" })
@@ -173,7 +196,8 @@ struct RunExecutor: Sendable {
     }
     let known = Set(targets.map(\.key))
     for test in report.testTargets where !known.contains("\(test.package):\(test.name)") {
-      targets.append(RunTarget(package: test.package, name: test.name, kind: "test", isTest: true, reasons: test.reasons))
+      targets.append(
+        RunTarget(package: test.package, name: test.name, kind: "test", isTest: true, reasons: test.reasons))
     }
     let total = outcome.headGraph.map { Self.testTargetCount($0) } ?? report.testTargets.count
     return RunAnalysis(

@@ -65,7 +65,9 @@ actor Scheduler {
       storeFailed(error, doing: "queue a run of \(new.repository)/\(new.branch)")
       return nil
     }
-    log.info("queued \(new.repository)/\(new.branch) at \(String(new.head.prefix(10))) (\(new.trigger.rawValue))", run: record.id)
+    log.info(
+      "queued \(new.repository)/\(new.branch) at \(String(new.head.prefix(10))) (\(new.trigger.rawValue))",
+      run: record.id)
     schedule(record)
     return record
   }
@@ -175,7 +177,8 @@ actor Scheduler {
       health.set("logs", nil)
       return file
     } catch {
-      let problem = "cannot write run logs in \((path as NSString).deletingLastPathComponent): \(error.localizedDescription)"
+      let problem =
+        "cannot write run logs in \((path as NSString).deletingLastPathComponent): \(error.localizedDescription)"
       health.set("logs", problem)
       log.error(problem + "; the run goes on without a log", run: id)
       return nil

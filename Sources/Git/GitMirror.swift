@@ -109,7 +109,8 @@ extension GitRepository {
       }
       if code < 0 {
         if context.timedOut { throw GitError.fetchTimedOut(url: url, after: timeout) }
-        throw GitError.fetchFailed(url: url, detail: lastErrorMessage(), credentialsRequested: context.askedForCredentials)
+        throw GitError.fetchFailed(
+          url: url, detail: lastErrorMessage(), credentialsRequested: context.askedForCredentials)
       }
       let after = try branchHeads(repo)
       var updated: [String: ObjectID] = [:]

@@ -97,7 +97,9 @@ struct BranchRunTests {
     _ = try await h.waitForRun(head: try h.head(), states: ["passed"])
 
     FileManager.default.createFile(atPath: h.gate, contents: nil)
-    try h.write("Sources/Feature/Feature.swift", "import Core\npublic enum Feature { public static let value = Core.value + 1 }  // k\n")
+    try h.write(
+      "Sources/Feature/Feature.swift",
+      "import Core\npublic enum Feature { public static let value = Core.value + 1 }  // k\n")
     let head = try h.commitAndPush("Feature change")
     try await h.triggerFetch()
     try await h.eventually("the run to reach the gate", timeout: .seconds(300)) {
@@ -179,6 +181,8 @@ extension DaemonHarness {
     let (status, body) = try await request(
       "POST", "/api/runs", body: Data("{\"repository\":\"\(repository)\",\"branch\":\"main\"}".utf8),
       headers: ["Authorization": "Bearer \(Self.token)", "Content-Type": "application/json"])
-    guard status == 202 else { throw HarnessError("fetch trigger → \(status): \(String(decoding: body, as: UTF8.self))") }
+    guard status == 202 else {
+      throw HarnessError("fetch trigger → \(status): \(String(decoding: body, as: UTF8.self))")
+    }
   }
 }

@@ -28,7 +28,8 @@ final class DaemonHarness: @unchecked Sendable {
   }()
 
   init() throws {
-    let base = FileManager.default.temporaryDirectory.appendingPathComponent("rippled-it-\(UUID().uuidString.prefix(8))")
+    let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "rippled-it-\(UUID().uuidString.prefix(8))")
     root = base.resolvingSymlinksInPath().path
     remote = root + "/remote.git"
     clone = root + "/clone"
@@ -58,9 +59,13 @@ final class DaemonHarness: @unchecked Sendable {
     try write(".gitignore", ".build/\n")
     try write("README.md", "# fixture\n")
     try write("Sources/Core/Core.swift", "public enum Core { public static let value = 1 }\n")
-    try write("Sources/Feature/Feature.swift", "import Core\npublic enum Feature { public static let value = Core.value + 1 }\n")
+    try write(
+      "Sources/Feature/Feature.swift", "import Core\npublic enum Feature { public static let value = Core.value + 1 }\n"
+    )
     try write("Sources/Other/Other.swift", "public enum Other { public static let value = 3 }\n")
-    try write("Tests/CoreTests/CoreTests.swift", "import Testing\nimport Core\n@Test func core() { #expect(Core.value == 1) }\n")
+    try write(
+      "Tests/CoreTests/CoreTests.swift", "import Testing\nimport Core\n@Test func core() { #expect(Core.value == 1) }\n"
+    )
     try write("Tests/FeatureTests/FeatureTests.swift", Fixture.featureTests)
     try write("Tests/OtherTests/OtherTests.swift", Fixture.otherTests(passing: !failingOther))
     try commitAndPush("Initial import")
@@ -83,7 +88,9 @@ final class DaemonHarness: @unchecked Sendable {
   @discardableResult
   func git(_ arguments: [String]) throws -> String {
     let result = try runCommand(["/usr/bin/git"] + arguments, environment: Fixture.gitIdentity)
-    guard result.status == 0 else { throw HarnessError("git \(arguments.joined(separator: " ")): \(result.standardError)") }
+    guard result.status == 0 else {
+      throw HarnessError("git \(arguments.joined(separator: " ")): \(result.standardError)")
+    }
     return result.standardOutput
   }
 
@@ -233,7 +240,9 @@ final class DaemonHarness: @unchecked Sendable {
   func waitForRun(head: String, states: Set<String>, timeout: Duration = .seconds(300)) async throws -> [String: Any] {
     var found: [String: Any]?
     try await eventually("a run of \(head.prefix(10)) in \(states.sorted())", timeout: timeout) {
-      found = try await self.runs().first { ($0["head"] as? String) == head && states.contains($0["state"] as? String ?? "") }
+      found = try await self.runs().first {
+        ($0["head"] as? String) == head && states.contains($0["state"] as? String ?? "")
+      }
       return found != nil
     }
     return found!
@@ -364,7 +373,9 @@ final class NotifyListener: @unchecked Sendable {
       for (index, byte) in bytes.enumerated() { buffer[index] = byte }
     }
     let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
     }
     guard bound == 0 else { throw HarnessError("bind \(path): \(errno)") }
     let thread = Thread { [descriptor] in

@@ -22,8 +22,10 @@ struct InterfaceTests {
     let body = Data(#"{"ref":"refs/heads/main","repository":{"clone_url":"\#(h.remote)"}}"#.utf8)
     let forged = try await h.request(
       "POST", "/hooks/github", body: body,
-      headers: ["X-Hub-Signature-256": "sha256=" + String(repeating: "0", count: 64), "X-GitHub-Delivery": "d-1",
-        "X-GitHub-Event": "push"])
+      headers: [
+        "X-Hub-Signature-256": "sha256=" + String(repeating: "0", count: 64), "X-GitHub-Delivery": "d-1",
+        "X-GitHub-Event": "push",
+      ])
     #expect(forged.status == 401)
     let unsigned = try await h.request("POST", "/hooks/github", body: body, headers: ["X-GitHub-Delivery": "d-1"])
     #expect(unsigned.status == 401)

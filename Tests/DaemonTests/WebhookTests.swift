@@ -56,8 +56,10 @@ struct DaemonPathsTests {
   }
 
   @Test func systemdDirectoriesWinOverXDGAndConfigWinsOverBoth() {
-    let env = ["STATE_DIRECTORY": "/var/lib/rippled", "CACHE_DIRECTORY": "/var/cache/rippled:/other",
-               "LOGS_DIRECTORY": "/var/log/rippled", "HOME": "/home/u", "XDG_STATE_HOME": "/x"]
+    let env = [
+      "STATE_DIRECTORY": "/var/lib/rippled", "CACHE_DIRECTORY": "/var/cache/rippled:/other",
+      "LOGS_DIRECTORY": "/var/log/rippled", "HOME": "/home/u", "XDG_STATE_HOME": "/x",
+    ]
     let paths = DaemonPaths.resolve(.init(), environment: env)
     #expect(paths.state == "/var/lib/rippled")
     #expect(paths.cache == "/var/cache/rippled")
