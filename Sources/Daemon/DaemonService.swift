@@ -70,9 +70,13 @@ public struct Rippled: Sendable {
     let services = RippleServices(process: .live, environment: childEnvironment)
     let health = HealthBoard()
     let metrics = DaemonMetrics()
+    var dirtyPaths: [String: DirtyPaths] = [:]
+    for repository in configuration.repositories {
+      if case .workingTree = repository.source { dirtyPaths[repository.name] = DirtyPaths() }
+    }
     let executor = RunExecutor(
       paths: paths, store: store, services: services, log: log, health: health,
-      maxLogBytes: configuration.retention.maxLogBytes)
+      maxLogBytes: configuration.retention.maxLogBytes, dirtyPaths: dirtyPaths)
     let activity = Shared("starting")
     let scheduler = Scheduler(
       limit: configuration.concurrency, store: store, executor: executor, repositories: configuration.repositories,
@@ -99,7 +103,8 @@ public struct Rippled: Sendable {
         do {
           worktreeSources.append(
             try WorktreeSource(
-              settings: repository, path: path, paths: paths, scheduler: scheduler, log: log, health: health))
+              settings: repository, path: path, paths: paths, scheduler: scheduler, log: log, health: health,
+              dirty: dirtyPaths[repository.name] ?? DirtyPaths()))
         } catch {
           throw DaemonError.source(
             repository: repository.name, reason: (error as? any RippleError)?.description ?? "\(error)")

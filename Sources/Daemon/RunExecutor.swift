@@ -9,6 +9,11 @@ import RunStore
 import SystemClients
 import TestRunner
 
+struct RunSetupError: RippleError {
+  var description: String
+  var category: ErrorCategory { .environment }
+}
+
 /// How a run's own work ended (the scheduler adds why a cancelled run stopped).
 enum RunOutcome: Sendable, Equatable {
   case passed(String?)
@@ -28,6 +33,8 @@ struct RunExecutor: Sendable {
   var log: DaemonLog
   var health: HealthBoard
   var maxLogBytes: Int
+  /// Per watched working tree (by repository name): what changed since the last sync.
+  var dirtyPaths: [String: DirtyPaths] = [:]
 
   func execute(_ run: RunRecord, settings: RepositorySettings, logFile: RunLogFile?) async -> RunOutcome {
     let say: @Sendable (String) -> Void = { logFile?.line($0) }
@@ -65,21 +72,44 @@ struct RunExecutor: Sendable {
       let head = ObjectID(hex: run.head)
       try work.checkOut(head)
       say("checked out \(head.short) of \(run.branch) in \(root)")
-      guard let base = try store.lastPassedHead(repository: run.repository, branch: run.branch) else {
-        return Prepared(
-          root: root, lane: run.branch, change: nil,
-          everythingReason: "no passing run of \(run.branch) yet: every test runs")
+      if let base = try store.lastPassedHead(repository: run.repository, branch: run.branch) {
+        say("comparing with \(String(base.prefix(10))), the last commit of \(run.branch) whose run passed")
+        return Prepared(root: root, lane: run.branch, change: ChangeRequest(base: base, head: run.head))
       }
-      say("comparing with \(String(base.prefix(10))), the last commit of \(run.branch) whose run passed")
-      return Prepared(root: root, lane: run.branch, change: ChangeRequest(base: base, head: run.head))
+      // A new branch: compare with the primary branch's last passing commit (from their merge-base), as a
+      // pull request would be; only when there is none, test everything.
+      if let primary = Self.primaryBranch(settings.branches), primary != run.branch,
+        let base = try store.lastPassedHead(repository: run.repository, branch: primary)
+      {
+        say(
+          "first run of \(run.branch): comparing with \(String(base.prefix(10))), the last passing commit of \(primary)"
+        )
+        return Prepared(root: root, lane: run.branch, change: ChangeRequest(base: base, head: run.head))
+      }
+      return Prepared(
+        root: root, lane: run.branch, change: nil,
+        everythingReason: "no passing run of \(run.branch) yet: every test runs")
     case .workingTree(let path):
       let developer = try GitRepository.discover(from: path)
       let root = paths.worktree(run.repository, lane: "worktree")
       let copy = try GitRepository.openOrCreateWorktree(at: root, objectsOf: developer)
       let head = try developer.headCommit()
-      if (try? copy.headCommit()) != head { try copy.checkOut(head) }
-      let synced = try WorktreeSync.mirror(from: developer, to: copy)
-      say("synced the working tree of \(path) into \(root) (\(synced.copied) copied, \(synced.removed) removed)")
+      let dirty = dirtyPaths[run.repository]
+      var paths = dirty?.take()
+      if (try? copy.headCommit()) != head {
+        try copy.checkOut(head)
+        paths = nil  // the checkout rewrote tracked files: compare everything
+      }
+      let synced: WorktreeSync.Summary
+      do {
+        synced = try WorktreeSync.sync(from: developer, to: copy, only: paths)
+      } catch {
+        dirty?.markAll()  // a half-done sync: the next one compares everything
+        throw error
+      }
+      say(
+        "synced the working tree of \(path) into \(root) (\(synced.full ? "full" : "changed paths"): "
+          + "\(synced.copied) copied, \(synced.removed) removed)")
       // The developer's default branch decides the base, as `ripple test` would in that checkout.
       let base: ObjectID
       if let defaultBranch = try? developer.defaultBranch() {
@@ -102,8 +132,16 @@ struct RunExecutor: Sendable {
     let selection: TestSelection
     let analysis: RunAnalysis
     if let change = prepared.change {
+      // `fallbackAll`: a manifest that does not evaluate on one side still gives a run (every test of the
+      // other side's graph, whose build then shows the error) instead of no run at all.
       let outcome = try await AffectedJob.run(
         AffectedOptions(directory: prepared.root, changes: change, fallbackAll: true), services: services)
+      if outcome.headGraph == nil && outcome.baseGraph == nil {
+        // Never "passed, 0 tests" because nothing could be evaluated.
+        throw RunSetupError(
+          description: "no package graph could be evaluated at either side: "
+            + outcome.report.warnings.joined(separator: "; "))
+      }
       selection = TestSelectionBuilder.make(outcome)
       analysis = Self.analysis(of: outcome)
     } else {
@@ -183,7 +221,16 @@ struct RunExecutor: Sendable {
       work.cancel()
     }
     defer { timer.cancel() }
-    return try await withTaskCancellationHandler { try await work.value } onCancel: { work.cancel() }
+    return try await withTaskCancellationHandler {
+      try await work.value
+    } onCancel: {
+      work.cancel()
+    }
+  }
+
+  /// The first followed branch named without wildcards (`main` in `[main, "feature/*"]`).
+  static func primaryBranch(_ rules: [BranchRule]) -> String? {
+    rules.first { !$0.pattern.contains(where: { "*?[{".contains($0) }) }?.pattern
   }
 
   static func analysis(of outcome: AffectedOutcome) -> RunAnalysis {

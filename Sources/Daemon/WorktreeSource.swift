@@ -23,6 +23,8 @@ final class WorktreeSource: Sendable {
   private let fingerprintFile: String
   private let state = Mutex(State())
   private let watcher: FileWatcher
+  /// Shared with the executor: the paths the next run's sync must look at.
+  let dirty: DirtyPaths
 
   struct State {
     var lastCheck: Date?
@@ -32,9 +34,10 @@ final class WorktreeSource: Sendable {
 
   init(
     settings: RepositorySettings, path: String, paths: DaemonPaths, scheduler: Scheduler, log: DaemonLog,
-    health: HealthBoard
+    health: HealthBoard, dirty: DirtyPaths
   ) throws {
     self.settings = settings
+    self.dirty = dirty
     repository = try GitRepository.discover(from: path)
     guard let workdir = repository.workdir else {
       throw GitError.bareRepository(path: repository.gitDirectory, operation: "watch the working tree")
@@ -99,6 +102,7 @@ final class WorktreeSource: Sendable {
     for await batch in settled(watcher.events, window: settings.settle, maxDelay: maxDelay) {
       if Task.isCancelled { break }
       for reason in batch.reasons { log.warning("\(settings.name): \(reason)") }
+      if batch.rescan { dirty.markAll() } else { dirty.mark(batch.paths) }
       await check(reason: "\(batch.eventCount) file events")
     }
     watcher.stop()

@@ -1,5 +1,6 @@
 import Foundation
 import Git
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -7,41 +8,90 @@ import Git
   import Darwin
 #endif
 
+/// Paths of a watched working tree that changed since the last sync: filled by the watcher, taken by the
+/// run that syncs. `nil` means "unknown: sync everything" (start-up, a rescan, a failed sync).
+final class DirtyPaths: Sendable {
+  private let paths = Mutex<Set<String>?>(nil)
+
+  func mark(_ changed: Set<String>) { paths.withLock { $0?.formUnion(changed) } }
+  func markAll() { paths.withLock { $0 = nil } }
+
+  /// What to sync now (nil: everything); the set starts empty again.
+  func take() -> Set<String>? {
+    paths.withLock { current in
+      defer { current = [] }
+      return current
+    }
+  }
+}
+
 /// Makes a private copy hold exactly the files a developer's working tree holds (as git sees them: tracked
 /// files on disk plus untracked, non-ignored ones), so tests never run in — or write into — their checkout.
-/// Only files whose size or modification time differ are copied; the copy keeps the source's times, so the
-/// next sync after a save copies one file.
+/// A full sync compares every file (size, modification time, mode); after that, only the paths the watcher
+/// reported are looked at, so a save costs one file, not a scan of the tree. The copy keeps the source's
+/// modification times, and its index is refreshed for what changed, so git's status stays fast there.
 enum WorktreeSync {
   struct Summary: Sendable, Equatable {
     var copied: Int
     var removed: Int
+    var full: Bool
   }
 
+  static func sync(from source: GitRepository, to copy: GitRepository, only paths: Set<String>?) throws -> Summary {
+    guard let from = source.workdir, let to = copy.workdir else {
+      throw GitError.bareRepository(path: source.gitDirectory, operation: "copy the working tree")
+    }
+    guard let paths, paths.count <= 2_000 else { return try mirror(from: source, to: copy) }
+    var summary = Summary(copied: 0, removed: 0, full: false)
+    var touched: [String] = []
+    for path in paths.sorted() {
+      var status = stat()
+      if lstat(from + "/" + path, &status) != 0 {
+        if unlink(to + "/" + path) == 0 {
+          summary.removed += 1
+          touched.append(path)
+        }
+        continue
+      }
+      // A directory appeared or moved: its content is not listed one by one; look at everything.
+      if (status.st_mode & S_IFMT) == S_IFDIR { return try mirror(from: source, to: copy) }
+      if try copyIfDifferent(from + "/" + path, to + "/" + path, status: status) {
+        summary.copied += 1
+        touched.append(path)
+      }
+    }
+    if !touched.isEmpty { try copy.refreshIndex(paths: touched) }
+    return summary
+  }
+
+  /// The full comparison: every file of the source against the copy; extra files in the copy removed.
   static func mirror(from source: GitRepository, to copy: GitRepository) throws -> Summary {
     guard let from = source.workdir, let to = copy.workdir else {
       throw GitError.bareRepository(path: source.gitDirectory, operation: "copy the working tree")
     }
     let wanted = try source.workingTreeFiles()
-    let wantedSet = Set(wanted)
-    var summary = Summary(copied: 0, removed: 0)
+    var summary = Summary(copied: 0, removed: 0, full: true)
     for path in wanted {
-      let src = from + "/" + path
-      let dst = to + "/" + path
-      var a = stat()
-      guard lstat(src, &a) == 0 else { continue }  // deleted since it was listed
-      var b = stat()
-      if lstat(dst, &b) == 0, a.st_size == b.st_size, modificationTime(a) == modificationTime(b),
-        a.st_mode == b.st_mode
-      {
-        continue
-      }
-      try copyFile(src, dst, status: a)
-      summary.copied += 1
+      var status = stat()
+      guard lstat(from + "/" + path, &status) == 0 else { continue }  // deleted since it was listed
+      if try copyIfDifferent(from + "/" + path, to + "/" + path, status: status) { summary.copied += 1 }
     }
+    let wantedSet = Set(wanted)
     for path in try copy.workingTreeFiles() where !wantedSet.contains(path) {
       if unlink(to + "/" + path) == 0 { summary.removed += 1 }
     }
+    if summary.copied + summary.removed > 0 { try copy.refreshIndex() }
     return summary
+  }
+
+  /// Copies when size, modification time or mode differ; true when it copied.
+  private static func copyIfDifferent(_ src: String, _ dst: String, status a: stat) throws -> Bool {
+    var b = stat()
+    if lstat(dst, &b) == 0, a.st_size == b.st_size, modificationTime(a) == modificationTime(b), a.st_mode == b.st_mode {
+      return false
+    }
+    try copyFile(src, dst, status: a)
+    return true
   }
 
   private static func modificationTime(_ s: stat) -> Int {

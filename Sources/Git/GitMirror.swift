@@ -178,6 +178,37 @@ extension GitRepository {
     return git_reference_peel(&commit, reference, GIT_OBJECT_COMMIT) >= 0
   }
 
+  /// Stages what the work tree holds for every tracked file (`git add -u`) and writes the index, so that
+  /// the index's file stamps match the disk again. For a private work tree whose files were copied in:
+  /// without it, every status would re-read every copied file to see that it did not change.
+  public func refreshIndex() throws {
+    try withRepository { repo in
+      var index: OpaquePointer?
+      try check(git_repository_index(&index, repo), "open the index of '\(workdir ?? gitDirectory)'")
+      defer { git_index_free(index) }
+      try check(git_index_update_all(index, nil, nil, nil), "refresh the index of '\(workdir ?? gitDirectory)'")
+      try check(git_index_write(index), "write the index of '\(workdir ?? gitDirectory)'")
+    }
+  }
+
+  /// Like `refreshIndex`, for a few known paths: tracked ones are re-staged from the disk (or dropped when
+  /// gone); untracked ones are left alone. Cheap where `refreshIndex` reads every tracked file's stamp.
+  public func refreshIndex(paths: [String]) throws {
+    try withRepository { repo in
+      var index: OpaquePointer?
+      try check(git_repository_index(&index, repo), "open the index of '\(workdir ?? gitDirectory)'")
+      defer { git_index_free(index) }
+      for path in paths where git_index_get_bypath(index, path, 0) != nil {
+        if FileManager.default.fileExists(atPath: (workdir ?? "") + "/" + path) {
+          try check(git_index_add_bypath(index, path), "stage '\(path)' in '\(workdir ?? gitDirectory)'")
+        } else {
+          try check(git_index_remove_bypath(index, path), "unstage '\(path)' in '\(workdir ?? gitDirectory)'")
+        }
+      }
+      try check(git_index_write(index), "write the index of '\(workdir ?? gitDirectory)'")
+    }
+  }
+
   /// Whether `path` (relative to the work tree) is ignored by the repository's ignore rules.
   public func isIgnored(_ path: String) -> Bool {
     withRepository { repo in

@@ -164,6 +164,16 @@ struct BranchRunTests {
   }
 }
 
+/// Command lines of running processes that contain `text` (from /proc; no procps needed).
+func processes(matching text: String) -> [String] {
+  let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+  return entries.filter { $0.allSatisfy(\.isNumber) }.compactMap { pid in
+    guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return nil }
+    let line = String(decoding: data.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self)
+    return line.contains(text) ? line : nil
+  }
+}
+
 extension DaemonHarness {
   func head() throws -> String {
     try git(["-C", clone, "rev-parse", "HEAD"]).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -183,6 +193,67 @@ extension DaemonHarness {
       headers: ["Authorization": "Bearer \(Self.token)", "Content-Type": "application/json"])
     guard status == 202 else {
       throw HarnessError("fetch trigger → \(status): \(String(decoding: body, as: UTF8.self))")
+    }
+  }
+}
+
+@Suite("rippled policies: cancel on newer commit, run timeout", .serialized)
+struct PolicyTests {
+  @Test func aNewerCommitOnAFeatureBranchCancelsTheRunningRun() async throws {
+    let h = try DaemonHarness()
+    try h.makeRemote()
+    let mainHead = try h.head()
+    try h.start()
+    try await h.waitForReady()
+    _ = try await h.waitForRun(head: mainHead, states: ["passed"])
+
+    FileManager.default.createFile(atPath: h.gate, contents: nil)
+    defer { try? FileManager.default.removeItem(atPath: h.gate) }
+    try h.write("Sources/Feature/Feature.swift", "import Core\npublic enum Feature { public static let value = 2 }\n")
+    let first = try h.commitAndPush("Feature x", branch: "feature/x")
+    try await h.triggerFetch()
+    try await h.eventually("the feature run to reach the gate", timeout: .seconds(300)) {
+      FileManager.default.fileExists(atPath: h.gate + ".started")
+    }
+    try h.write("README.md", "# newer\n")
+    let second = try h.commitAndPush("Newer", branch: "feature/x")
+    try await h.triggerFetch()
+    // feature/* has cancelRunning: the running run stops at once (the gate is still closed).
+    let cancelled = try await h.waitForRun(head: first, states: ["superseded"], timeout: .seconds(60))
+    #expect((cancelled["reason"] as? String ?? "").contains("while it ran"))
+    // A new branch compares with main's last passing commit, not "everything".
+    #expect(cancelled["base"] as? String == mainHead)
+    #expect(cancelled["selectedTestTargets"] as? Int == 1)
+    try FileManager.default.removeItem(atPath: h.gate)
+    let newest = try await h.waitForRun(head: second, states: ["passed", "failed"])
+    #expect(newest["state"] as? String == "passed", "\(newest)")
+    #expect(newest["branch"] as? String == "feature/x")
+  }
+
+  @Test func aRunPastItsTimeoutIsStoppedWithItsProcesses() async throws {
+    let h = try DaemonHarness()
+    try h.makeRemote()
+    try h.start(
+      repositories: """
+          - name: app
+            remote: \(h.remote)
+            fetchInterval: 1h
+            runTimeout: 4s
+        """)
+    try await h.waitForReady()
+    // The baseline builds the fixture (it may time out on a cold build folder); what matters is the gated run.
+    _ = try await h.waitForRun(head: try h.head(), states: ["passed", "error"])
+    FileManager.default.createFile(atPath: h.gate, contents: nil)
+    defer { try? FileManager.default.removeItem(atPath: h.gate) }
+    try? FileManager.default.removeItem(atPath: h.gate + ".started")
+    try h.write("Sources/Core/Core.swift", "public enum Core { public static let value = 1 }  // slow\n")
+    let head = try h.commitAndPush("Slow")
+    let run = try await h.waitForRunAfterFetch(head: head)
+    #expect(run["state"] as? String == "error")
+    #expect((run["reason"] as? String ?? "").contains("timed out after"), "\(run)")
+    // The gated test process was part of the run's process group: it is gone although the gate is closed.
+    try await h.eventually("the test process to be gone", timeout: .seconds(10)) {
+      processes(matching: "FixturePackageTests").isEmpty
     }
   }
 }

@@ -63,9 +63,7 @@ final class DaemonHarness: @unchecked Sendable {
       "Sources/Feature/Feature.swift", "import Core\npublic enum Feature { public static let value = Core.value + 1 }\n"
     )
     try write("Sources/Other/Other.swift", "public enum Other { public static let value = 3 }\n")
-    try write(
-      "Tests/CoreTests/CoreTests.swift", "import Testing\nimport Core\n@Test func core() { #expect(Core.value == 1) }\n"
-    )
+    try write("Tests/CoreTests/CoreTests.swift", Fixture.coreTests)
     try write("Tests/FeatureTests/FeatureTests.swift", Fixture.featureTests)
     try write("Tests/OtherTests/OtherTests.swift", Fixture.otherTests(passing: !failingOther))
     try commitAndPush("Initial import")
@@ -291,6 +289,20 @@ enum Fixture {
         .testTarget(name: "OtherTests", dependencies: ["Other"]),
       ]
     )
+
+    """
+
+  /// Also checks what the daemon's children inherit: never systemd's notify socket.
+  static let coreTests = """
+    import Core
+    import Foundation
+    import Testing
+
+    @Test func core() { #expect(Core.value == 1) }
+    @Test func noNotifySocketInChildren() {
+      #expect(ProcessInfo.processInfo.environment["NOTIFY_SOCKET"] == nil)
+      #expect(ProcessInfo.processInfo.environment["WATCHDOG_USEC"] == nil)
+    }
 
     """
 

@@ -1,3 +1,4 @@
+import RippleConfig
 import Testing
 
 @testable import Daemon
@@ -69,5 +70,16 @@ struct SchedulerCoreTests {
     #expect(core.withdraw(2) == [])
     #expect(core.finished(1) == [])
     #expect(core.queueLength == 0)
+  }
+}
+
+@Suite("executor helpers")
+struct ExecutorHelperTests {
+  @Test func thePrimaryBranchIsTheFirstPatternWithoutWildcards() {
+    #expect(
+      RunExecutor.primaryBranch([.init(pattern: "release/*"), .init(pattern: "main"), .init(pattern: "dev")])
+        == "main")
+    #expect(RunExecutor.primaryBranch([.init(pattern: "*")]) == nil)
+    #expect(RunExecutor.primaryBranch([]) == nil)
   }
 }
