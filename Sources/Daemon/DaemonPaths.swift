@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import RippleConfig
 
@@ -40,17 +41,14 @@ struct DaemonPaths: Sendable {
   func timings(_ repository: String) -> String { cache + "/timings/\(repository).json" }
   func log(run id: Int64) -> String { logs + "/run-\(id).log" }
 
-  /// A branch name as one path component: `feature/x` → `feature%2Fx` (reversible, no collisions).
+  /// A branch name as one path component the Swift toolchain accepts (it fails on `%` in paths):
+  /// `main` stays `main`; `feature/x` becomes `feature-x-` + 8 hex digits of its SHA-256, so two names that
+  /// map to the same text (`feature/x`, `feature-x`) still get different folders.
   static func slug(_ name: String) -> String {
-    var out = ""
-    for byte in name.utf8 {
-      let c = Character(UnicodeScalar(byte))
-      if c.isLetter && byte < 128 || c.isNumber && byte < 128 || c == "-" || c == "_" || (c == "." && !out.isEmpty) {
-        out.append(c)
-      } else {
-        out += String(format: "%%%02X", byte)
-      }
-    }
-    return out.isEmpty ? "%00" : out
+    let safe = name.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "-" }
+    let text = String(safe)
+    if text == name && !name.isEmpty && !name.hasPrefix(".") { return name }
+    let digest = SHA256.hash(data: Data(name.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
+    return (text.hasPrefix(".") ? "-" + text.dropFirst() : text) + "-" + digest
   }
 }

@@ -41,7 +41,7 @@ struct BranchRunTests {
     _ = try await h.waitForRun(head: try h.head(), states: ["passed"])
 
     // Run A touches Core: FeatureTests runs and holds at the gate.
-    FileManager.default.createFile(atPath: h.gate, contents: nil)
+    #expect(FileManager.default.createFile(atPath: h.gate, contents: nil))
     try h.write("Sources/Core/Core.swift", "public enum Core { public static let value = 1 }  // a\n")
     let a = try h.commitAndPush("A")
     try await h.triggerFetch()
@@ -96,7 +96,7 @@ struct BranchRunTests {
     try await h.waitForReady()
     _ = try await h.waitForRun(head: try h.head(), states: ["passed"])
 
-    FileManager.default.createFile(atPath: h.gate, contents: nil)
+    #expect(FileManager.default.createFile(atPath: h.gate, contents: nil))
     try h.write(
       "Sources/Feature/Feature.swift",
       "import Core\npublic enum Feature { public static let value = Core.value + 1 }  // k\n")
@@ -134,7 +134,7 @@ struct BranchRunTests {
     try await h.waitForReady()
     _ = try await h.waitForRun(head: try h.head(), states: ["passed"])
 
-    FileManager.default.createFile(atPath: h.gate, contents: nil)
+    #expect(FileManager.default.createFile(atPath: h.gate, contents: nil))
     defer { try? FileManager.default.removeItem(atPath: h.gate) }
     try h.write("Sources/Core/Core.swift", "public enum Core { public static let value = 1 }  // t\n")
     let head = try h.commitAndPush("Core change")
@@ -207,7 +207,7 @@ struct PolicyTests {
     try await h.waitForReady()
     _ = try await h.waitForRun(head: mainHead, states: ["passed"])
 
-    FileManager.default.createFile(atPath: h.gate, contents: nil)
+    #expect(FileManager.default.createFile(atPath: h.gate, contents: nil))
     defer { try? FileManager.default.removeItem(atPath: h.gate) }
     try h.write("Sources/Feature/Feature.swift", "import Core\npublic enum Feature { public static let value = 2 }\n")
     let first = try h.commitAndPush("Feature x", branch: "feature/x")
@@ -243,7 +243,7 @@ struct PolicyTests {
     try await h.waitForReady()
     // The baseline builds the fixture (it may time out on a cold build folder); what matters is the gated run.
     _ = try await h.waitForRun(head: try h.head(), states: ["passed", "error"])
-    FileManager.default.createFile(atPath: h.gate, contents: nil)
+    #expect(FileManager.default.createFile(atPath: h.gate, contents: nil))
     defer { try? FileManager.default.removeItem(atPath: h.gate) }
     try? FileManager.default.removeItem(atPath: h.gate + ".started")
     try h.write("Sources/Core/Core.swift", "public enum Core { public static let value = 1 }  // slow\n")
