@@ -133,7 +133,7 @@ final class DaemonHarness: @unchecked Sendable {
     env["RIPPLED_DEBUG"] = "1"
     for (key, value) in environment { env[key] = value }
     process.environment = env
-    FileManager.default.createFile(atPath: stderrPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
     handle.seekToEndOfFile()
     process.standardError = handle
@@ -348,8 +348,8 @@ func runCommand(_ argv: [String], environment: [String: String] = [:]) throws ->
   process.arguments = Array(argv.dropFirst())
   process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
   let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rippled-cmd-\(UUID().uuidString)")
-  FileManager.default.createFile(atPath: directory.path + ".out", contents: nil)
-  FileManager.default.createFile(atPath: directory.path + ".err", contents: nil)
+  _ = FileManager.default.createFile(atPath: directory.path + ".out", contents: nil)
+  _ = FileManager.default.createFile(atPath: directory.path + ".err", contents: nil)
   defer {
     try? FileManager.default.removeItem(atPath: directory.path + ".out")
     try? FileManager.default.removeItem(atPath: directory.path + ".err")
