@@ -522,15 +522,19 @@ def bench_daemon(ripple, work):
         elapsed = time.time() - start
         rss_end = rss_mib(proc.pid)
         counts = subprocess.run(["sqlite3", os.path.join(work, "daemon-runs", "state", "rippled.sqlite"),
-                                 "select count(*) from runs"], capture_output=True, text=True).stdout.strip()
+                                 "select state || ' ' || count(*) from runs group by state"],
+                                capture_output=True, text=True).stdout.split()
+        states = dict(zip(counts[0::2], map(int, counts[1::2])))
     finally:
         proc.terminate()
         proc.wait(timeout=60)
     print(f"  1,000 runs in {elapsed:.0f} s ({elapsed:.0f} ms per run, each: fetch-free checkout, affected, "
-          f"record); runs in the store: {counts or '?'}")
+          f"record); runs in the store by state: {states or '?'}")
     print(f"  resident memory after 10 runs: {rss_start:.1f} MiB; after 1,000 runs: {rss_end:.1f} MiB "
           f"(growth {rss_end - rss_start:+.1f} MiB, ratio {rss_end / rss_start:.2f})")
     check("memory growth over 1,000 runs under 50 MiB", rss_end - rss_start < 50, f"{rss_end - rss_start:+.1f} MiB")
+    check("the 1,000 runs passed (nothing testable changed, compared with the last passing commit)",
+          states.get("passed", 0) >= 1000, f"{states}")
 
 
 def main():

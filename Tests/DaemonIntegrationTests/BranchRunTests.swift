@@ -34,11 +34,7 @@ struct BranchRunTests {
   }
 
   @Test func pushesWhileRunningSupersedeThePendingRunAndTheNewestRuns() async throws {
-    let h = try DaemonHarness()
-    try h.makeRemote()
-    try h.start()
-    try await h.waitForReady()
-    _ = try await h.waitForRun(head: try h.head(), states: ["passed"])
+    let h = try await DaemonHarness.withPassingBaseline()
 
     // Run A touches Core: FeatureTests runs and holds at the gate.
     #expect(FileManager.default.createFile(atPath: h.gate, contents: nil))
@@ -67,12 +63,8 @@ struct BranchRunTests {
   }
 
   @Test func aFailedRunKeepsTheBaseAtTheLastPassingCommit() async throws {
-    let h = try DaemonHarness()
-    try h.makeRemote()
+    let h = try await DaemonHarness.withPassingBaseline()
     let passing = try h.head()
-    try h.start()
-    try await h.waitForReady()
-    _ = try await h.waitForRun(head: passing, states: ["passed"])
 
     try h.write("Tests/OtherTests/OtherTests.swift", Fixture.otherTests(passing: false))
     let broken = try h.commitAndPush("Break OtherTests")
@@ -90,11 +82,7 @@ struct BranchRunTests {
   }
 
   @Test func killNineMidRunThenRestartRecordsInterruptedAndRequeuesOnce() async throws {
-    let h = try DaemonHarness()
-    try h.makeRemote()
-    try h.start()
-    try await h.waitForReady()
-    _ = try await h.waitForRun(head: try h.head(), states: ["passed"])
+    let h = try await DaemonHarness.withPassingBaseline()
 
     #expect(FileManager.default.createFile(atPath: h.gate, contents: nil))
     try h.write(
@@ -128,11 +116,7 @@ struct BranchRunTests {
   }
 
   @Test func sigtermMidRunStopsGracefullyAndRecordsIt() async throws {
-    let h = try DaemonHarness()
-    try h.makeRemote()
-    try h.start(grace: "2s")
-    try await h.waitForReady()
-    _ = try await h.waitForRun(head: try h.head(), states: ["passed"])
+    let h = try await DaemonHarness.withPassingBaseline(grace: "2s")
 
     #expect(FileManager.default.createFile(atPath: h.gate, contents: nil))
     defer { try? FileManager.default.removeItem(atPath: h.gate) }
@@ -175,6 +159,16 @@ func processes(matching text: String) -> [String] {
 }
 
 extension DaemonHarness {
+  /// The fixture pushed, the daemon started and ready, and its first run (every test) passed.
+  static func withPassingBaseline(grace: String = "30s") async throws -> DaemonHarness {
+    let h = try DaemonHarness()
+    try h.makeRemote()
+    try h.start(grace: grace)
+    try await h.waitForReady()
+    _ = try await h.waitForRun(head: try h.head(), states: ["passed"])
+    return h
+  }
+
   func head() throws -> String {
     try git(["-C", clone, "rev-parse", "HEAD"]).trimmingCharacters(in: .whitespacesAndNewlines)
   }
@@ -200,12 +194,8 @@ extension DaemonHarness {
 @Suite("rippled policies: cancel on newer commit, run timeout", .serialized)
 struct PolicyTests {
   @Test func aNewerCommitOnAFeatureBranchCancelsTheRunningRun() async throws {
-    let h = try DaemonHarness()
-    try h.makeRemote()
+    let h = try await DaemonHarness.withPassingBaseline()
     let mainHead = try h.head()
-    try h.start()
-    try await h.waitForReady()
-    _ = try await h.waitForRun(head: mainHead, states: ["passed"])
 
     #expect(FileManager.default.createFile(atPath: h.gate, contents: nil))
     defer { try? FileManager.default.removeItem(atPath: h.gate) }

@@ -11,11 +11,7 @@ struct InterfaceTests {
   }
 
   @Test func forgedWebhookIs401AndAReplayedDeliveryQueuesNothing() async throws {
-    let h = try DaemonHarness()
-    try h.makeRemote()
-    try h.start()
-    try await h.waitForReady()
-    _ = try await h.waitForRun(head: try h.head(), states: ["passed"])
+    let h = try await DaemonHarness.withPassingBaseline()
 
     try h.write("README.md", "# webhook\n")
     let head = try h.commitAndPush("Docs")
@@ -52,11 +48,7 @@ struct InterfaceTests {
   }
 
   @Test func anUnwritableLogFolderMakesItUnhealthyNotDeadAndItRecovers() async throws {
-    let h = try DaemonHarness()
-    try h.makeRemote()
-    try h.start()
-    try await h.waitForReady()
-    _ = try await h.waitForRun(head: try h.head(), states: ["passed"])
+    let h = try await DaemonHarness.withPassingBaseline()
     #expect(try await h.get("/readyz").status == 200)
 
     // The logs folder becomes a file: nothing can be created in it (root ignores permission bits).
