@@ -138,7 +138,7 @@ let package = Package(
     .testTarget(name: "FileWatchTests", dependencies: ["FileWatch"]),
     .testTarget(name: "RunStoreTests", dependencies: ["RunStore"]),
     .testTarget(name: "DaemonWebTests", dependencies: ["DaemonWeb", "RunStore"]),
-    .testTarget(name: "DaemonTests", dependencies: ["Daemon", "RunStore", "RippleConfig", "Git"]),
+    .testTarget(name: "DaemonTests", dependencies: ["Daemon", "RunStore", "RippleConfig", "Git", "TestRunner"]),
     .testTarget(
       name: "DaemonIntegrationTests", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(

@@ -35,6 +35,7 @@ final class BranchSource: Sendable {
   private let wakeUp: AsyncStream<Void>.Continuation
   private let wakeUps: AsyncStream<Void>
   private let state = Mutex(State())
+  private let fetchGate = AsyncLock()
 
   struct State {
     var lastCheck: Date?
@@ -76,8 +77,19 @@ final class BranchSource: Sendable {
     return candidates.contains { RemoteURL.normalized($0) == mine }
   }
 
-  /// One fetch and the runs it queues; the first call is part of start-up (READY waits for it).
+  /// Whether the mirror holds `commit` (a full sha).
+  func hasCommit(_ commit: String) -> Bool {
+    guard let mirror = try? GitRepository.open(at: paths.mirror(settings.name)) else { return false }
+    return (try? mirror.resolveCommit(commit).hex) == commit
+  }
+
+  /// One fetch and the runs it queues; the first call is part of start-up (READY waits for it). Fetches of
+  /// one mirror never overlap (the timer, a webhook and the API may all ask at once).
   func poll() async {
+    await fetchGate.withLock { await pollOnce() }
+  }
+
+  private func pollOnce() async {
     let started = ContinuousClock.now
     do {
       let summary = try await fetch()
@@ -178,4 +190,45 @@ struct FetchFailure: RippleError {
 
 extension Duration {
   var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+}
+
+/// A lock for async code: callers wait their turn without blocking a thread.
+final class AsyncLock: Sendable {
+  private struct State {
+    var locked = false
+    var waiters: [CheckedContinuation<Void, Never>] = []
+  }
+  private let state = Mutex(State())
+
+  func withLock<T: Sendable>(_ body: () async -> T) async -> T {
+    await acquire()
+    let result = await body()
+    release()
+    return result
+  }
+
+  private func acquire() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      let granted = state.withLock { state in
+        if state.locked {
+          state.waiters.append(continuation)
+          return false
+        }
+        state.locked = true
+        return true
+      }
+      if granted { continuation.resume() }
+    }
+  }
+
+  private func release() {
+    let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+      if state.waiters.isEmpty {
+        state.locked = false
+        return nil
+      }
+      return state.waiters.removeFirst()
+    }
+    next?.resume()
+  }
 }

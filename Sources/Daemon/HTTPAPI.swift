@@ -141,6 +141,19 @@ enum HTTPAPI {
     guard commit.count == 40, commit.allSatisfy(\.isHexDigit) else {
       throw HTTPError(.badRequest, message: "'commit' must be a full 40-character sha")
     }
+    // A commit pushed a moment ago may not be in the mirror yet: fetch once before refusing it.
+    if !source.hasCommit(commit.lowercased()) {
+      await source.poll()
+      guard source.hasCommit(commit.lowercased()) else {
+        throw HTTPError(.notFound, message: "commit \(commit) is not on \(trigger.repository)'s remote")
+      }
+      // That fetch may have queued this very commit as the branch's new head: answer with that run.
+      if let live = try api.store.runs(repository: trigger.repository, branch: branch, states: [.queued, .running])
+        .first(where: { $0.head == commit.lowercased() })
+      {
+        return try json(live, status: .accepted)
+      }
+    }
     guard
       let run = await api.scheduler.submit(
         NewRun(repository: trigger.repository, branch: branch, head: commit.lowercased(), trigger: .api))

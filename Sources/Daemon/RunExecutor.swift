@@ -187,7 +187,7 @@ struct RunExecutor: Sendable {
       try result.check()
       return .passed(nil)
     } catch {
-      return .failed(error.description)
+      return .failed(Self.reason(for: error))
     }
   }
 
@@ -225,6 +225,22 @@ struct RunExecutor: Sendable {
       try await work.value
     } onCancel: {
       work.cancel()
+    }
+  }
+
+  /// A failed run's reason for the dashboard: the CLI's sentences point at output "above", the daemon's at
+  /// its targets table and log.
+  static func reason(for error: TestRunnerError) -> String {
+    func packages(_ paths: [String]) -> String {
+      paths.map { $0 == "." ? "the root package" : $0 }.joined(separator: ", ")
+    }
+    switch error {
+    case .testsFailed(let count, let paths):
+      return "\(count) test\(count == 1 ? "" : "s") failed in \(packages(paths))"
+    case .buildFailed(let paths): return "\(packages(paths)) did not build; the compiler errors are in the log"
+    case .noTestsRan(let package, let filter):
+      return "no test ran in \(packages([package])) although targets were selected (filter \(filter))"
+    default: return error.description
     }
   }
 

@@ -95,6 +95,31 @@ struct InterfaceTests {
     #expect(metrics.contains("rippled_fetches_total"))
   }
 
+  @Test func theAPIRunsAJustPushedCommitAndRefusesAnUnknownOne() async throws {
+    let h = try await DaemonHarness.withPassingBaseline()
+    try h.write("Sources/Other/Other.swift", "public enum Other { public static let value = 3 }  // api\n")
+    let head = try h.commitAndPush("Pushed, not fetched yet")
+    let headers = ["Authorization": "Bearer \(DaemonHarness.token)", "Content-Type": "application/json"]
+    let body = #"{"repository":"app","branch":"main","commit":"\#(head)"}"#
+    let accepted = try await h.request("POST", "/api/runs", body: Data(body.utf8), headers: headers)
+    #expect(accepted.status == 202, "\(String(decoding: accepted.body, as: UTF8.self))")
+    let run = try await h.waitForRun(head: head, states: ["passed", "failed", "error"])
+    #expect(run["state"] as? String == "passed", "\(run)")
+    #expect(try await h.testedTargets(run["id"] as! Int) == ["OtherTests"])
+
+    let unknown = String(repeating: "ab", count: 20)
+    let missing = try await h.request(
+      "POST", "/api/runs", body: Data(#"{"repository":"app","branch":"main","commit":"\#(unknown)"}"#.utf8),
+      headers: headers)
+    #expect(missing.status == 404)
+    let short = try await h.request(
+      "POST", "/api/runs", body: Data(#"{"repository":"app","branch":"main","commit":"abc"}"#.utf8), headers: headers)
+    #expect(short.status == 400)
+    let nowhere = try await h.request(
+      "POST", "/api/runs", body: Data(#"{"repository":"nope","branch":"main"}"#.utf8), headers: headers)
+    #expect(nowhere.status == 404)
+  }
+
   @Test func badConfigExitsTwoNamingFileLineAndKey() async throws {
     let h = try DaemonHarness()
     try "repositories:\n  - name: app\n    remote: /x\n    fetchIntervall: 5s\n".write(
