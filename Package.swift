@@ -135,7 +135,7 @@ let package = Package(
     .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner"]),
     .testTarget(name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig"], exclude: ["Helpers"]),
     .testTarget(name: "AssetsTests", dependencies: ["Assets"]),
-    .testTarget(name: "FileWatchTests", dependencies: ["FileWatch"]),
+    .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "RippleCore"]),
     .testTarget(name: "RunStoreTests", dependencies: ["RunStore"]),
     .testTarget(name: "DaemonWebTests", dependencies: ["DaemonWeb", "RunStore"]),
     .testTarget(name: "DaemonTests", dependencies: ["Daemon", "RunStore", "RippleConfig", "Git", "TestRunner"]),

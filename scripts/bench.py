@@ -400,22 +400,28 @@ def bench_daemon(ripple, work):
     proc, port, _ = rippled_start(rippled, work, "daemon-inotify", repo.replace("{mode}", "inotify"), env)
     target = os.path.join(root, "Packages/Core/Sources/CoreFeature3/CoreFeature3.swift")
 
-    def save_and_wait(marker):
+    def save(marker):
+        """Appends to the target file; returns (seconds to the first swift process, to `swift build`), or
+        None when no build started within 30 s."""
         for path in (stamp, build_stamp):
             os.path.exists(path) and os.remove(path)
         start = time.time()
         with open(target, "a") as f:
             f.write(f"\n// {marker}\n")
-        deadline = start + 30
-        while not os.path.exists(build_stamp) and time.time() < deadline:
+        while not os.path.exists(build_stamp) and time.time() < start + 30:
             time.sleep(0.002)
-        time.sleep(0.01)
         if not os.path.exists(build_stamp):
+            return None
+        time.sleep(0.01)  # the stamp is written by `date`: let it finish
+        return float(open(stamp).read()) - start, float(open(build_stamp).read()) - start
+
+    def save_and_wait(marker):
+        measured = save(marker)
+        if measured is None:
             sys.exit(f"bench: no swift build within 30 s of a save; see {work}/daemon-inotify/logs")
-        latency = float(open(stamp).read()) - start
-        builds.append(float(open(build_stamp).read()) - start)
+        builds.append(measured[1])
         wait_idle(port)
-        return latency
+        return measured[0]
 
     builds = []
 
@@ -447,18 +453,10 @@ def bench_daemon(ripple, work):
         time.sleep(3)  # entr adds its watches
         samples, entr_builds = [], []
         for i in range(5):
-            for path in (stamp, build_stamp):
-                os.path.exists(path) and os.remove(path)
-            start = time.time()
-            with open(target, "a") as f:
-                f.write(f"\n// entr {i}\n")
-            deadline = start + 30
-            while not os.path.exists(build_stamp) and time.time() < deadline:
-                time.sleep(0.002)
-            if os.path.exists(build_stamp):
-                time.sleep(0.01)
-                samples.append(float(open(stamp).read()) - start)
-                entr_builds.append(float(open(build_stamp).read()) - start)
+            measured = save(f"entr {i}")
+            if measured:
+                samples.append(measured[0])
+                entr_builds.append(measured[1])
             time.sleep(1.5)
         entr.terminate()
         entr.wait(timeout=10)

@@ -4,7 +4,6 @@ import Git
 import RippleConfig
 import RippleCore
 import RunStore
-import Synchronization
 import SystemClients
 
 enum BranchMatcher {
@@ -34,7 +33,7 @@ final class BranchSource: Sendable {
   private let health: HealthBoard
   private let wakeUp: AsyncStream<Void>.Continuation
   private let wakeUps: AsyncStream<Void>
-  private let state = Mutex(State())
+  private let state = Locked(State())
   private let fetchGate = AsyncLock()
 
   struct State {
@@ -198,7 +197,7 @@ final class AsyncLock: Sendable {
     var locked = false
     var waiters: [CheckedContinuation<Void, Never>] = []
   }
-  private let state = Mutex(State())
+  private let state = Locked(State())
 
   func withLock<T: Sendable>(_ body: () async -> T) async -> T {
     await acquire()

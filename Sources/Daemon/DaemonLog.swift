@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import RippleCore
 
 /// The daemon's own log: one line per event on stderr, prefixed with a syslog priority (`<3>` error,
 /// `<4>` warning, `<6>` info, `<7>` debug) that journald strips and records, and with the run id when the
@@ -12,7 +12,7 @@ final class DaemonLog: Sendable {
 
   private let minimum: Level
   private let sink: @Sendable (String) -> Void
-  private let lock = Mutex(())
+  private let lock = Locked(())
 
   init(minimum: Level = .info, sink: (@Sendable (String) -> Void)? = nil) {
     self.minimum = minimum
@@ -43,7 +43,7 @@ final class DaemonLog: Sendable {
 /// Conditions that make the daemon unhealthy (`/readyz` 503, `healthy: false`), each keyed by its source so
 /// it clears itself when that source works again.
 final class HealthBoard: Sendable {
-  private let problems = Mutex<[String: String]>([:])
+  private let problems = Locked<[String: String]>([:])
 
   func set(_ key: String, _ problem: String?) {
     problems.withLock { $0[key] = problem }

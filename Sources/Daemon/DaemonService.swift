@@ -8,7 +8,6 @@ import RippleCore
 import RippleKit
 import RunStore
 import ServiceLifecycle
-import Synchronization
 import SystemClients
 
 #if canImport(Glibc)
@@ -21,12 +20,10 @@ import SystemClients
 /// STATUS/WATCHDOG while it runs, and on SIGTERM: STOPPING, no new work, running runs get the grace period.
 public struct Rippled: Sendable {
   public var configuration: DaemonConfiguration
-  public var configPath: String
   public var environment: [String: String]
 
-  public init(configuration: DaemonConfiguration, configPath: String, environment: [String: String]) {
+  public init(configuration: DaemonConfiguration, environment: [String: String]) {
     self.configuration = configuration
-    self.configPath = configPath
     self.environment = environment
   }
 
@@ -75,14 +72,13 @@ public struct Rippled: Sendable {
       if case .workingTree = repository.source { dirtyPaths[repository.name] = DirtyPaths() }
     }
     let executor = RunExecutor(
-      paths: paths, store: store, services: services, log: log, health: health,
-      maxLogBytes: configuration.retention.maxLogBytes, dirtyPaths: dirtyPaths)
-    let activity = Shared("starting")
+      paths: paths, store: store, services: services, dirtyPaths: dirtyPaths)
+    let activity = Locked("starting")
     let scheduler = Scheduler(
       limit: configuration.concurrency, store: store, executor: executor, repositories: configuration.repositories,
       log: log, metrics: metrics, health: health, maxLogBytes: configuration.retention.maxLogBytes
     ) { text in
-      let changed = activity.update { current in
+      let changed = activity.withLock { current in
         defer { current = text }
         return current != text
       }
@@ -112,11 +108,11 @@ public struct Rippled: Sendable {
       }
     }
 
-    let ready = Shared(false)
+    let ready = Locked(false)
     let startedAt = Date()
     let statusProvider: @Sendable () async -> DaemonStatus = { [branchSources, worktreeSources] in
       DaemonStatus(
-        version: Self.version, startedAt: startedAt, ready: ready.value, healthy: health.isHealthy,
+        version: Self.version, startedAt: startedAt, ready: ready.withLock { $0 }, healthy: health.isHealthy,
         problems: health.current, activity: await scheduler.activity, queueLength: await scheduler.queueLength,
         running: await scheduler.runningIDs,
         repositories: branchSources.map(\.status) + worktreeSources.map(\.status))
@@ -186,7 +182,7 @@ struct DaemonWork: Service {
   var health: HealthBoard
   var paths: DaemonPaths
   var configuration: DaemonConfiguration
-  var ready: Shared<Bool>
+  var ready: Locked<Bool>
   var queued: [RunRecord]
 
   func run() async throws {
@@ -197,7 +193,7 @@ struct DaemonWork: Service {
       for source in branchSources { group.addTask { await source.poll() } }
       for source in worktreeSources { group.addTask { await source.check(reason: "start-up") } }
     }
-    ready.update { $0 = true }
+    ready.withLock { $0 = true }
     let activity = await scheduler.activity
     notifier.ready(status: activity)
     log.info("ready: \(configuration.repositories.count) repositories; \(activity)")

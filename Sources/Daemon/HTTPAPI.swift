@@ -120,12 +120,11 @@ enum HTTPAPI {
   }
 
   private static func triggerRun(_ trigger: TriggerRequest, _ api: APIContext) async throws -> Response {
-    if let source = api.worktreeSources.first(where: { $0.settings.name == trigger.repository }) {
+    if api.worktreeSources.contains(where: { $0.settings.name == trigger.repository }) {
       guard
         let run = await api.scheduler.submit(
           NewRun(repository: trigger.repository, branch: WorktreeSource.lane, head: "worktree", trigger: .api))
       else { throw HTTPError(.serviceUnavailable, message: "the runs database is failing; see /readyz") }
-      _ = source
       return try json(run, status: .accepted)
     }
     guard let source = api.branchSources.first(where: { $0.settings.name == trigger.repository }) else {

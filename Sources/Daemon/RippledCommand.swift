@@ -61,7 +61,7 @@ struct Serve: AsyncParsableCommand {
   func run() async throws {
     let configuration = try DaemonConfigLoader.load(path: options.config)
     try await Rippled(
-      configuration: configuration, configPath: options.config, environment: ProcessInfo.processInfo.environment
+      configuration: configuration, environment: ProcessInfo.processInfo.environment
     ).run()
   }
 }

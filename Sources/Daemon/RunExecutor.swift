@@ -30,9 +30,6 @@ struct RunExecutor: Sendable {
   var paths: DaemonPaths
   var store: RunStore
   var services: RippleServices
-  var log: DaemonLog
-  var health: HealthBoard
-  var maxLogBytes: Int
   /// Per watched working tree (by repository name): what changed since the last sync.
   var dirtyPaths: [String: DirtyPaths] = [:]
 

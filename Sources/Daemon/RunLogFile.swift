@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import RippleCore
 
 /// A run's log on disk, capped: once `limit` bytes are written, one last line says the rest was cut.
 /// Write failures (disk full, folder gone or unwritable) never fail the run: they are reported once through
@@ -12,7 +12,7 @@ final class RunLogFile: Sendable {
     var truncated = false
     var failed = false
   }
-  private let state: Mutex<State>
+  private let state: Locked<State>
   private let limit: Int
   private let onFailure: @Sendable (String) -> Void
 
@@ -26,7 +26,7 @@ final class RunLogFile: Sendable {
     guard FileManager.default.createFile(atPath: path, contents: nil) else {
       throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
     }
-    state = Mutex(State(handle: try FileHandle(forWritingTo: URL(fileURLWithPath: path))))
+    state = Locked(State(handle: try FileHandle(forWritingTo: URL(fileURLWithPath: path))))
   }
 
   func write(_ text: String) {

@@ -6,7 +6,6 @@ import Git
 import RippleConfig
 import RippleCore
 import RunStore
-import Synchronization
 
 /// Watches a developer's working tree (dev box): file events only say *when* to look; git says what
 /// changed. Bursts settle first; nothing is evaluated while `.git/index.lock` exists; a run is queued only
@@ -21,7 +20,7 @@ final class WorktreeSource: Sendable {
   private let log: DaemonLog
   private let health: HealthBoard
   private let fingerprintFile: String
-  private let state = Mutex(State())
+  private let state = Locked(State())
   private let watcher: FileWatcher
   /// Shared with the executor: the paths the next run's sync must look at.
   let dirty: DirtyPaths

@@ -1,6 +1,6 @@
 import Foundation
 import Git
-import Synchronization
+import RippleCore
 
 #if canImport(Glibc)
   import Glibc
@@ -11,7 +11,7 @@ import Synchronization
 /// Paths of a watched working tree that changed since the last sync: filled by the watcher, taken by the
 /// run that syncs. `nil` means "unknown: sync everything" (start-up, a rescan, a failed sync).
 final class DirtyPaths: Sendable {
-  private let paths = Mutex<Set<String>?>(nil)
+  private let paths = Locked<Set<String>?>(nil)
 
   func mark(_ changed: Set<String>) { paths.withLock { $0?.formUnion(changed) } }
   func markAll() { paths.withLock { $0 = nil } }

@@ -1,3 +1,5 @@
+import RippleCore
+
 /// Coalesces bursts: emits one batch after `window` of quiet following the last event, and at the latest
 /// `maxDelay` after the first event of a burst (so a never-ending stream still produces batches).
 /// When `events` ends, what is pending is emitted at once and the result ends too; ending the iteration of the

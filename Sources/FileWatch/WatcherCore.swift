@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import RippleCore
 
 #if canImport(Glibc)
   import Glibc

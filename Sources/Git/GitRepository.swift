@@ -7,7 +7,7 @@ import RippleCore
 /// Paths in results are repo-relative, `/`-separated and exactly as stored by git (raw UTF-8, never quoted).
 public final class GitRepository: @unchecked Sendable {
   private let handle: OpaquePointer
-  private let lock = Lock()
+  private let lock = Locked(())
 
   /// The work tree: absolute, no trailing slash; nil when the repository is bare.
   public let workdir: String?
@@ -28,14 +28,14 @@ public final class GitRepository: @unchecked Sendable {
 
   /// Whether the clone is shallow (its history is cut). Read on every call: a fetch may deepen it.
   public var isShallow: Bool {
-    lock.withLock { git_repository_is_shallow(handle) == 1 }
+    lock.withLock { _ in git_repository_is_shallow(handle) == 1 }
   }
 
   /// The work tree, or the git directory of a bare repository, for messages.
   private var displayPath: String { workdir ?? gitDirectory }
 
   func withRepository<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
-    try lock.withLock { try body(handle) }
+    try lock.withLock { _ in try body(handle) }
   }
 
   // MARK: Opening

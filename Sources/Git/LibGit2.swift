@@ -40,29 +40,6 @@ extension git_error_code {
   static func ~= (pattern: git_error_code, code: Int32) -> Bool { pattern.rawValue == code }
 }
 
-/// A plain mutex (pthread), so the module works on macOS 13 where `Synchronization.Mutex` is unavailable.
-final class Lock: @unchecked Sendable {
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-  init() {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-  }
-
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
-  }
-
-  func withLock<T>(_ body: () throws -> T) rethrows -> T {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body()
-  }
-}
-
 /// Whether `path` exists and belongs to another user than the effective one.
 func isOwnedByAnotherUser(_ path: String) -> Bool {
   var info = stat()
