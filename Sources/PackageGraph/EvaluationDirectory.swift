@@ -3,26 +3,33 @@ import RippleCore
 
 /// A temporary directory for one batch of `dump-package` runs, removed afterwards.
 ///
-/// `tree/` holds the manifests of a git revision at their repo-relative locations, so that
-/// `dump-package` resolves `.package(path:)` exactly as it would in the repository. Only manifests
-/// are written: `dump-package` needs neither the sources nor the directories of local dependencies.
+/// `checkout/<root name>/` holds the manifests of a git revision at their repo-relative locations, so
+/// that `dump-package` resolves `.package(path:)` exactly as it would in the repository: the folder has
+/// the checkout's own name because SwiftPM takes a path dependency's identity from its folder name
+/// (`Benchmarks/Package.swift` with `.package(path: "../")` names the root package by it). Only
+/// manifests are written: `dump-package` needs neither the sources nor the directories of local
+/// dependencies.
 ///
 /// `tmp/` is the children's TMPDIR: SwiftPM leaves a `TemporaryDirectory.*` and lock files named
 /// after each package path in TMPDIR on every run, which would otherwise pile up in the user's.
 struct EvaluationDirectory {
   let root: String
-  var tree: String { root + "/tree" }
+  /// Where the revision's manifests go: a folder named like the checkout.
+  let tree: String
   var temporary: String { root + "/tmp" }
 
-  init() throws(PackageGraphError) {
+  init(rootName: String) throws(PackageGraphError) {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-manifests-\(UUID().uuidString)")
+    let name = rootName.isEmpty || rootName == "." || rootName == ".." || rootName.contains("/") ? "root" : rootName
+    let tree = url.appendingPathComponent("checkout").appendingPathComponent(name)
     do {
-      try FileManager.default.createDirectory(at: url.appendingPathComponent("tree"), withIntermediateDirectories: true)
+      try FileManager.default.createDirectory(at: tree, withIntermediateDirectories: true)
       try FileManager.default.createDirectory(at: url.appendingPathComponent("tmp"), withIntermediateDirectories: true)
     } catch {
       throw .scratchDirectoryFailed(path: url.path, reason: "\(error)")
     }
     root = url.path
+    self.tree = tree.path
   }
 
   /// Writes every `Package.swift` and `Package@swift-….swift` of `packagePath` from `snapshot` into

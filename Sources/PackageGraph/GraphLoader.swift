@@ -30,9 +30,20 @@ public struct GraphLoader: Sendable {
   /// `.build` component and directories matching `excludePackages`), evaluates each manifest once per
   /// environment (cache first), unions the environments, resolves target directories against
   /// `tree.files`, and returns the graph. An empty `environments` means one empty environment.
+  /// Every manifest is evaluated even when one fails; the failures are then thrown together.
   public func loadGraph(
     _ tree: TreeSnapshot, environments: [[String: String]], excludePackages: [Glob]
   ) async throws -> PackageGraph {
+    let loaded = try await loadPartialGraph(tree, environments: environments, excludePackages: excludePackages)
+    if let error = PackageGraphError.combining(loaded.failures) { throw error }
+    return loaded.graph
+  }
+
+  /// As `loadGraph`, but a package whose manifest does not evaluate is left out of the graph and listed
+  /// with its error instead: `--fallback all` still knows every other package's tests.
+  public func loadPartialGraph(
+    _ tree: TreeSnapshot, environments: [[String: String]], excludePackages: [Glob]
+  ) async throws -> PartialGraph {
     let version = try await toolchain.version()
     guard let swiftVersion = ManifestSelection.swiftVersion(fromVersionOutput: version) else {
       throw PackageGraphError.toolchainUnusable(executable: swiftExecutable, message: "no version in `\(version)`")
@@ -49,7 +60,7 @@ public struct GraphLoader: Sendable {
         let effective = Self.effectiveEnvironment(environment, all: environments)
         let key = ManifestCache.key(
           manifest: package.manifest, manifestFile: package.manifestFile, packagePath: package.packagePath,
-          environment: effective, toolchain: version)
+          rootName: tree.rootName, environment: effective, toolchain: version)
         if let cached = cache.entry(forKey: key), let document = try? JSONValue.parse(cached) {
           documents[p][e] = document
         } else {
@@ -60,29 +71,44 @@ public struct GraphLoader: Sendable {
       }
     }
 
+    var failures: [Int: PackageGraphError] = [:]
     if !misses.isEmpty {
       let evaluated = try await evaluate(misses.map(\.job), in: tree)
-      for (miss, document) in zip(misses, evaluated) {
-        documents[miss.package][miss.environment] = document
-        cache.store(Array(document.canonicalText.utf8), forKey: miss.key)
+      for (miss, outcome) in zip(misses, evaluated) {
+        switch outcome {
+        case .success(let document):
+          documents[miss.package][miss.environment] = document
+          cache.store(Array(document.canonicalText.utf8), forKey: miss.key)
+        case .failure(let error):
+          if failures[miss.package] == nil { failures[miss.package] = error }
+        }
       }
     }
 
     let directories = tree.directories()
-    return PackageGraph(
-      packages: try packages.enumerated().map { p, package in
-        let evaluations = try documents[p].map { document in
-          do {
-            return try ManifestMapper.package(
-              from: document!, path: package.packagePath, manifestFile: package.manifestFile,
-              directories: directories)
-          } catch let error as ManifestMapper.FormatError {
-            throw PackageGraphError.unexpectedManifestOutput(
-              packagePath: package.packagePath, revision: tree.label, reason: error.reason)
-          }
+    var evaluatedPackages: [Package] = []
+    for (p, package) in packages.enumerated() where failures[p] == nil {
+      let evaluations = try documents[p].map { document in
+        do {
+          return try ManifestMapper.package(
+            from: document!, path: package.packagePath, manifestFile: package.manifestFile,
+            directories: directories)
+        } catch let error as ManifestMapper.FormatError {
+          throw PackageGraphError.unexpectedManifestOutput(
+            packagePath: package.packagePath, revision: tree.label, reason: error.reason)
         }
-        return EnvironmentUnion.union(evaluations)
-      })
+      }
+      evaluatedPackages.append(EnvironmentUnion.union(evaluations))
+    }
+    return PartialGraph(
+      graph: PackageGraph(packages: evaluatedPackages),
+      failures: failures.sorted { $0.key < $1.key }.map(\.value),
+      failedPackages: failures.keys.sorted().map { packages[$0].packagePath })
+  }
+
+  /// The repo-relative directories of the packages `loadGraph` would evaluate, without evaluating them.
+  public static func packagePaths(in tree: TreeSnapshot, excludePackages: [Glob]) -> [String] {
+    PackageDiscovery.packageDirectories(in: tree.files, excludePackages: excludePackages)
   }
 
   /// The variables of `environment` set, and every variable another entry sets but this one does not
@@ -99,11 +125,11 @@ public struct GraphLoader: Sendable {
   }
 
   /// Runs the jobs, at most `concurrency` at a time, in place for the working tree or in a scratch
-  /// directory for a git revision. Results are in job order.
+  /// directory for a git revision. Results are in job order; a manifest that fails is a `.failure`.
   private func evaluate(
     _ jobs: [ManifestEvaluator.Job], in tree: TreeSnapshot
-  ) async throws -> [JSONValue] {
-    let directory = try EvaluationDirectory()
+  ) async throws -> [Result<JSONValue, PackageGraphError>] {
+    let directory = try EvaluationDirectory(rootName: tree.rootName)
     defer { directory.remove() }
     let root: String
     if let workingDirectoryRoot = tree.workingDirectoryRoot {
@@ -117,10 +143,24 @@ public struct GraphLoader: Sendable {
     let evaluator = ManifestEvaluator(
       process: process, swift: try toolchain.resolvedExecutable(), temporaryDirectory: directory.temporary)
     let label = tree.label
-    return try await Concurrently.map(jobs, limit: concurrency) { job in
-      try await evaluator.evaluate(job, root: root, revision: label)
+    return try await Concurrently.map(jobs, limit: concurrency) { job -> Result<JSONValue, PackageGraphError> in
+      // Untyped catch: Swift 6.3.1 release builds miscompile typed throws inside task groups.
+      do {
+        return .success(try await evaluator.evaluate(job, root: root, revision: label))
+      } catch let error as PackageGraphError {
+        return .failure(error)
+      }
     }.map { $0! }
   }
+}
+
+/// A graph of the packages whose manifests evaluated, and the errors of those that did not.
+public struct PartialGraph: Sendable {
+  public var graph: PackageGraph
+  /// One error per failed package (its first failing environment), in package order.
+  public var failures: [PackageGraphError]
+  /// The repo-relative paths of the packages left out.
+  public var failedPackages: [String]
 }
 
 /// One package's selected manifest, read from the tree.

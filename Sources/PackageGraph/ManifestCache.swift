@@ -13,7 +13,7 @@ public struct ManifestCache: Sendable {
   public let directory: String?
 
   /// Bump when the stored document or the key changes meaning.
-  static let schemaVersion = "ripple-manifest-cache-1"
+  static let schemaVersion = "ripple-manifest-cache-2"
 
   public init(directory: String?) {
     self.directory = directory
@@ -34,10 +34,11 @@ public struct ManifestCache: Sendable {
   }
 
   /// The key of one evaluation. `environment` maps the variables set to their values and the
-  /// variables removed to nil.
+  /// variables removed to nil. `rootName` is the checkout folder's name: a `.package(path:)` that reaches
+  /// the root takes its identity from it, so the same bytes can evaluate differently in another clone.
   static func key(
-    manifest: [UInt8], manifestFile: String, packagePath: String, environment: [String: String?],
-    toolchain: String
+    manifest: [UInt8], manifestFile: String, packagePath: String, rootName: String,
+    environment: [String: String?], toolchain: String
   ) -> String {
     var hasher = SHA256()
     func add(_ field: String) {
@@ -47,6 +48,7 @@ public struct ManifestCache: Sendable {
     add(schemaVersion)
     add(toolchain)
     add(packagePath)
+    add(rootName)
     add(manifestFile)
     for (name, value) in environment.sorted(by: { $0.key < $1.key }) {
       add(name)

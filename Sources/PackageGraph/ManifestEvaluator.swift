@@ -35,6 +35,11 @@ struct ManifestEvaluator: Sendable {
       throw PackageGraphError.swiftNotFound(executable: swift)
     }
     guard result.succeeded else {
+      if let named = Self.rootNamedByAnotherName(errorOutput: result.errorString, root: root) {
+        throw PackageGraphError.rootFolderNameMismatch(
+          packagePath: job.packagePath, revision: revision, packageName: named,
+          folderName: URL(fileURLWithPath: root).lastPathComponent)
+      }
       throw PackageGraphError.manifestFailed(
         packagePath: job.packagePath, revision: revision, environment: job.declaredEnvironment,
         message: Self.tail(result.errorString.isEmpty ? result.outputString : result.errorString))
@@ -48,6 +53,25 @@ struct ManifestEvaluator: Sendable {
     }
     let realRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
     return PathNormalizer(roots: realRoot == root ? [root] : [root, realRoot]).normalize(document)
+  }
+
+  /// The package name a manifest used for the root package, when SwiftPM refused it because the root's
+  /// folder has another name: "unknown package 'server-kit' in dependencies of target 'B'; valid
+  /// packages are: 'repo-123' (at '/ci/repo-123')", where that path is `root`.
+  static func rootNamedByAnotherName(errorOutput: String, root: String) -> String? {
+    func canonical(_ path: String) -> String {
+      URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+    }
+    let rootPath = canonical(root)
+    for line in errorOutput.split(separator: "\n") {
+      guard let unknown = line.firstMatch(of: /unknown package '([^']+)' in dependencies of target/),
+        let valid = line.range(of: "valid packages are: ")
+      else { continue }
+      let roots = line[valid.upperBound...].matches(of: /'[^']+' \(at '([^']+)'\)/)
+        .filter { canonical(String($0.output.1)) == rootPath }
+      if !roots.isEmpty { return String(unknown.output.1) }
+    }
+    return nil
   }
 
   /// The last non-empty lines of SwiftPM's error output, indented.

@@ -8,6 +8,12 @@ public enum PackageGraphError: RippleError, Equatable {
   case toolchainUnusable(executable: String, message: String)
   /// `swift package dump-package` failed for a manifest.
   case manifestFailed(packagePath: String, revision: String, environment: [String: String], message: String)
+  /// A nested manifest depends on the repository's root package (`.package(path: "../")`) under the name
+  /// of the folder it was developed in, but this checkout's folder has another name, and SwiftPM names a
+  /// path dependency after its folder.
+  case rootFolderNameMismatch(packagePath: String, revision: String, packageName: String, folderName: String)
+  /// Several manifests failed to evaluate (each error in package order).
+  indirect case manifestsFailed([PackageGraphError])
   /// `swift package dump-package` succeeded but printed something Ripple cannot read.
   case unexpectedManifestOutput(packagePath: String, revision: String, reason: String)
   /// A file of the tree could not be read.
@@ -20,9 +26,11 @@ public enum PackageGraphError: RippleError, Equatable {
   public var category: ErrorCategory {
     switch self {
     case .unexpectedManifestOutput: .internal
-    case .swiftNotFound, .toolchainUnusable, .manifestFailed, .unreadableFile, .scratchDirectoryFailed,
-      .invalidResolvedFile:
+    case .swiftNotFound, .toolchainUnusable, .manifestFailed, .rootFolderNameMismatch, .unreadableFile,
+      .scratchDirectoryFailed, .invalidResolvedFile:
       .environment
+    case .manifestsFailed(let errors):
+      errors.contains { $0.category == .internal } ? .internal : .environment
     }
   }
 
@@ -38,6 +46,15 @@ public enum PackageGraphError: RippleError, Equatable {
       "The manifest of package `\(packagePath)` at \(revision)\(Self.describe(environment)) failed to "
         + "evaluate; fix it (try `swift package dump-package` in that directory) and run again. "
         + "SwiftPM said:\n\(message)"
+    case .rootFolderNameMismatch(let packagePath, let revision, let packageName, let folderName):
+      "The manifest of package `\(packagePath)` at \(revision) names the repository's root package "
+        + "'\(packageName)', but this checkout's folder is '\(folderName)' (SwiftPM names a `.package(path:)` "
+        + "dependency after its folder, so here the root package is '\(folderName.lowercased())'); clone into a "
+        + "folder named '\(packageName)', or leave `\(packagePath)` out with `excludePackages` in ripple.yml "
+        + "(`--fallback all` runs every test meanwhile)."
+    case .manifestsFailed(let errors):
+      "\(errors.count) manifests failed to evaluate:\n"
+        + errors.map { "- " + $0.description.replacingOccurrences(of: "\n", with: "\n  ") }.joined(separator: "\n")
     case .unexpectedManifestOutput(let packagePath, let revision, let reason):
       "`swift package dump-package` for package `\(packagePath)` at \(revision) printed output Ripple "
         + "cannot read (\(reason)); this SwiftPM version may be unsupported, please report it."
@@ -50,6 +67,11 @@ public enum PackageGraphError: RippleError, Equatable {
       "`\(path)` is not a valid Package.resolved (\(reason)); fix it or regenerate it with "
         + "`swift package resolve`."
     }
+  }
+
+  /// Nil for no failure, the error itself for one, `.manifestsFailed` for several.
+  public static func combining(_ errors: [PackageGraphError]) -> PackageGraphError? {
+    errors.count <= 1 ? errors.first : .manifestsFailed(errors)
   }
 
   private static func describe(_ environment: [String: String]) -> String {

@@ -7,6 +7,10 @@ import RippleCore
 public struct TreeSnapshot: Sendable {
   /// "worktree" or a short sha: used in error messages.
   public var label: String
+  /// The name of the checkout's folder. SwiftPM names a `.package(path:)` dependency after its folder, so
+  /// a nested manifest with `.package(path: "../")` names the root package by this: a revision's
+  /// manifests are evaluated under a scratch folder of the same name, and it is part of the cache key.
+  public var rootName: String
   /// Every file in the tree, repo-relative, `/`-separated, sorted.
   public var files: [String]
   /// The contents of a file of this tree (nil if absent).
@@ -16,10 +20,11 @@ public struct TreeSnapshot: Sendable {
   public var workingDirectoryRoot: String?
 
   public init(
-    label: String, files: [String], workingDirectoryRoot: String?,
+    label: String, rootName: String, files: [String], workingDirectoryRoot: String?,
     read: @escaping @Sendable (String) throws -> [UInt8]?
   ) {
     self.label = label
+    self.rootName = rootName
     self.files = files
     self.workingDirectoryRoot = workingDirectoryRoot
     self.read = read

@@ -36,6 +36,8 @@ public struct AffectedOutcome: Sendable {
   public var changeSet: ChangeSet
   public var baseGraph: PackageGraph?
   public var headGraph: PackageGraph?
+  /// Packages whose manifest did not evaluate on a side (`--fallback all`): they run unfiltered.
+  public var unevaluatedPackages: [String] = []
   public var result: AffectedResult
   public var report: AffectedReport
 }
@@ -85,19 +87,33 @@ public enum AffectedJob {
 
     var warnings: [String] = []
     var fallbackReasons: [String] = []
-    var headGraph: PackageGraph?
-    var baseGraph: PackageGraph?
+    var graphs: [String: PackageGraph] = [:]
+    // `--fallback all`: what did evaluate, for "every test" when a manifest did not.
+    var partialGraphs: [String: PackageGraph] = [:]
+    var unevaluated: Set<String> = []
     // Head first: with a cold cache, the base side then only evaluates the manifests that changed.
     for (side, tree) in [("head", headTree), ("base", baseTree)] {
       do {
-        let graph = try await loader.loadGraph(
+        let loaded = try await loader.loadPartialGraph(
           tree, environments: selection.manifestEnvironments, excludePackages: selection.excludePackages)
-        if side == "head" { headGraph = graph } else { baseGraph = graph }
+        if let error = PackageGraphError.combining(loaded.failures) {
+          guard options.fallbackAll, error.category != .internal else { throw error }
+          fallbackReasons.append("--fallback all: \(error.description)")
+          warnings.append(error.description)
+          partialGraphs[side] = loaded.graph
+          unevaluated.formUnion(loaded.failedPackages)
+        } else {
+          graphs[side] = loaded.graph
+        }
       } catch let error as RippleError where options.fallbackAll && error.category != .internal {
         fallbackReasons.append("--fallback all: \(error.description)")
         warnings.append(error.description)
+        // Nothing of this side is known: every package it has runs unfiltered, never "0 tests".
+        unevaluated.formUnion(GraphLoader.packagePaths(in: tree, excludePackages: selection.excludePackages))
       }
     }
+    let headGraph = graphs["head"]
+    let baseGraph = graphs["base"]
 
     var result: AffectedResult
     if let headGraph, let baseGraph {
@@ -107,7 +123,8 @@ public enum AffectedJob {
           changes: changeSet.changes, base: baseGraph, head: headGraph, resolvedChanges: resolved,
           selection: selection, directOnly: options.directOnly))
     } else {
-      result = everything(in: headGraph ?? baseGraph ?? PackageGraph(packages: []), reasons: fallbackReasons)
+      let known = headGraph ?? partialGraphs["head"] ?? baseGraph ?? partialGraphs["base"]
+      result = everything(in: known ?? PackageGraph(packages: []), reasons: fallbackReasons)
     }
     result.warnings = warnings + result.warnings
 
@@ -116,7 +133,7 @@ public enum AffectedJob {
       changedFiles: changeSet.changes)
     return AffectedOutcome(
       repositoryRoot: root, configuration: configuration, changeSet: changeSet, baseGraph: baseGraph,
-      headGraph: headGraph, result: result, report: report)
+      headGraph: headGraph, unevaluatedPackages: unevaluated.sorted(), result: result, report: report)
   }
 
   /// Every test target of `graph`, each with `reasons`: the safe answer when the analysis cannot run.

@@ -7,15 +7,18 @@ import TestRunner
 /// Turns what `affected` selected into what `TestRunner` runs.
 public enum TestSelectionBuilder {
   /// The affected test targets grouped by package. When the analysis had to give up on a package's
-  /// graph (`--fallback all` with a manifest that does not evaluate), that package runs unfiltered.
+  /// graph (`--fallback all` with a manifest that does not evaluate), that package runs unfiltered, and
+  /// so does every package whose own manifest did not evaluate.
   public static func make(_ outcome: AffectedOutcome) -> TestSelection {
     var byPackage: [String: [String]] = [:]
     for target in outcome.report.testTargets { byPackage[target.package, default: []].append(target.name) }
     var packages = byPackage.keys.sorted().map { PackageSelection(path: $0, testTargets: byPackage[$0]!.sorted()) }
     if outcome.report.runAll && outcome.headGraph == nil {
       let known = Set(byPackage.keys)
-      let others = (outcome.baseGraph?.packages ?? []).map(\.path).filter { !known.contains($0) }
-      packages += others.map { PackageSelection(path: $0, testTargets: [], runAll: true) }
+      let others = (outcome.baseGraph?.packages ?? []).map(\.path) + outcome.unevaluatedPackages
+      packages += Set(others).subtracting(known).sorted().map {
+        PackageSelection(path: $0, testTargets: [], runAll: true)
+      }
     }
     return TestSelection(packages: packages)
   }

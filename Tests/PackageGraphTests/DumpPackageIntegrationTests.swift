@@ -190,7 +190,7 @@ import Testing
     let loader = GraphLoader(
       process: ProcessCounter.forbidden, cache: ManifestCache(directory: nil),
       swiftExecutable: "/nonexistent/ripple/swift")
-    let tree = TreeSnapshot(label: "worktree", files: [], workingDirectoryRoot: nil) { _ in nil }
+    let tree = TreeSnapshot(label: "worktree", rootName: "repo", files: [], workingDirectoryRoot: nil) { _ in nil }
     let error = await #expect(throws: PackageGraphError.self) {
       try await loader.loadGraph(tree, environments: [], excludePackages: [])
     }

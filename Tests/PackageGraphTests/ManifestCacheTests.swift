@@ -19,15 +19,15 @@ import Testing
 
   @Test func keyCoversEveryInput() {
     func key(
-      manifest: String = "m", file: String = "Package.swift", path: String = ".",
+      manifest: String = "m", file: String = "Package.swift", path: String = ".", rootName: String = "repo",
       environment: [String: String?] = [:], toolchain: String = "6.3.1"
     ) -> String {
       ManifestCache.key(
-        manifest: Array(manifest.utf8), manifestFile: file, packagePath: path, environment: environment,
-        toolchain: toolchain)
+        manifest: Array(manifest.utf8), manifestFile: file, packagePath: path, rootName: rootName,
+        environment: environment, toolchain: toolchain)
     }
     let keys = [
-      key(), key(manifest: "m2"), key(file: "Package@swift-6.swift"), key(path: "Sub"),
+      key(), key(manifest: "m2"), key(file: "Package@swift-6.swift"), key(path: "Sub"), key(rootName: "repo-123"),
       key(environment: ["TEST_SERVER": "1"]), key(environment: ["TEST_SERVER": String?.none]), key(toolchain: "6.2"),
     ]
     #expect(Set(keys).count == keys.count)

@@ -14,7 +14,7 @@ import Testing
   }
 
   func mapped() throws -> Package {
-    let tree = TreeSnapshot(label: "test", files: files, workingDirectoryRoot: nil) { _ in nil }
+    let tree = TreeSnapshot(label: "test", rootName: "repo", files: files, workingDirectoryRoot: nil) { _ in nil }
     return try ManifestMapper.package(
       from: try normalizedFixture(), path: ".", manifestFile: "Package.swift", directories: tree.directories())
   }

@@ -8,7 +8,7 @@ import Testing
     _ name: String, _ kind: TargetKind = .library, path: String? = nil, in packagePath: String = ".",
     alone: Bool = false, toolsVersion: [Int] = [5, 9, 0], files: [String]
   ) -> String {
-    let tree = TreeSnapshot(label: "test", files: files, workingDirectoryRoot: nil) { _ in nil }
+    let tree = TreeSnapshot(label: "test", rootName: "repo", files: files, workingDirectoryRoot: nil) { _ in nil }
     return TargetDirectoryResolver.directory(
       name: name, kind: kind, declaredPath: path, packagePath: packagePath, aloneOfItsKind: alone,
       toolsVersion: toolsVersion, directories: tree.directories())

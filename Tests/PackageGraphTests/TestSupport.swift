@@ -37,7 +37,8 @@ func listFiles(under root: String) -> [String] {
 /// The files under `root` as the working tree (evaluated in place) or as a revision (scratch).
 func snapshot(of root: String, inPlace: Bool) -> TreeSnapshot {
   TreeSnapshot(
-    label: inPlace ? "worktree" : "abc1234", files: listFiles(under: root), workingDirectoryRoot: inPlace ? root : nil
+    label: inPlace ? "worktree" : "abc1234", rootName: URL(fileURLWithPath: root).lastPathComponent,
+    files: listFiles(under: root), workingDirectoryRoot: inPlace ? root : nil
   ) {
     path in FileManager.default.contents(atPath: root + "/" + path).map { Array($0) }
   }

@@ -4,15 +4,20 @@ import Testing
 /// A real git repository in a temp dir, removed when the test ends.
 final class TestRepository {
   let root: String
+  /// What `deinit` removes: `root`, or the folder holding it when the repository's folder is named.
+  private let container: String
 
-  init() throws {
+  /// `folderName`: the checkout's own folder name (SwiftPM names a `.package(path:)` by it).
+  init(folderName: String? = nil) throws {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-it-\(UUID().uuidString)")
-    root = base.resolvingSymlinksInPath().path
+    let container = base.resolvingSymlinksInPath().path
+    self.container = container
+    root = folderName.map { container + "/" + $0 } ?? container
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     try git("init", "-q", "-b", "main")
   }
 
-  deinit { try? FileManager.default.removeItem(atPath: root) }
+  deinit { try? FileManager.default.removeItem(atPath: container) }
 
   func write(_ path: String, _ text: String) throws {
     let url = URL(fileURLWithPath: root + "/" + path)
