@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Ripple: build and bootstrap automation for modular Swift code bases.
-// Layout and rules: ../shared/DESIGN.md. The `ripple` executable stays lean (no server framework).
+// Modules and data flow: docs/ARCHITECTURE.md; rules and config: docs/DESIGN.md. The `ripple` executable stays lean (no server framework).
 let package = Package(
   name: "Ripple",
   platforms: [.macOS(.v14)],

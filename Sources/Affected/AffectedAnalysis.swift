@@ -2,7 +2,7 @@ import PackageGraph
 import RippleCore
 
 /// The pure analysis: changed paths × base and head graphs × selection config → affected targets, each
-/// with its reasons (DESIGN "How a change maps to tests", rules 2–8 and 10).
+/// with its reasons (docs/DESIGN.md, rules 2–8 and 10).
 public enum AffectedAnalysis {
   public static func analyze(_ input: AffectedInput) -> AffectedResult {
     let base = GraphIndex(input.base)

@@ -1,7 +1,7 @@
 import PackageGraph
 import RippleCore
 
-/// The document of `ripple affected --format json`, schema version 1 (DESIGN.md).
+/// The document of `ripple affected --format json`, schema version 1 (docs/DESIGN.md, "Outputs").
 ///
 /// Keys: `schemaVersion`, `base`, `head` ("<sha>" or "worktree"), `mergeBase` (absent when the comparison
 /// did not start from a merge-base), `changedFiles` [{`path`, `status`, `oldPath`?}], `runAll`,

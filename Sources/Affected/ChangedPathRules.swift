@@ -2,7 +2,7 @@ import PackageGraph
 import RippleConfig
 import RippleCore
 
-/// Maps each changed path to targets or to "run everything" (DESIGN rules 3 and 8).
+/// Maps each changed path to targets or to "run everything" (docs/DESIGN.md, rules 3 and 8).
 ///
 /// Per path, in order: an `ignore` glob → nothing; a `global` glob → run every test; a manifest or
 /// `Package.resolved` of a package → left to the manifest and pin rules; then the owning target (base

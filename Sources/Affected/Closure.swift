@@ -1,4 +1,4 @@
-/// Follows dependents from the changed targets (DESIGN rule 7), breadth-first in sorted order so the
+/// Follows dependents from the changed targets (docs/DESIGN.md, rule 7), breadth-first in sorted order so the
 /// "depends on" reason of each target names the dependency through which it was first reached.
 struct Closure {
   /// The targets reached (changed ones excluded) and, for each, the dependency it was first reached from.

@@ -7,7 +7,7 @@ struct ProductRef: Hashable {
   var name: String
 }
 
-/// The edges of one package graph (DESIGN rule 6), resolved once so the rules can look them up.
+/// The edges of one package graph (docs/DESIGN.md, rule 6), resolved once so the rules can look them up.
 ///
 /// Nodes are the targets of the graph. A dependency on a product of a local package (`.package(path:)`
 /// whose directory is in the graph) is an edge to each of the product's targets. Products of remote

@@ -1,7 +1,7 @@
 import PackageGraph
 import RippleCore
 
-/// Compares the evaluated manifests of the base and head graphs (DESIGN rule 4).
+/// Compares the evaluated manifests of the base and head graphs (docs/DESIGN.md, rule 4).
 ///
 /// This looks at every package, whatever files changed: equal manifests give equal fingerprints, so a
 /// comment-only edit changes nothing, and an edit that changes an evaluated value is found even when the

@@ -1,7 +1,7 @@
 import PackageGraph
 import RippleCore
 
-/// Which target owns a path (DESIGN rules 2 and 3).
+/// Which target owns a path (docs/DESIGN.md, rules 2 and 3).
 enum Ownership {
   /// The target of the innermost package holding `path` whose directory holds it, deepest directory first.
   /// Excluded files and resources lie inside the target's directory, so they belong to it too.

@@ -1,7 +1,7 @@
 import PackageGraph
 import RippleCore
 
-/// Compares the pins of each changed `Package.resolved` (DESIGN rule 5).
+/// Compares the pins of each changed `Package.resolved` (docs/DESIGN.md, rule 5).
 ///
 /// A `Package.resolved` resolves the package in its directory together with the local packages that
 /// package reaches through `.package(path:)`. A changed pin of a dependency one of those packages declares

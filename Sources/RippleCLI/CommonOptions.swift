@@ -17,7 +17,7 @@ struct RepositoryOptions: ParsableArguments {
   }
 }
 
-/// Which two states to compare (DESIGN.md rule 1).
+/// Which two states to compare (docs/DESIGN.md, rule 1).
 struct RevisionOptions: ParsableArguments {
   @Option(help: "Base revision (default: merge-base of HEAD with origin/HEAD, main or master).")
   var base: String?

@@ -19,7 +19,7 @@ public struct RippleCommand: AsyncParsableCommand {
   )
   public init() {}
 
-  /// Runs the command line and exits with the code DESIGN.md assigns; the only place codes are mapped.
+  /// Runs the command line and exits with the code of its error category (docs/DESIGN.md, "Exit codes").
   public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
     do {
       var command = try parseAsRoot(arguments)

@@ -1,7 +1,7 @@
 import Git
 import RippleCore
 
-/// Which two states of the repository to compare (DESIGN.md rule 1).
+/// Which two states of the repository to compare (docs/DESIGN.md, rule 1).
 public struct ChangeRequest: Sendable, Hashable {
   /// A revision spec; nil means the default branch (origin/HEAD, then main, then master).
   public var base: String?
