@@ -52,17 +52,21 @@ let package = Package(
     ),
     // Swift API over libgit2: one owner per handle, typed errors.
     .target(name: "Git", dependencies: ["Clibgit2", "RippleCore"]),
-    // Package model, manifest loading via `swift package dump-package`, on-disk cache.
+    // Pure: the package graph (packages, targets, products, dependencies, pins) the analysis reads.
+    .target(name: "PackageModel", dependencies: ["RippleCore"]),
+    // Manifest loading: package discovery, `swift package dump-package`, its on-disk cache, Package.resolved.
     .target(
-      name: "PackageGraph",
-      dependencies: ["RippleCore", "SystemClients", .product(name: "Crypto", package: "swift-crypto")]
+      name: "PackageLoading",
+      dependencies: [
+        "RippleCore", "PackageModel", "SystemClients", .product(name: "Crypto", package: "swift-crypto"),
+      ]
     ),
     // ripple.yml: model, YAML parsing with file/line errors, validation.
     .target(name: "RippleConfig", dependencies: ["RippleCore", "Yams"]),
     // Pure: changed paths x graphs x config -> affected targets with reasons.
-    .target(name: "Affected", dependencies: ["RippleCore", "PackageGraph", "RippleConfig"]),
+    .target(name: "Affected", dependencies: ["RippleCore", "PackageModel", "RippleConfig"]),
     // Plan -> `swift build --build-tests` / `swift test --skip-build --filter`; results, JUnit, timings, shards.
-    .target(name: "TestRunner", dependencies: ["RippleCore", "SystemClients", "PackageGraph"]),
+    .target(name: "TestRunner", dependencies: ["RippleCore", "SystemClients"]),
     // libarchive as a system library: zip, tar and tar.gz reading for asset archives.
     .systemLibrary(
       name: "Clibarchive",
@@ -93,14 +97,15 @@ let package = Package(
     .target(
       name: "RippleKit",
       dependencies: [
-        "RippleCore", "SystemClients", "Git", "PackageGraph", "RippleConfig", "Affected", "TestRunner",
-        "Assets", "AssetFetch",
+        "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "Affected",
+        "TestRunner", "Assets", "AssetFetch",
       ]),
     // ArgumentParser commands: parse, call RippleKit, print.
     .target(
       name: "RippleCLI",
       dependencies: [
-        "RippleKit", "Affected", "Git", "PackageGraph", "RippleCore", "SystemClients", "TestRunner", "Assets",
+        "RippleKit", "Affected", "Git", "PackageModel", "PackageLoading", "RippleCore", "SystemClients", "TestRunner",
+        "Assets",
         "AssetFetch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -115,7 +120,8 @@ let package = Package(
     .target(
       name: "Daemon",
       dependencies: [
-        "RippleCore", "SystemClients", "Git", "PackageGraph", "RippleConfig", "Affected", "TestRunner", "Assets",
+        "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "Affected",
+        "TestRunner", "Assets",
         "AssetFetch", "RippleKit", "FileWatch", "RunStore", "DaemonWeb",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
@@ -129,9 +135,9 @@ let package = Package(
     .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore"]),
     .testTarget(name: "SystemClientsTests", dependencies: ["SystemClients"]),
     .testTarget(name: "GitTests", dependencies: ["Git"]),
-    .testTarget(name: "PackageGraphTests", dependencies: ["PackageGraph"]),
+    .testTarget(name: "PackageLoadingTests", dependencies: ["PackageLoading", "PackageModel"]),
     .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig"]),
-    .testTarget(name: "AffectedTests", dependencies: ["Affected"]),
+    .testTarget(name: "AffectedTests", dependencies: ["Affected", "PackageModel"]),
     .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner"]),
     .testTarget(name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig"], exclude: ["Helpers"]),
     .testTarget(name: "AssetsTests", dependencies: ["Assets"]),

@@ -1,4 +1,4 @@
-import PackageGraph
+import PackageModel
 import RippleCore
 
 /// The pure analysis: changed paths × base and head graphs × selection config → affected targets, each

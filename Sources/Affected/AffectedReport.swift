@@ -1,4 +1,4 @@
-import PackageGraph
+import PackageModel
 import RippleCore
 
 /// The document of `ripple affected --format json`, schema version 1 (docs/DESIGN.md, "Outputs").

@@ -1,4 +1,4 @@
-import PackageGraph
+import PackageModel
 import RippleConfig
 import RippleCore
 

@@ -1,4 +1,4 @@
-import PackageGraph
+import PackageModel
 
 extension AffectedFormatter {
   /// `--format dot`: the head graph in Graphviz, one cluster per package, edges from a target to what it

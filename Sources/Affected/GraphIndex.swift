@@ -1,4 +1,4 @@
-import PackageGraph
+import PackageModel
 import RippleCore
 
 /// A product of a package of the graph, named by the package directory and product name.

@@ -1,4 +1,4 @@
-import PackageGraph
+import PackageModel
 import RippleCore
 
 /// Compares the evaluated manifests of the base and head graphs (docs/DESIGN.md, rule 4).

@@ -1,4 +1,4 @@
-import PackageGraph
+import PackageModel
 import RippleCore
 
 /// Which target owns a path (docs/DESIGN.md, rules 2 and 3).

@@ -1,4 +1,4 @@
-import PackageGraph
+import PackageModel
 import RippleCore
 
 /// Compares the pins of each changed `Package.resolved` (docs/DESIGN.md, rule 5).

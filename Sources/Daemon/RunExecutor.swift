@@ -1,7 +1,7 @@
 import Affected
 import Foundation
 import Git
-import PackageGraph
+import PackageModel
 import RippleConfig
 import RippleCore
 import RippleKit

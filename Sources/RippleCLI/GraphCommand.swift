@@ -1,7 +1,7 @@
 import Affected
 import ArgumentParser
 import Foundation
-import PackageGraph
+import PackageModel
 import RippleKit
 
 enum GraphFormat: String, ExpressibleByArgument, CaseIterable {

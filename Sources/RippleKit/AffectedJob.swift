@@ -1,7 +1,8 @@
 import Affected
 import Foundation
 import Git
-import PackageGraph
+import PackageLoading
+import PackageModel
 import RippleConfig
 import RippleCore
 import SystemClients

@@ -1,5 +1,6 @@
 import Git
-import PackageGraph
+import PackageLoading
+import PackageModel
 import RippleConfig
 
 public enum GraphJob {

@@ -1,6 +1,6 @@
 import Foundation
 import Git
-import PackageGraph
+import PackageLoading
 
 /// Builds the loader's view of a revision: from git for a commit, from the disk for the working tree.
 public enum Snapshots {

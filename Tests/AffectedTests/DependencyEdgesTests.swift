@@ -1,5 +1,5 @@
 import Affected
-import PackageGraph
+import PackageModel
 import Testing
 
 @Suite("dependency edges for drawing")

@@ -1,5 +1,5 @@
 import Affected
-import PackageGraph
+import PackageModel
 import RippleConfig
 import RippleCore
 import Testing

@@ -1,6 +1,6 @@
 import Affected
 import Foundation
-import PackageGraph
+import PackageModel
 import RippleCore
 import Testing
 

@@ -1,5 +1,5 @@
 import Affected
-import PackageGraph
+import PackageModel
 import RippleCore
 import Testing
 

@@ -1,6 +1,7 @@
+import PackageModel
 import Testing
 
-@testable import PackageGraph
+@testable import PackageLoading
 
 @Suite struct JSONValueTests {
   func parse(_ text: String) throws -> JSONValue { try JSONValue.parse(Array(text.utf8)) }

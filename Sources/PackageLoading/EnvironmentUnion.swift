@@ -1,3 +1,5 @@
+import PackageModel
+
 /// Combines the evaluations of one manifest under several environments into one package.
 ///
 /// A target, product or dependency present in any environment is in the result. Fingerprints list

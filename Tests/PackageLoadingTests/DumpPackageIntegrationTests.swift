@@ -1,9 +1,10 @@
 import Foundation
+import PackageModel
 import RippleCore
 import SystemClients
 import Testing
 
-@testable import PackageGraph
+@testable import PackageLoading
 
 /// Runs the real `swift package dump-package` (about 0.8 s per call): keep these few.
 @Suite struct DumpPackageIntegrationTests {

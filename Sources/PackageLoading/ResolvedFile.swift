@@ -1,3 +1,5 @@
+import PackageModel
+
 /// Reads `Package.resolved` files (versions 1, 2 and 3) into pins.
 ///
 /// Each pin's text is `<version>@<revision>`, `branch <name>@<revision>`, or the bare revision, so that

@@ -1,6 +1,7 @@
+import PackageModel
 import Testing
 
-@testable import PackageGraph
+@testable import PackageLoading
 
 @Suite struct ManifestMapperTests {
   let files = [

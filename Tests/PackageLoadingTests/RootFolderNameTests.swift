@@ -1,9 +1,10 @@
 import Foundation
+import PackageModel
 import RippleCore
 import SystemClients
 import Testing
 
-@testable import PackageGraph
+@testable import PackageLoading
 
 /// A nested package that reaches the root with `.package(path: "../")` names it by the checkout's folder
 /// (SwiftPM takes a path dependency's identity from its folder name). Runs the real `dump-package`.

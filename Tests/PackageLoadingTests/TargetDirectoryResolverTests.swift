@@ -1,7 +1,8 @@
+import PackageModel
 import RippleCore
 import Testing
 
-@testable import PackageGraph
+@testable import PackageLoading
 
 @Suite struct TargetDirectoryResolverTests {
   func directory(

@@ -1,8 +1,9 @@
 import Foundation
+import PackageModel
 import SystemClients
 import Testing
 
-@testable import PackageGraph
+@testable import PackageLoading
 
 /// Runs `body` with a fresh temporary directory (symlinks resolved) that is removed afterwards.
 func withTemporaryDirectory<T>(_ body: (String) async throws -> T) async rethrows -> T {

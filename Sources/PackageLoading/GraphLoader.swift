@@ -1,4 +1,5 @@
 import Foundation
+import PackageModel
 import RippleCore
 import SystemClients
 

@@ -1,3 +1,4 @@
+import PackageModel
 import RippleCore
 
 /// Where a target's files live, following SwiftPM's layout rules, against the directories of a tree.

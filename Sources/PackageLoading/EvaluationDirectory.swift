@@ -1,4 +1,5 @@
 import Foundation
+import PackageModel
 import RippleCore
 
 /// A temporary directory for one batch of `dump-package` runs, removed afterwards.

@@ -1,7 +1,8 @@
 import Foundation
+import PackageModel
 import Testing
 
-@testable import PackageGraph
+@testable import PackageLoading
 
 @Suite struct ManifestCacheTests {
   @Test func defaultDirectory() {

@@ -1,3 +1,4 @@
+import PackageModel
 import RippleCore
 
 /// Every failure of loading a package graph.

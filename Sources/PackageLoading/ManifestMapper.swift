@@ -1,3 +1,4 @@
+import PackageModel
 import RippleCore
 
 /// Turns one normalised `dump-package` document into a `Package`, resolving target directories

@@ -1,6 +1,7 @@
+import PackageModel
 import Testing
 
-@testable import PackageGraph
+@testable import PackageLoading
 
 @Suite struct ResolvedFileTests {
   @Test func version1() throws {

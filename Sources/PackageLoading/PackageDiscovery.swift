@@ -1,3 +1,4 @@
+import PackageModel
 import RippleCore
 
 /// Finds the packages of a tree and the manifest SwiftPM would read for each.
