@@ -68,12 +68,14 @@ struct TestCommand: AsyncParsableCommand {
       print(TestRunner.plan(plan.selection, options: plan.options, history: plan.history).rendered, terminator: "")
       return
     }
-    let progress = ProgressWriter()
+    let progress = ProgressWriter(columns: { Terminal.standardError.columns })
     let runner = TestRunner(process: services.process, onEvent: progress.handle)
     let task = Task { try await runner.run(plan.selection, options: plan.options, history: plan.history) }
     let signals = SignalCancellation.install { task.cancel() }
     defer { signals.uninstall() }
-    let result = try await task.value
+    let outcome = await task.result
+    progress.finish()  // also when the run threw: its error must not end up on the status line
+    let result = try outcome.get()
 
     if result.nothingAffected {
       print(plan.nothingMessage)

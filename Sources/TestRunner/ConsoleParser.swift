@@ -11,10 +11,14 @@ public struct ParsedTest: Sendable, Hashable {
   public var duration: Double
   public var failures: [TestFailure]
   public var skipReason: String?
+  /// When the test ran, in seconds on the timeline `ConsoleParser` rebuilds from the order of the
+  /// console lines; nil when unknown (an xunit result, a Swift Testing test that never started).
+  public var timeline: ClosedRange<Double>?
 
   public init(
     framework: TestFramework, module: String? = nil, suite: String?, name: String, status: TestCaseResult.Status,
-    duration: Double = 0, failures: [TestFailure] = [], skipReason: String? = nil
+    duration: Double = 0, failures: [TestFailure] = [], skipReason: String? = nil,
+    timeline: ClosedRange<Double>? = nil
   ) {
     self.framework = framework
     self.module = module
@@ -24,6 +28,7 @@ public struct ParsedTest: Sendable, Hashable {
     self.duration = duration
     self.failures = failures
     self.skipReason = skipReason
+    self.timeline = timeline
   }
 }
 
@@ -32,6 +37,12 @@ public struct ParsedTest: Sendable, Hashable {
 ///
 /// Feed lines in order; a finished test comes back from `consume` as soon as its last line is seen,
 /// so the same parser serves live progress and the final result.
+///
+/// Each test also gets a place on a timeline (`ParsedTest.timeline`), as the output has no clock: a
+/// test starts when its "started" line comes, at the latest end of the tests finished before that
+/// line, and ends its reported duration later. Serial XCTest tests then follow one another; Swift
+/// Testing tests started together overlap, so a target's wall time is not the sum of its tests' times
+/// (which, for tests run in parallel, each include the time spent waiting for a thread).
 public struct ConsoleParser: Sendable {
   /// XCTest failures seen for a test (by its quoted identifier) before its `failed` line.
   private var pendingXCTestFailures: [String: [TestFailure]] = [:]
@@ -42,6 +53,12 @@ public struct ConsoleParser: Sendable {
   private var lastIssueName: String?
   /// "Test run with N tests …" lines seen (Swift Testing's own count).
   public private(set) var swiftTestingRunTotals: [Int] = []
+  /// The latest end, on the timeline, of the tests finished so far.
+  private var horizon: Double = 0
+  /// Timeline starts of running XCTest tests, by quoted identifier.
+  private var xctestStarts: [String: Double] = [:]
+  /// Timeline starts of running Swift Testing tests, by name (oldest first: names may repeat across suites).
+  private var swiftTestingStarts: [String: [Double]] = [:]
 
   public init() {}
 
@@ -73,6 +90,10 @@ public struct ConsoleParser: Sendable {
     let identifier = String(body[..<close.lowerBound])
     let rest = body[close.upperBound...]
     let status: TestCaseResult.Status
+    if rest.hasPrefix("started") {
+      xctestStarts[identifier] = horizon
+      return nil
+    }
     if rest.hasPrefix("passed") {
       status = .passed
     } else if rest.hasPrefix("failed") {
@@ -88,7 +109,16 @@ public struct ConsoleParser: Sendable {
     if status == .failed && failures.isEmpty { failures = [TestFailure(message: "failed")] }
     return ParsedTest(
       framework: .xctest, module: module, suite: suite, name: name, status: status, duration: seconds,
-      failures: status == .failed ? failures : [], skipReason: pendingXCTestSkips.removeValue(forKey: identifier))
+      failures: status == .failed ? failures : [], skipReason: pendingXCTestSkips.removeValue(forKey: identifier),
+      timeline: finish(startedAt: xctestStarts.removeValue(forKey: identifier), seconds: seconds))
+  }
+
+  /// Places a finished test on the timeline (no "started" line seen: it started when the last one ended).
+  private mutating func finish(startedAt start: Double?, seconds: Double) -> ClosedRange<Double> {
+    let start = start ?? horizon
+    let end = start + max(0, seconds)
+    horizon = max(horizon, end)
+    return start...end
   }
 
   /// `path:12: error: C.t : message` and `path:12: C.t : Test skipped - reason`; true when consumed.
@@ -196,6 +226,10 @@ public struct ConsoleParser: Sendable {
     if let range = rest.range(of: " failed after ") {
       return finishSwiftTest(name: rest[..<range.lowerBound], status: .failed, timing: rest[range.upperBound...])
     }
+    if rest.hasSuffix(" started."), rest != "run started." {
+      swiftTestingStarts[String(rest.dropLast(" started.".count)), default: []].append(horizon)
+      return nil
+    }
     if let range = rest.range(of: " skipped") {
       var reason = String(rest[range.upperBound...])
       if reason.hasPrefix(": ") { reason = String(reason.dropFirst(2)) }
@@ -223,9 +257,14 @@ public struct ConsoleParser: Sendable {
     let seconds = timing.split(separator: " ").first.flatMap { Double($0) } ?? 0
     var failures = pendingIssues.removeValue(forKey: name) ?? []
     if status == .failed && failures.isEmpty { failures = [TestFailure(message: "failed")] }
+    var start: Double?
+    if var starts = swiftTestingStarts[name], !starts.isEmpty {
+      start = starts.removeFirst()
+      swiftTestingStarts[name] = starts.isEmpty ? nil : starts
+    }
     return ParsedTest(
       framework: .swiftTesting, suite: nil, name: name, status: status, duration: seconds,
-      failures: status == .failed ? failures : [])
+      failures: status == .failed ? failures : [], timeline: finish(startedAt: start, seconds: seconds))
   }
 }
 

@@ -3,8 +3,8 @@ import Foundation
 /// Turns run events into terminal output. Pure: state in, text out; `ProgressWriter` does the I/O.
 ///
 /// On a TTY (`interactive`) it keeps one updating status line (package, target, passed/failed so far,
-/// elapsed) and prints permanent lines only for failures and finished packages; without a TTY (CI)
-/// every step is a plain line and nothing is overwritten.
+/// elapsed), fitted to `columns` (see `StatusLine`), and prints permanent lines only for failures and
+/// finished packages; without a TTY (CI) every step is a plain line and nothing is overwritten.
 public struct ProgressRenderer: Sendable {
   public enum Output: Sendable, Hashable {
     /// A permanent line.
@@ -14,12 +14,15 @@ public struct ProgressRenderer: Sendable {
   }
 
   public var interactive: Bool
+  /// The terminal's width; nil: status lines are not fitted.
+  public var columns: Int?
   private var passed = 0
   private var failed = 0
   private var current = ""
 
-  public init(interactive: Bool) {
+  public init(interactive: Bool, columns: Int? = nil) {
     self.interactive = interactive
+    self.columns = columns
   }
 
   public mutating func render(_ event: TestRunEvent, elapsed: Double) -> [Output] {
@@ -61,7 +64,10 @@ public struct ProgressRenderer: Sendable {
       return out
     }
     if interactive {
-      out.append(.status("[\(SummaryRenderer.format(elapsed))] \(current) — \(passed) passed, \(failed) failed"))
+      let status = StatusLine(
+        prefix: "[\(SummaryRenderer.format(elapsed))] ", subject: current,
+        suffix: " — \(passed) passed, \(failed) failed")
+      out.append(.status(columns.map(status.fitted) ?? status.text))
     }
     return out
   }
@@ -83,17 +89,34 @@ public final class ProgressWriter: @unchecked Sendable {
   private let lock = NSLock()
   private var renderer: ProgressRenderer
   private let handle: FileHandle
+  private let columns: (@Sendable () -> Int)?
   private let start = ContinuousClock.now
   private var hasStatus = false
 
-  public init(handle: FileHandle = .standardError, interactive: Bool? = nil) {
+  /// - Parameter columns: the terminal's width, asked at every redraw (it may be resized); nil: the
+  ///   status line is not fitted.
+  public init(
+    handle: FileHandle = .standardError, interactive: Bool? = nil, columns: (@Sendable () -> Int)? = nil
+  ) {
     self.handle = handle
+    self.columns = columns
     self.renderer = ProgressRenderer(interactive: interactive ?? (isatty(handle.fileDescriptor) == 1))
+  }
+
+  /// Erases the status line, if one is showing: call it when the run ends, however it ends (the
+  /// `finished` event does not come when the run throws).
+  public func finish() {
+    lock.lock()
+    defer { lock.unlock() }
+    guard hasStatus else { return }
+    hasStatus = false
+    handle.write(Data("\r\u{1B}[2K".utf8))
   }
 
   public func handle(_ event: TestRunEvent) {
     lock.lock()
     defer { lock.unlock() }
+    if renderer.interactive, let columns { renderer.columns = columns() }
     let outputs = renderer.render(event, elapsed: TestRunner.seconds(since: start))
     var text = ""
     for output in outputs {

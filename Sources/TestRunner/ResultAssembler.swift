@@ -4,6 +4,9 @@
 /// neither module nor suite, so `swift test list` (identifiers `Target.Class/test`,
 /// `Target.Suite/test()`) tells which target a class or test belongs to. Swift Testing results come
 /// from its xunit file when there is one (module-qualified), with file:line taken from the console.
+///
+/// A target's duration is the wall time its tests were running: from the first start to the last end
+/// on the console's timeline (see `ConsoleParser`), not the sum of its tests' times.
 public struct ResultAssembler: Sendable {
   /// Targets whose results are wanted; empty: every target (a run-all package).
   public var selectedTargets: [String]
@@ -19,21 +22,28 @@ public struct ResultAssembler: Sendable {
   /// the file was missing or unreadable).
   public func assemble(console: String, swiftTestingXunit: [ParsedTest]?) -> [TargetResult] {
     let consoleTests = ConsoleParser.parse(console)
-    var byTarget: [String: [TestCaseResult]] = [:]
+    var byTarget: [String: [ParsedTest]] = [:]
     for test in consoleTests where test.framework == .xctest {
-      byTarget[target(for: test), default: []].append(result(test))
+      byTarget[target(for: test), default: []].append(test)
     }
     if let xunit = swiftTestingXunit {
+      // The console names a Swift Testing test without its suite: same-named tests are matched in order.
       var locatedFailures: [String: [[TestFailure]]] = [:]
-      for test in consoleTests where test.framework == .swiftTesting && test.status == .failed {
-        locatedFailures[test.name, default: []].append(test.failures)
+      var timelines: [String: [ClosedRange<Double>]] = [:]
+      for test in consoleTests where test.framework == .swiftTesting {
+        if test.status == .failed { locatedFailures[test.name, default: []].append(test.failures) }
+        if let timeline = test.timeline { timelines[test.name, default: []].append(timeline) }
       }
       for var test in xunit {
         if test.status == .failed, var queue = locatedFailures[test.name], !queue.isEmpty {
           test.failures = queue.removeFirst()
           locatedFailures[test.name] = queue
         }
-        byTarget[target(for: test), default: []].append(result(test))
+        if test.status != .skipped, var queue = timelines[test.name], !queue.isEmpty {
+          test.timeline = queue.removeFirst()
+          timelines[test.name] = queue
+        }
+        byTarget[target(for: test), default: []].append(test)
       }
     } else {
       for test in consoleTests where test.framework == .swiftTesting {
@@ -41,18 +51,30 @@ public struct ResultAssembler: Sendable {
         let (target, suite) = swiftTestingOwner(name: test.name)
         test.module = target
         test.suite = suite
-        byTarget[target ?? fallbackTarget, default: []].append(result(test))
+        byTarget[target ?? fallbackTarget, default: []].append(test)
       }
     }
     let wanted = Set(selectedTargets)
     var results: [TargetResult] = []
     for (name, tests) in byTarget where wanted.isEmpty || wanted.contains(name) {
-      results.append(TargetResult(name: name, tests: tests.sorted { ($0.suite, $0.name) < ($1.suite, $1.name) }))
+      results.append(
+        TargetResult(
+          name: name, tests: tests.map(result).sorted { ($0.suite, $0.name) < ($1.suite, $1.name) },
+          duration: Self.wallTime(of: tests)))
     }
     for name in wanted where byTarget[name] == nil {
       results.append(TargetResult(name: name, tests: []))
     }
     return results.sorted { $0.name < $1.name }
+  }
+
+  /// First start to last end of the tests on the console's timeline; nil when none has a place on it.
+  static func wallTime(of tests: [ParsedTest]) -> Double? {
+    let timelines = tests.compactMap(\.timeline)
+    guard let start = timelines.map(\.lowerBound).min(), let end = timelines.map(\.upperBound).max() else {
+      return nil
+    }
+    return end - start
   }
 
   /// Full identifiers of the listed tests, split as (target, rest).

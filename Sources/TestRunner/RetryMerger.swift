@@ -2,12 +2,14 @@
 ///
 /// A test that failed before and passes now becomes `passed` and `flaky` (it keeps the failures of its
 /// failing attempts, so reports can show them); one that fails again stays failed. Either way its
-/// `attempts` is the retry's number.
+/// `attempts` is the retry's number. A target's duration adds the retry's wall time to its own.
 public enum RetryMerger {
   public static func merge(_ previous: [TargetResult], retried: [TargetResult], attempt: Int) -> [TargetResult] {
     var rerun: [String: TestCaseResult] = [:]
+    var retryTime: [String: Double] = [:]
     for target in retried {
       for test in target.tests { rerun[test.identifier(target: target.name)] = test }
+      retryTime[target.name, default: 0] += target.duration
     }
     return previous.map { target in
       let tests = target.tests.map { test -> TestCaseResult in
@@ -23,7 +25,8 @@ public enum RetryMerger {
         }
         return merged
       }
-      return TargetResult(name: target.name, tests: tests)
+      return TargetResult(
+        name: target.name, tests: tests, duration: target.duration + retryTime[target.name, default: 0])
     }
   }
 }

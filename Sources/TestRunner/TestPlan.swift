@@ -28,13 +28,23 @@ public struct TestPlan: Sendable, Hashable {
       out += "\(step.package == "." ? "root package" : step.package): \(what)\n"
       out += "  \(step.build.commandLine)\n  \(step.test.commandLine)\n"
     }
+    let temporary = packages.first?.build.environment["TMPDIR"] ?? nil
+    if let temporary { out += "Every command runs with TMPDIR=\(ShellQuote.quote(temporary)).\n" }
+    if (commands + [temporary ?? ""]).contains(where: { $0.contains(RunDirectory.placeholder) }) {
+      out += "\(RunDirectory.placeholder): a temporary folder made for the run and removed after it.\n"
+    }
     return out
   }
 
   /// Plans `selection`: one build and one test command per package that has selected test targets.
   ///
-  /// - Parameter xunitDirectory: where each package's `swift test --xunit-output` file goes.
-  public static func make(selection: TestSelection, options: TestRunOptions, xunitDirectory: String) -> TestPlan {
+  /// - Parameters:
+  ///   - xunitDirectory: where each package's `swift test --xunit-output` file goes.
+  ///   - temporaryDirectory: the TMPDIR of every command (nil: inherited).
+  public static func make(
+    selection: TestSelection, options: TestRunOptions, xunitDirectory: String, temporaryDirectory: String? = nil
+  ) -> TestPlan {
+    let environment: [String: String?] = temporaryDirectory.map { ["TMPDIR": $0] } ?? [:]
     var steps: [PackageStep] = []
     var skipped: [String] = []
     for package in selection.packages {
@@ -47,15 +57,17 @@ public struct TestPlan: Sendable, Hashable {
       var common = ["--package-path", directory]
       if let scratch = scratchPath(for: package.path, options: options) { common += ["--scratch-path", scratch] }
       let build = ProcessRequest(
-        options.swiftExecutable, ["build", "--build-tests"] + common + options.extraArguments)
+        options.swiftExecutable, ["build", "--build-tests"] + common + options.extraArguments,
+        environment: environment)
       let filter = package.runAll ? nil : TestFilter.targets(targets)
       let xunit = (xunitDirectory as NSString).appendingPathComponent("\(folderName(for: package.path)).xml")
       var testArguments = ["test", "--skip-build"] + common
       if let filter { testArguments += ["--filter", filter] }
       testArguments += ["--xunit-output", xunit] + options.extraArguments
-      let test = ProcessRequest(options.swiftExecutable, testArguments)
+      let test = ProcessRequest(options.swiftExecutable, testArguments, environment: environment)
       let list = ProcessRequest(
-        options.swiftExecutable, ["test", "list", "--skip-build"] + common + options.extraArguments)
+        options.swiftExecutable, ["test", "list", "--skip-build"] + common + options.extraArguments,
+        environment: environment)
       steps.append(
         PackageStep(
           package: package.path, directory: directory, testTargets: package.runAll ? [] : targets,

@@ -148,14 +148,17 @@ public struct PackageResult: Sendable, Codable, Hashable {
 
 public struct TargetResult: Sendable, Codable, Hashable {
   public var name: String
-  /// Sum of the test durations, seconds.
+  /// Wall-clock seconds the target's tests were running (first start to last end, retries added).
+  /// Not the sum of the test durations: tests may run in parallel. Shards are balanced on it.
   public var duration: Double
   public var tests: [TestCaseResult]
 
-  public init(name: String, tests: [TestCaseResult]) {
+  /// - Parameter duration: the target's wall time; nil: the sum of the test durations (tests known to
+  ///   have run one after another).
+  public init(name: String, tests: [TestCaseResult], duration: Double? = nil) {
     self.name = name
     self.tests = tests
-    self.duration = tests.map(\.duration).reduce(0, +)
+    self.duration = duration ?? tests.map(\.duration).reduce(0, +)
   }
 
   public var testCount: Int { tests.count }

@@ -27,29 +27,36 @@ public struct TestRunner: Sendable {
     return TestSharding.select(selection, shard: shard, history: history)
   }
 
-  /// The plan `run` would execute (for `--dry-run`).
+  /// The plan `run` would execute (for `--dry-run`): the run's own folder, made when it starts, shows
+  /// as `RunDirectory.placeholder`.
   public static func plan(_ selection: TestSelection, options: TestRunOptions, history: TimingHistory = .init())
     -> TestPlan
   {
-    let xunit = options.workDirectory ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("ripple-test")
-    return TestPlan.make(
+    plan(selection, options: options, history: history, in: RunDirectory(root: RunDirectory.placeholder))
+  }
+
+  /// The plan, with the paths of one run: `run` executes exactly this.
+  static func plan(_ selection: TestSelection, options: TestRunOptions, history: TimingHistory, in run: RunDirectory)
+    -> TestPlan
+  {
+    TestPlan.make(
       selection: effectiveSelection(selection, options: options, history: history), options: options,
-      xunitDirectory: xunit)
+      xunitDirectory: run.xunitDirectory(options), temporaryDirectory: run.temporary)
   }
 
   public func run(_ selection: TestSelection, options: TestRunOptions, history: TimingHistory = .init())
     async throws(TestRunnerError) -> TestRunResult
   {
     let start = ContinuousClock.now
-    let selected = Self.effectiveSelection(selection, options: options, history: history)
-    guard !selected.isEmpty else {
+    guard !Self.effectiveSelection(selection, options: options, history: history).isEmpty else {
       let result = TestRunResult(packages: [], shard: options.shard, nothingAffected: true)
       onEvent(.finished(result))
       return result
     }
-    let (directory, isTemporary) = try makeWorkDirectory(options)
-    defer { if isTemporary { try? FileManager.default.removeItem(atPath: directory) } }
-    let plan = TestPlan.make(selection: selected, options: options, xunitDirectory: directory)
+    let runDirectory = try RunDirectory.create()
+    defer { runDirectory.remove() }
+    if let workDirectory = options.workDirectory { try Self.createWorkDirectory(workDirectory) }
+    let plan = Self.plan(selection, options: options, history: history, in: runDirectory)
     onEvent(.started(packages: plan.packages.count, targets: plan.packages.map(\.testTargets.count).reduce(0, +)))
 
     let outcomes = await runAll(plan.packages, jobs: options.jobs, retries: options.retryFailed)
@@ -134,7 +141,8 @@ public struct TestRunner: Sendable {
         failures: [TestFailure(message: ProcessError.failed(test).description)])
       let name = step.testTargets.first ?? targets.first?.name ?? "(unknown target)"
       if let index = package.targets.firstIndex(where: { $0.name == name }) {
-        package.targets[index] = TargetResult(name: name, tests: package.targets[index].tests + [crashed])
+        let target = package.targets[index]
+        package.targets[index] = TargetResult(name: name, tests: target.tests + [crashed], duration: target.duration)
       } else {
         package.targets.append(TargetResult(name: name, tests: [crashed]))
       }
@@ -244,16 +252,12 @@ public struct TestRunner: Sendable {
     return out
   }
 
-  private func makeWorkDirectory(_ options: TestRunOptions) throws(TestRunnerError) -> (String, Bool) {
-    let path =
-      options.workDirectory
-      ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("ripple-test-\(UUID().uuidString)")
+  private static func createWorkDirectory(_ path: String) throws(TestRunnerError) {
     do {
       try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     } catch {
       throw .workDirectory(path: path, reason: error.localizedDescription)
     }
-    return (path, options.workDirectory == nil)
   }
 
   static func seconds(since start: ContinuousClock.Instant) -> Double {

@@ -1,0 +1,34 @@
+import Foundation
+
+/// A folder private to one run, removed when the run ends (also on failure or cancellation).
+///
+/// `tmp/` is the TMPDIR of every `swift` process the run starts: SwiftPM leaves a
+/// `TemporaryDirectory.*` folder and lock files named after the package path in TMPDIR on every run,
+/// which would otherwise pile up in the user's. The xunit files go in the folder itself unless the
+/// options name a work directory.
+struct RunDirectory: Sendable, Hashable {
+  /// Stands for the run's folder in `--dry-run` plans: its real name is only made when the run starts.
+  static let placeholder = "<run directory>"
+
+  let root: String
+  var temporary: String { root + "/tmp" }
+
+  /// Where the xunit files of the run go.
+  func xunitDirectory(_ options: TestRunOptions) -> String { options.workDirectory ?? root }
+
+  /// Creates `$TMPDIR/ripple-test-<UUID>/tmp`.
+  static func create() throws(TestRunnerError) -> RunDirectory {
+    let run = RunDirectory(
+      root: (NSTemporaryDirectory() as NSString).appendingPathComponent("ripple-test-\(UUID().uuidString)"))
+    do {
+      try FileManager.default.createDirectory(atPath: run.temporary, withIntermediateDirectories: true)
+    } catch {
+      throw .workDirectory(path: run.root, reason: error.localizedDescription)
+    }
+    return run
+  }
+
+  func remove() {
+    try? FileManager.default.removeItem(atPath: root)
+  }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import SystemClients
+import Testing
+
+@testable import TestRunner
+
+/// The folder of one run: the dry run shows the commands the run executes, and every `swift` gets a
+/// private TMPDIR that is gone when the run ends, however it ends.
+@Suite struct RunDirectoryTests {
+  static let selection = TestSelection(packages: [
+    PackageSelection(path: ".", testTargets: ["XTests", "STests"]),
+    PackageSelection(path: "Packages/UI", testTargets: ["UITests", "UISnapshotTests"]),
+  ])
+
+  /// The TMPDIR of each request, and whether it existed when the request ran.
+  final class TemporaryDirectories: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [(path: String?, existed: Bool)] = []
+    func record(_ request: ProcessRequest) {
+      let path = request.environment["TMPDIR"] ?? nil
+      let existed = path.map { FileManager.default.fileExists(atPath: $0) } ?? false
+      lock.withLock { seen.append((path, existed)) }
+    }
+    var all: [(path: String?, existed: Bool)] { lock.withLock { seen } }
+  }
+
+  @Test func theDryRunShowsTheCommandsTheRunExecutes() async throws {
+    let process = RunnerTests.samplePackage()
+    let options = TestRunOptions(repositoryRoot: "/repo")
+    _ = try await TestRunner(process: process.client).run(Self.selection, options: options)
+
+    let executed = process.requests
+    let xunit = try #require(executed.first { $0.subcommand == "test" }?.value(after: "--xunit-output"))
+    let runDirectory = (xunit as NSString).deletingLastPathComponent
+    #expect(!FileManager.default.fileExists(atPath: runDirectory), "the run's folder is removed")
+
+    let plan = TestRunner.plan(Self.selection, options: options)
+    // The dry run cannot know the name the run's folder will get: it shows a placeholder for it.
+    let planned = plan.packages.flatMap { [$0.build, $0.list, $0.test] }.map { request in
+      var request = request
+      request.arguments = request.arguments.map {
+        $0.replacingOccurrences(of: RunDirectory.placeholder, with: runDirectory)
+      }
+      request.environment = request.environment.mapValues {
+        $0?.replacingOccurrences(of: RunDirectory.placeholder, with: runDirectory)
+      }
+      return request
+    }
+    #expect(planned == executed)
+    #expect(plan.commands.allSatisfy { $0.contains("swift build") || $0.contains("'<run directory>/") })
+    #expect(plan.rendered.contains("<run directory>: a temporary folder made for the run and removed after it."))
+  }
+
+  @Test func aGivenWorkDirectoryIsShownAsIs() async throws {
+    try await withTemporaryDirectory { dir in
+      let options = TestRunOptions(repositoryRoot: "/repo", workDirectory: dir)
+      let process = RunnerTests.samplePackage()
+      _ = try await TestRunner(process: process.client).run(Self.selection, options: options)
+      let executedTests = process.requests.filter { $0.subcommand == "test" }.map(\.commandLine)
+      #expect(
+        TestRunner.plan(Self.selection, options: options).commands.filter { $0.contains(" test ") } == executedTests)
+      #expect(FileManager.default.fileExists(atPath: dir), "the caller's work directory is kept")
+    }
+  }
+
+  @Test func everySwiftGetsAPrivateTemporaryDirectoryRemovedAfterTheRun() async throws {
+    let directories = TemporaryDirectories()
+    let sample = RunnerTests.samplePackage()
+    let process = ScriptedProcess { request in
+      directories.record(request)
+      return try await sample.client.run(request)
+    }
+    _ = try await TestRunner(process: process.client).run(
+      Self.selection, options: TestRunOptions(repositoryRoot: "/repo", retryFailed: 1))
+    let seen = directories.all
+    #expect(seen.count == process.requests.count)
+    #expect(process.requests.contains { $0.value(after: "--xunit-output")?.hasSuffix("-retry2.xml") == true })
+    let paths = Set(seen.compactMap(\.path))
+    #expect(paths.count == 1 && seen.allSatisfy { $0.path != nil && $0.existed }, "\(seen)")
+    let path = try #require(paths.first)
+    #expect(path != NSTemporaryDirectory() && path.hasPrefix(NSTemporaryDirectory()))
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test func theTemporaryDirectoryIsRemovedWhenSwiftCannotRun() async throws {
+    let directories = TemporaryDirectories()
+    let process = ScriptedProcess { request in
+      directories.record(request)
+      throw ProcessError.couldNotStart(command: request.commandLine, reason: "no")
+    }
+    await #expect(throws: TestRunnerError.self) {
+      try await TestRunner(process: process.client).run(Self.selection, options: TestRunOptions(repositoryRoot: "/r"))
+    }
+    let path = try #require(directories.all.first?.path)
+    #expect(directories.all.first?.existed == true)
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test func theTemporaryDirectoryIsRemovedWhenTheRunIsCancelled() async throws {
+    let directories = TemporaryDirectories()
+    let process = ScriptedProcess { request in
+      directories.record(request)
+      try await Task.sleep(for: .seconds(30))
+      return ScriptedProcess.result(request)
+    }
+    let task = Task {
+      try await TestRunner(process: process.client).run(Self.selection, options: TestRunOptions(repositoryRoot: "/r"))
+    }
+    while directories.all.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+    task.cancel()
+    #expect(try await task.value.cancelled)
+    let path = try #require(directories.all.first?.path)
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+}
