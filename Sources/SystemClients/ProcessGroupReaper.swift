@@ -13,6 +13,7 @@ final class ProcessGroupReaper: @unchecked Sendable {
   /// Called once the child runs; it leads its own group (`processGroupID = 0`).
   func started(_ pid: pid_t) {
     lock.withLock { group = pid }
+    ProcessClient.groupObserver?.started(pid)
   }
 
   /// Signals from a Dispatch queue rather than a task: the cooperative thread pool may be saturated
@@ -27,10 +28,32 @@ final class ProcessGroupReaper: @unchecked Sendable {
   /// Runs `operation`, reaping the child's group if the task is cancelled.
   static func reaping<T>(_ operation: (ProcessGroupReaper) async throws -> T) async throws -> T {
     let reaper = ProcessGroupReaper()
+    let observer = ProcessClient.groupObserver
+    defer {
+      if let observer, let group = reaper.lock.withLock({ reaper.group }) { observer.ended(group) }
+    }
     return try await withTaskCancellationHandler {
       try await operation(reaper)
     } onCancel: {
       reaper.cancel()
     }
   }
+}
+
+/// Told when a child of `ProcessClient.live` starts leading a process group, and when that child ends, so
+/// a service can record the groups in flight and stop them after a crash. The default (nil) does nothing.
+public struct ProcessGroupObserver: Sendable {
+  public var started: @Sendable (pid_t) -> Void
+  public var ended: @Sendable (pid_t) -> Void
+
+  public init(started: @escaping @Sendable (pid_t) -> Void, ended: @escaping @Sendable (pid_t) -> Void) {
+    self.started = started
+    self.ended = ended
+  }
+}
+
+extension ProcessClient {
+  /// The observer for processes `live` starts in this task and its child tasks
+  /// (`ProcessClient.$groupObserver.withValue(observer) { ... }`).
+  @TaskLocal public static var groupObserver: ProcessGroupObserver?
 }
