@@ -155,6 +155,11 @@ public struct Rippled: Sendable {
       throw DaemonError.listen(
         address: Self.addressText(configuration.http), configFile: configPath, reason: Self.reason(error))
     }
+    do {
+      try store.checkpoint()
+    } catch {
+      log.warning("could not fold the write-ahead log into \(paths.database): \(error.description)")
+    }
     log.info("stopped")
   }
 

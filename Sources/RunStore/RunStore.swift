@@ -439,6 +439,16 @@ public final class RunStore: Sendable {
     }
   }
 
+  /// Copies every committed change from the WAL into the database file and empties the WAL, so a stopped
+  /// daemon leaves one self-contained file (to back up, copy or inspect).
+  public func checkpoint() throws(RunStoreError) {
+    do {
+      try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+    } catch {
+      throw Self.failure(error, path: path, operation: "checkpoint the write-ahead log")
+    }
+  }
+
   // MARK: The journal and rows (inside the caller's transaction)
 
   /// The one place a run changes state: checks `canMove(to:)` (and, for `requireFinal`, that the state is

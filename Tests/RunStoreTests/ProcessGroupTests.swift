@@ -43,8 +43,24 @@ struct ProcessGroupTests {
   }
 
   @Test func aGroupOfAnUnknownRunIsRefused() throws {
-    try withStore { store, _ in
+    _ = try withStore { store, _ in
       #expect(throws: RunStoreError.self) { try store.recordProcessGroup(1, run: 999) }
+    }
+  }
+}
+
+@Suite("Checkpoint at a clean stop")
+struct CheckpointTests {
+  @Test func aCheckpointLeavesEveryCommittedRowInTheDatabaseFileAndAnEmptyWAL() throws {
+    try withStore { store, path in
+      let run = try makeRun(store, in: .passed, head: "checkpointed-head")
+      let wal = path + "-wal"
+      #expect(((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int ?? 0) > 0)
+      try store.checkpoint()
+      #expect(((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int ?? 0) == 0)
+      let file = try Data(contentsOf: URL(fileURLWithPath: path))
+      #expect(file.range(of: Data("checkpointed-head".utf8)) != nil)
+      #expect(try store.run(run.id)?.head == "checkpointed-head")
     }
   }
 }
