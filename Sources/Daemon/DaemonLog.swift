@@ -1,6 +1,14 @@
 import Foundation
 import RippleCore
 
+#if canImport(Glibc)
+  import Glibc
+  private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+  import Darwin
+  private let systemWrite = Darwin.write
+#endif
+
 /// The daemon's own log: one line per event on stderr, prefixed with a syslog priority (`<3>` error,
 /// `<4>` warning, `<6>` info, `<7>` debug) that journald strips and records, and with the run id when the
 /// line is about a run — `journalctl -u rippled -p warning` and `grep 'run 12'` both work.
@@ -17,9 +25,7 @@ final class DaemonLog: Sendable {
   init(minimum: Level = .info, sink: (@Sendable (String) -> Void)? = nil) {
     self.minimum = minimum
     self.sink =
-      sink ?? { line in
-        FileHandle.standardError.write(Data(line.utf8))
-      }
+      sink ?? { line in StandardError.write(line) }
   }
 
   /// `<6>run 12 isowords/main: started` — one physical line: embedded newlines become " ⏎ ".
@@ -40,10 +46,39 @@ final class DaemonLog: Sendable {
   func debug(_ message: String, run: Int64? = nil) { log(.debug, message, run: run) }
 }
 
+/// Writes to file descriptor 2 that fail softly: FileHandle traps on a write error (EPIPE when the reader of a
+/// piped stderr went away), and a daemon must not die, or stop, because nobody reads its log.
+enum StandardError {
+  static func write(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { buffer in systemWrite(2, buffer.baseAddress, buffer.count) }
+      if written > 0 {
+        bytes = bytes.dropFirst(written)
+      } else if written < 0 && errno == EINTR {
+        continue
+      } else {
+        return  // EPIPE, EBADF, a full disk…: the line is lost, the daemon goes on
+      }
+    }
+  }
+
+  /// `SIGPIPE` would kill the process on a write to a closed pipe or socket; ignored, the write fails with
+  /// EPIPE instead, which every writer here handles.
+  static func ignoreBrokenPipes() {
+    signal(SIGPIPE, SIG_IGN)
+  }
+}
+
 /// Conditions that make the daemon unhealthy (`/readyz` 503, `healthy: false`), each keyed by its source so
 /// it clears itself when that source works again.
 final class HealthBoard: Sendable {
+  /// A read of the runs database failed (cleared once the whole file checks out again).
+  static let storeReads = "store reads"
+
   private let problems = Locked<[String: String]>([:])
+
+  func has(_ key: String) -> Bool { problems.withLock { $0[key] != nil } }
 
   func set(_ key: String, _ problem: String?) {
     problems.withLock { $0[key] = problem }

@@ -35,6 +35,10 @@ struct DaemonPaths: Sendable {
   /// `swift package dump-package` results (RIPPLE_CACHE_DIR for the RippleKit jobs).
   var rippleCache: String { cache + "/ripple" }
 
+  /// Each run's private TMPDIR lives under here (what SwiftPM and the tests leave there goes with the run).
+  var runTemporaryRoot: String { cache + "/tmp" }
+  func temporaryDirectory(run id: Int64) -> String { runTemporaryRoot + "/run-\(id)" }
+
   func mirror(_ repository: String) -> String { cache + "/mirrors/\(repository).git" }
   func worktree(_ repository: String, lane: String) -> String { cache + "/work/\(repository)/\(Self.slug(lane))" }
   func scratch(_ repository: String, lane: String) -> String { cache + "/scratch/\(repository)/\(Self.slug(lane))" }

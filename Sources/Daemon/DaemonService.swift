@@ -21,16 +21,21 @@ import SystemClients
 public struct Rippled: Sendable {
   public var configuration: DaemonConfiguration
   public var environment: [String: String]
+  /// The config file the configuration came from (named in errors about its settings).
+  public var configPath: String?
 
-  public init(configuration: DaemonConfiguration, environment: [String: String]) {
+  public init(configuration: DaemonConfiguration, environment: [String: String], configPath: String? = nil) {
     self.configuration = configuration
     self.environment = environment
+    self.configPath = configPath
   }
 
   public static let version = "0.1.0"
 
   public func run() async throws {
     let log = DaemonLog(minimum: environment["RIPPLED_DEBUG"] == nil ? .info : .debug)
+    // Refused before anything is created on disk (as `check-config` refuses them).
+    let secrets = try Self.secrets(configuration.http)
     let notifier = ServiceNotifier.live(environment: environment)
     // Children (git, swift) must not talk to systemd as if they were us.
     for name in ServiceNotifier.serviceVariables { unsetenv(name) }
@@ -49,12 +54,10 @@ public struct Rippled: Sendable {
     defer { lock.release() }
 
     notifier.status("opening the runs database")
-    let store: RunStore
-    do {
-      store = try RunStore(path: paths.database)
-    } catch {
-      throw DaemonError.store("\(error)")
-    }
+    let store = try Self.openStore(paths.database, log: log)
+    // Before the interrupted runs are recovered: what a killed daemon's runs left running is stopped.
+    ProcessGroupCleanup.stopLeftovers(store: store, log: log)
+    RunTemporaryDirectory.removeAll(in: paths.runTemporaryRoot)
     let recovered = try store.recoverInterrupted()
     for run in recovered.interrupted {
       log.warning("was running when the daemon stopped: recorded interrupted", run: run.id)
@@ -119,11 +122,12 @@ public struct Rippled: Sendable {
     }
     let api = APIContext(
       store: store, scheduler: scheduler, metrics: metrics, status: statusProvider, branchSources: branchSources,
-      worktreeSources: worktreeSources, token: try Self.secret(configuration.http.tokenFile, key: "http.tokenFile"),
-      webhookSecret: try Self.secret(configuration.http.webhookSecretFile, key: "http.webhookSecretFile"), log: log)
+      worktreeSources: worktreeSources, token: secrets.token, webhookSecret: secrets.webhookSecret, log: log,
+      health: health)
 
     var logger = Logger(label: "rippled")
     logger.logLevel = .warning
+    let listening = Latch()
     let app = Application(
       router: HTTPAPI.router(api),
       configuration: .init(
@@ -132,19 +136,65 @@ public struct Rippled: Sendable {
         let port = channel.localAddress?.port ?? configuration.http.port
         try? "\(port)\n".write(toFile: paths.portFile, atomically: true, encoding: .utf8)
         log.info("listening on http://\(configuration.http.host):\(port)/")
+        listening.open()
       },
       logger: logger)
 
     let work = DaemonWork(
       store: store, scheduler: scheduler, branchSources: branchSources, worktreeSources: worktreeSources,
       notifier: notifier, log: log, health: health, paths: paths, configuration: configuration, ready: ready,
-      queued: try store.queued())
+      listening: listening, queued: try store.queued())
     let group = ServiceGroup(
       configuration: .init(
         services: [.init(service: app), .init(service: work)], gracefulShutdownSignals: [.sigterm, .sigint],
         logger: logger))
-    try await group.run()
+    do {
+      try await group.run()
+    } catch  where !listening.isOpen {
+      // The server never listened: the address is taken, not ours to use, or does not resolve.
+      throw DaemonError.listen(
+        address: Self.addressText(configuration.http), configFile: configPath, reason: Self.reason(error))
+    }
+    do {
+      try store.checkpoint()
+    } catch {
+      log.warning("could not fold the write-ahead log into \(paths.database): \(error.description)")
+    }
     log.info("stopped")
+  }
+
+  /// `127.0.0.1:7878`, `[::1]:7878`: as `http.address` is written.
+  static func addressText(_ http: HTTPSettings) -> String {
+    (http.host.contains(":") ? "[\(http.host)]" : http.host) + ":\(http.port)"
+  }
+
+  /// The system's words for a failure ("Address already in use (errno: 98)"), without NIO's call site.
+  static func reason(_ error: any Error) -> String {
+    let text = "\(error)"
+    guard let colon = text.range(of: "): ") else { return text }
+    return String(text[colon.upperBound...])
+  }
+
+  /// Opens the runs database and checks it page by page: a damaged file refuses the start (with what to do)
+  /// instead of a daemon that says it is healthy while every read fails. A missing or empty (0-byte) file
+  /// starts an empty store, said in the log; WAL files left beside it would be replayed onto it, so they go.
+  static func openStore(_ path: String, log: DaemonLog) throws -> RunStore {
+    let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
+    if size == nil || size?.intValue == 0 {
+      for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+      if size == nil {
+        log.info("no runs database at \(path): starting an empty one (no run history)")
+      } else {
+        log.warning("the runs database \(path) is empty (0 bytes): starting an empty one (no run history)")
+      }
+    }
+    do {
+      let store = try RunStore(path: path)
+      try store.checkIntegrity()
+      return store
+    } catch {
+      throw DaemonError.store(error.description)
+    }
   }
 
   /// The path of this executable (to start `rippled fetch-mirror` children).
@@ -155,6 +205,14 @@ public struct Rippled: Sendable {
     let argument = CommandLine.arguments[0]
     if argument.hasPrefix("/") { return argument }
     return FileManager.default.currentDirectoryPath + "/" + argument
+  }
+
+  /// The API token and the webhook secret, each nil when not configured.
+  static func secrets(_ http: HTTPSettings) throws -> (token: [UInt8]?, webhookSecret: [UInt8]?) {
+    (
+      try secret(http.tokenFile, key: "http.tokenFile"),
+      try secret(http.webhookSecretFile, key: "http.webhookSecretFile")
+    )
   }
 
   /// A secret file's content without the trailing newline; nil when not configured.
@@ -183,6 +241,8 @@ struct DaemonWork: Service {
   var paths: DaemonPaths
   var configuration: DaemonConfiguration
   var ready: Locked<Bool>
+  /// Opened once the HTTP server listens.
+  var listening: Latch
   var queued: [RunRecord]
 
   func run() async throws {
@@ -192,6 +252,12 @@ struct DaemonWork: Service {
     await withTaskGroup(of: Void.self) { group in
       for source in branchSources { group.addTask { await source.poll() } }
       for source in worktreeSources { group.addTask { await source.check(reason: "start-up") } }
+    }
+    // READY only once the port accepts connections (a failed bind ends the group, cancelling this wait).
+    guard await listening.wait() else {
+      for source in worktreeSources { source.stop() }
+      await scheduler.shutdown(grace: .zero)
+      return
     }
     ready.withLock { $0 = true }
     let activity = await scheduler.activity
@@ -240,8 +306,20 @@ struct DaemonWork: Service {
         }
       }
       if !health.isHealthy { probeLogs() }
+      if health.has(HealthBoard.storeReads), sinceRetention.components.seconds % 30 == 0 { probeStore() }
       try? await Task.sleep(for: .seconds(2))
       sinceRetention += .seconds(2)
+    }
+  }
+
+  /// A failed read made the daemon unhealthy: healthy again once the whole file checks out.
+  private func probeStore() {
+    do {
+      try store.checkIntegrity()
+      health.set(HealthBoard.storeReads, nil)
+      log.info("the runs database checks out again")
+    } catch {
+      health.set(HealthBoard.storeReads, error.description)
     }
   }
 
@@ -283,6 +361,7 @@ public enum DaemonError: RippleError {
   case store(String)
   case secretFile(path: String, key: String)
   case source(repository: String, reason: String)
+  case listen(address: String, configFile: String?, reason: String)
 
   public var category: ErrorCategory {
     switch self {
@@ -302,6 +381,10 @@ public enum DaemonError: RippleError {
     case .secretFile(let path, let key):
       "\(key): cannot read a non-empty secret from '\(path)'; create it (readable by the service user only)"
     case .source(let repository, let reason): "repository \(repository): \(reason)"
+    case .listen(let address, let configFile, let reason):
+      "cannot listen on \(address) (http.address"
+        + (configFile.map { " in \($0)" } ?? "")
+        + "): \(reason); stop what uses that port, or set http.address to a free one"
     }
   }
 }

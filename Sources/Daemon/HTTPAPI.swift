@@ -18,6 +18,13 @@ struct APIContext: Sendable {
   /// The GitHub webhook secret; nil: /hooks/github answers 404.
   var webhookSecret: [UInt8]?
   var log: DaemonLog
+  var health: HealthBoard
+
+  /// A read of the store for a request. A failure makes the daemon unhealthy (listed on /readyz until the
+  /// file checks out again) and answers 503 with what failed.
+  func read<T>(_ body: () throws -> T) throws -> T {
+    try HTTPAPI.storeRead(health: health, log: log, body)
+  }
 }
 
 /// Routes: liveness/readiness, the JSON API, the webhook, metrics and the dashboard.
@@ -26,6 +33,7 @@ enum HTTPAPI {
 
   static func router(_ api: APIContext) -> Router<BasicRequestContext> {
     let router = Router()
+    router.add(middleware: UnexpectedErrorMiddleware(log: api.log))
     router.get("/healthz") { _, _ in "ok\n" }
     router.get("/readyz") { _, _ in
       let status = await api.status()
@@ -49,19 +57,25 @@ enum HTTPAPI {
           })
       }
       let limit = min(max(query["limit"].flatMap { Int(String($0)) } ?? 50, 1), 500)
-      let runs = try api.store.runs(
-        repository: query["repository"].map(String.init), branch: query["branch"].map(String.init), states: states,
-        limit: limit, before: query["before"].flatMap { Int64(String($0)) })
+      let runs = try api.read {
+        try api.store.runs(
+          repository: query["repository"].map(String.init), branch: query["branch"].map(String.init),
+          states: states, limit: limit, before: query["before"].flatMap { Int64(String($0)) })
+      }
       return try json(runs)
     }
     router.get("/api/runs/:id") { _, context in
       let id = try context.parameters.require("id", as: Int64.self)
-      guard let detail = try api.store.detail(id) else { throw HTTPError(.notFound, message: "no run \(id)") }
+      guard let detail = try api.read({ try api.store.detail(id) }) else {
+        throw HTTPError(.notFound, message: "no run \(id)")
+      }
       return try json(detail)
     }
     router.get("/api/runs/:id/log") { _, context in
       let id = try context.parameters.require("id", as: Int64.self)
-      guard let run = try api.store.run(id) else { throw HTTPError(.notFound, message: "no run \(id)") }
+      guard let run = try api.read({ try api.store.run(id) }) else {
+        throw HTTPError(.notFound, message: "no run \(id)")
+      }
       guard let path = run.logPath, let data = FileManager.default.contents(atPath: path) else {
         throw HTTPError(.notFound, message: "run \(id) has no log")
       }
@@ -70,7 +84,7 @@ enum HTTPAPI {
     router.post("/api/runs") { request, _ in
       try authorize(request, api.token)
       let body = try await request.body.collect(upTo: maxBody)
-      let trigger = try JSONDecoder().decode(TriggerRequest.self, from: Data(buffer: body))
+      let trigger = try TriggerRequest.decode(Data(buffer: body))
       return try await triggerRun(trigger, api)
     }
     router.delete("/api/runs/:id") { request, context in
@@ -83,7 +97,7 @@ enum HTTPAPI {
     }
     router.post("/hooks/github") { request, _ in try await webhook(request, api) }
     router.get("/metrics") { _, _ in
-      let runsByState = (try? api.store.countsByState()) ?? [:]
+      let runsByState = (try? api.read { try api.store.countsByState() }) ?? [:]
       let status = await api.status()
       let text = api.metrics.render(
         runsByState: runsByState, queueLength: status.queueLength, running: status.running.count,
@@ -92,17 +106,29 @@ enum HTTPAPI {
     }
     router.get("/") { _, _ in
       let status = await api.status()
-      let runs = try api.store.runs(limit: 200)
+      let runs = try api.read { try api.store.runs(limit: 200) }
       return html(Dashboard.index(status: status, runs: runs, now: Date()))
     }
     router.get("/runs/:id") { _, context in
       let id = try context.parameters.require("id", as: Int64.self)
-      guard let detail = try api.store.detail(id) else {
+      guard let detail = try api.read({ try api.store.detail(id) }) else {
         return html(Dashboard.notFound("There is no run \(id)."), status: .notFound)
       }
       return html(Dashboard.run(detail, now: Date()))
     }
     return router
+  }
+
+  /// Runs a store call for a request: a store failure makes the daemon unhealthy (listed on /readyz until the
+  /// file checks out again), is logged once, and answers 503 instead of an empty 500.
+  static func storeRead<T>(health: HealthBoard, log: DaemonLog, _ body: () throws -> T) throws -> T {
+    do {
+      return try body()
+    } catch let error as RunStoreError {
+      if !health.has(HealthBoard.storeReads) { log.error("the runs database failed: \(error.description)") }
+      health.set(HealthBoard.storeReads, "the runs database failed: \(error.description)")
+      throw HTTPError(.serviceUnavailable, message: "the runs database failed; see /readyz")
+    }
   }
 
   struct ReadyAnswer: Codable {
@@ -117,6 +143,45 @@ enum HTTPAPI {
     var repository: String
     var branch: String?
     var commit: String?
+
+    /// The request body, or a 400 naming what is wrong with it (never a 500).
+    static func decode(_ body: Data) throws -> TriggerRequest {
+      guard !body.isEmpty else {
+        throw HTTPError(.badRequest, message: "the body is empty: " + example)
+      }
+      do {
+        return try JSONDecoder().decode(TriggerRequest.self, from: body)
+      } catch let error as DecodingError {
+        throw HTTPError(.badRequest, message: problem(error))
+      }
+    }
+
+    static let example = #"send a JSON object such as {"repository": "app", "branch": "main"}"#
+
+    /// What is wrong with a body, by field.
+    static func problem(_ error: DecodingError) -> String {
+      func field(_ path: [any CodingKey]) -> String? {
+        path.isEmpty ? nil : path.map(\.stringValue).joined(separator: ".")
+      }
+      switch error {
+      case .keyNotFound(let key, let context):
+        return "'\(field(context.codingPath + [key]) ?? key.stringValue)' is required; " + example
+      case .typeMismatch(_, let context), .valueNotFound(_, let context):
+        guard let name = field(context.codingPath) else { return "the body is not a JSON object; " + example }
+        return "'\(name)' must be a string"
+      case .dataCorrupted(let context):
+        if let name = field(context.codingPath) { return "'\(name)' is not valid: \(context.debugDescription)" }
+        return "the body is not a JSON object (not valid JSON); " + example
+      @unknown default:
+        return "the body is not a JSON object; " + example
+      }
+    }
+  }
+
+  /// A full commit id: exactly 40 ASCII hex digits (`Character.isHexDigit` also takes full-width digits).
+  static func isFullCommitID(_ text: String) -> Bool {
+    text.utf8.count == 40
+      && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) }
   }
 
   private static func triggerRun(_ trigger: TriggerRequest, _ api: APIContext) async throws -> Response {
@@ -137,7 +202,7 @@ enum HTTPAPI {
       source.requestFetch()
       return try json(["queued": "fetch of \(trigger.repository)"], status: .accepted)
     }
-    guard commit.count == 40, commit.allSatisfy(\.isHexDigit) else {
+    guard isFullCommitID(commit) else {
       throw HTTPError(.badRequest, message: "'commit' must be a full 40-character sha")
     }
     // A commit pushed a moment ago may not be in the mirror yet: fetch once before refusing it.
@@ -147,9 +212,9 @@ enum HTTPAPI {
         throw HTTPError(.notFound, message: "commit \(commit) is not on \(trigger.repository)'s remote")
       }
       // That fetch may have queued this very commit as the branch's new head: answer with that run.
-      if let live = try api.store.runs(repository: trigger.repository, branch: branch, states: [.queued, .running])
-        .first(where: { $0.head == commit.lowercased() })
-      {
+      if let live = try api.read({
+        try api.store.runs(repository: trigger.repository, branch: branch, states: [.queued, .running])
+      }).first(where: { $0.head == commit.lowercased() }) {
         return try json(live, status: .accepted)
       }
     }
@@ -174,7 +239,7 @@ enum HTTPAPI {
       throw HTTPError(.unauthorized, message: "bad signature")
     }
     let delivery = request.headers[HTTPField.Name("X-GitHub-Delivery")!] ?? ""
-    if !delivery.isEmpty, try !api.store.recordDelivery(delivery) {
+    if !delivery.isEmpty, try !api.read({ try api.store.recordDelivery(delivery) }) {
       api.metrics.webhookDelivery(result: "duplicate")
       return try json(["duplicate": delivery] as [String: String], status: .ok)
     }
@@ -223,5 +288,24 @@ enum HTTPAPI {
       "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:"
     headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
     return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+  }
+}
+
+/// Any error that is not already an HTTP answer (a bug, an unexpected failure) becomes a 500 with a JSON body,
+/// and is logged: never an empty 500 nobody hears about.
+struct UnexpectedErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+  var log: DaemonLog
+
+  func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    -> Response
+  {
+    do {
+      return try await next(request, context)
+    } catch let error as any HTTPResponseError {
+      throw error
+    } catch {
+      log.error("\(request.method) \(request.uri.path) failed: \(error)")
+      throw HTTPError(.internalServerError, message: "internal error: \(error); the daemon's log has it too")
+    }
   }
 }

@@ -23,6 +23,7 @@ public struct RippledCommand: AsyncParsableCommand {
 
   /// Parses, runs, and maps errors to DESIGN.md's exit codes in one place.
   public static func start() async -> Never {
+    StandardError.ignoreBrokenPipes()
     do {
       var command = try parseAsRoot()
       if var async = command as? any AsyncParsableCommand {
@@ -32,7 +33,7 @@ public struct RippledCommand: AsyncParsableCommand {
       }
       Foundation.exit(0)
     } catch let error as any RippleError {
-      FileHandle.standardError.write(Data("<3>rippled: error: \(error.description)\n".utf8))
+      StandardError.write("<3>rippled: error: \(error.description)\n")
       Foundation.exit(error.category.exitCode)
     } catch {
       let code = exitCode(for: error).rawValue
@@ -41,7 +42,7 @@ public struct RippledCommand: AsyncParsableCommand {
         print(message)
         Foundation.exit(0)
       }
-      FileHandle.standardError.write(Data((message + "\n").utf8))
+      StandardError.write(message + "\n")
       // ArgumentParser reports usage errors as 64 (EX_USAGE); Ripple's contract is 2.
       Foundation.exit(
         code == ExitCode.validationFailure.rawValue ? ErrorCategory.usage.exitCode : ErrorCategory.internal.exitCode)
@@ -61,7 +62,7 @@ struct Serve: AsyncParsableCommand {
   func run() async throws {
     let configuration = try DaemonConfigLoader.load(path: options.config)
     try await Rippled(
-      configuration: configuration, environment: ProcessInfo.processInfo.environment
+      configuration: configuration, environment: ProcessInfo.processInfo.environment, configPath: options.config
     ).run()
   }
 }
@@ -73,6 +74,8 @@ struct CheckConfig: AsyncParsableCommand {
 
   func run() async throws {
     let configuration = try DaemonConfigLoader.load(path: options.config)
+    // The same checks `serve` makes before it starts.
+    _ = try Rippled.secrets(configuration.http)
     let paths = DaemonPaths.resolve(configuration, environment: ProcessInfo.processInfo.environment)
     print("\(options.config): ok")
     print("http: \(configuration.http.host):\(configuration.http.port)")

@@ -33,7 +33,34 @@ struct RunExecutor: Sendable {
   /// Per watched working tree (by repository name): what changed since the last sync.
   var dirtyPaths: [String: DirtyPaths] = [:]
 
+  /// Runs in a private TMPDIR (removed afterwards), recording the process groups of its children while they
+  /// run so a restart after `kill -9` can stop them.
   func execute(_ run: RunRecord, settings: RepositorySettings, logFile: RunLogFile?) async -> RunOutcome {
+    let temporary = paths.temporaryDirectory(run: run.id)
+    defer {
+      RunTemporaryDirectory.remove(temporary)
+      try? store.forgetProcessGroups(run: run.id)
+    }
+    do {
+      try RunTemporaryDirectory.create(temporary)
+    } catch {
+      let message = "cannot create the run's temporary folder \(temporary): \(error.localizedDescription)"
+      logFile?.line("error: \(message)")
+      return .error(message)
+    }
+    var executor = self
+    executor.services.process = services.process.adding(environment: ["TMPDIR": temporary])
+    executor.services.environment["TMPDIR"] = temporary
+    let store = store
+    let observer = ProcessGroupObserver(
+      started: { pgid in try? store.recordProcessGroup(pgid, run: run.id) },
+      ended: { pgid in try? store.forgetProcessGroups(run: run.id, pgid: pgid) })
+    return await ProcessClient.$groupObserver.withValue(observer) {
+      await executor.executeHere(run, settings: settings, logFile: logFile)
+    }
+  }
+
+  private func executeHere(_ run: RunRecord, settings: RepositorySettings, logFile: RunLogFile?) async -> RunOutcome {
     let say: @Sendable (String) -> Void = { logFile?.line($0) }
     do {
       let prepared = try await prepare(run, settings: settings, say: say)

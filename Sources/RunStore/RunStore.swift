@@ -338,6 +338,41 @@ public final class RunStore: Sendable {
     }
   }
 
+  // MARK: Process groups of running runs
+
+  /// Remembers that a child of run `id` leads process group `pgid` (while it runs).
+  public func recordProcessGroup(_ pgid: Int32, run id: Int64) throws(RunStoreError) {
+    try write("record process group \(pgid) of run \(id)") { db in
+      try db.execute(
+        sql: "INSERT OR IGNORE INTO processGroups (runID, pgid) VALUES (?, ?)", arguments: [id, pgid])
+    }
+  }
+
+  /// Forgets process group `pgid` of run `id` (its leader ended), or every group of the run when nil.
+  public func forgetProcessGroups(run id: Int64, pgid: Int32? = nil) throws(RunStoreError) {
+    try write("forget the process groups of run \(id)") { db in
+      if let pgid {
+        try db.execute(sql: "DELETE FROM processGroups WHERE runID = ? AND pgid = ?", arguments: [id, pgid])
+      } else {
+        try db.execute(sql: "DELETE FROM processGroups WHERE runID = ?", arguments: [id])
+      }
+    }
+  }
+
+  /// Every recorded process group, by run id then group id.
+  public func processGroups() throws(RunStoreError) -> [(run: Int64, pgid: Int32)] {
+    try read("list the recorded process groups") { db in
+      try Row.fetchAll(db, sql: "SELECT runID, pgid FROM processGroups ORDER BY runID, pgid").map {
+        (try $0.decode(Int64.self, atIndex: 0), try $0.decode(Int32.self, atIndex: 1))
+      }
+    }
+  }
+
+  /// Forgets every recorded process group (after they were stopped at start).
+  public func clearProcessGroups() throws(RunStoreError) {
+    try write("clear the recorded process groups") { db in try db.execute(sql: "DELETE FROM processGroups") }
+  }
+
   // MARK: Webhooks and retention
 
   /// GitHub webhook dedup: true when `deliveryID` was not seen before (it is then remembered; only the newest
@@ -401,6 +436,16 @@ public final class RunStore: Sendable {
     }
     guard problems == ["ok"] else {
       throw .corrupt(path: path, message: problems.joined(separator: "; "))
+    }
+  }
+
+  /// Copies every committed change from the WAL into the database file and empties the WAL, so a stopped
+  /// daemon leaves one self-contained file (to back up, copy or inspect).
+  public func checkpoint() throws(RunStoreError) {
+    do {
+      try pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+    } catch {
+      throw Self.failure(error, path: path, operation: "checkpoint the write-ahead log")
     }
   }
 

@@ -9,6 +9,8 @@ import GRDB
 ///   kept in the order recorded (`position`).
 /// - `transitions`: the journal, one row per state change, in `id` order.
 /// - `deliveries`: GitHub webhook delivery ids already seen (the newest ones only).
+/// - `processGroups` (v2): the process groups a running run's children lead, so a daemon restarted after
+///   `kill -9` can stop what the dead one left running.
 ///
 /// Children are deleted with their run (ON DELETE CASCADE); a re-queued run outlives the run it repeats
 /// (`retryOf` ON DELETE SET NULL). States and triggers are stored as their raw values without a CHECK, so a new
@@ -90,6 +92,16 @@ enum RunStoreSchema {
             deliveryID TEXT NOT NULL UNIQUE,
             receivedAt REAL NOT NULL
           );
+          """)
+    }
+    migrator.registerMigration("v2: process groups") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE processGroups (
+            runID INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            pgid INTEGER NOT NULL,
+            PRIMARY KEY (runID, pgid)
+          ) WITHOUT ROWID;
           """)
     }
     return migrator

@@ -131,3 +131,21 @@ public enum ShellQuote {
     return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 }
+
+/// Told when a child of `ProcessClient.live` starts leading a process group, and when that child ends, so
+/// a service can record the groups in flight and stop them after a crash. The default (nil) does nothing.
+public struct ProcessGroupObserver: Sendable {
+  public var started: @Sendable (pid_t) -> Void
+  public var ended: @Sendable (pid_t) -> Void
+
+  public init(started: @escaping @Sendable (pid_t) -> Void, ended: @escaping @Sendable (pid_t) -> Void) {
+    self.started = started
+    self.ended = ended
+  }
+}
+
+extension ProcessClient {
+  /// The observer for processes `live` starts in this task and its child tasks
+  /// (`ProcessClient.$groupObserver.withValue(observer) { ... }`).
+  @TaskLocal public static var groupObserver: ProcessGroupObserver?
+}

@@ -13,6 +13,7 @@ final class ProcessGroupReaper: @unchecked Sendable {
   /// Called once the child runs; it leads its own group (`processGroupID = 0`).
   func started(_ pid: pid_t) {
     lock.withLock { group = pid }
+    ProcessClient.groupObserver?.started(pid)
   }
 
   /// Signals from a Dispatch queue rather than a task: the cooperative thread pool may be saturated
@@ -27,6 +28,10 @@ final class ProcessGroupReaper: @unchecked Sendable {
   /// Runs `operation`, reaping the child's group if the task is cancelled.
   static func reaping<T>(_ operation: (ProcessGroupReaper) async throws -> T) async throws -> T {
     let reaper = ProcessGroupReaper()
+    let observer = ProcessClient.groupObserver
+    defer {
+      if let observer, let group = reaper.lock.withLock({ reaper.group }) { observer.ended(group) }
+    }
     return try await withTaskCancellationHandler {
       try await operation(reaper)
     } onCancel: {

@@ -97,13 +97,53 @@ final class DaemonHarness: @unchecked Sendable {
   /// Writes rippled.yml (the repository section given, or the remote) and starts the daemon.
   func start(
     repositories: String? = nil, http: String = "", extra: String = "", grace: String = "30s",
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], address: String = "127.0.0.1:0", stderrToClosedPipe: Bool = false
+  ) throws {
+    try writeConfig(repositories: repositories, http: http, extra: extra, grace: grace, address: address)
+    try? FileManager.default.removeItem(atPath: state + "/http-port")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: Self.binary)
+    process.arguments = ["--config", root + "/rippled.yml"]
+    var env = ProcessInfo.processInfo.environment
+    env["NOTIFY_SOCKET"] = notify.path
+    env["WATCHDOG_USEC"] = "2000000"
+    env["RIPPLE_TEST_GATE"] = gate
+    env["RIPPLED_DEBUG"] = "1"
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+    handle.seekToEndOfFile()
+    process.standardOutput = handle
+    // A pipe nobody reads: its read end is closed as soon as the daemon runs.
+    let pipe = stderrToClosedPipe ? Pipe() : nil
+    process.standardError = pipe ?? handle
+    try process.run()
+    if let pipe {
+      try pipe.fileHandleForReading.close()
+      try pipe.fileHandleForWriting.close()
+    }
+    self.process = process
+    port = nil
+  }
+
+  /// An empty bare remote: the daemon fetches it and has nothing to run (for tests of its interfaces).
+  func startIdle(
+    address: String = "127.0.0.1:0", environment: [String: String] = [:], stderrToClosedPipe: Bool = false
+  ) throws {
+    if !FileManager.default.fileExists(atPath: remote) { try git(["init", "-q", "--bare", "-b", "main", remote]) }
+    try start(environment: environment, address: address, stderrToClosedPipe: stderrToClosedPipe)
+  }
+
+  func writeConfig(
+    repositories: String? = nil, http: String = "", extra: String = "", grace: String = "30s",
+    address: String = "127.0.0.1:0"
   ) throws {
     try Self.token.write(toFile: root + "/token", atomically: true, encoding: .utf8)
     try (Self.webhookSecret + "\n").write(toFile: root + "/webhook-secret", atomically: true, encoding: .utf8)
     let config = """
       http:
-        address: "127.0.0.1:0"
+        address: "\(address)"
         tokenFile: \(root)/token
         webhookSecretFile: \(root)/webhook-secret
       \(http)
@@ -122,25 +162,6 @@ final class DaemonHarness: @unchecked Sendable {
 
       """
     try config.write(toFile: root + "/rippled.yml", atomically: true, encoding: .utf8)
-    try? FileManager.default.removeItem(atPath: state + "/http-port")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: Self.binary)
-    process.arguments = ["--config", root + "/rippled.yml"]
-    var env = ProcessInfo.processInfo.environment
-    env["NOTIFY_SOCKET"] = notify.path
-    env["WATCHDOG_USEC"] = "2000000"
-    env["RIPPLE_TEST_GATE"] = gate
-    env["RIPPLED_DEBUG"] = "1"
-    for (key, value) in environment { env[key] = value }
-    process.environment = env
-    _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
-    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
-    handle.seekToEndOfFile()
-    process.standardError = handle
-    process.standardOutput = handle
-    try process.run()
-    self.process = process
-    port = nil
   }
 
   /// What the daemon wrote to stderr so far (for failure messages and log assertions).
@@ -258,6 +279,8 @@ final class DaemonHarness: @unchecked Sendable {
   static let webhookSecret = "integration-webhook-secret"
 
   static let binary: String = {
+    // To run these tests against another build of rippled (e.g. one without a fix, to see a test fail).
+    if let path = ProcessInfo.processInfo.environment["RIPPLED_TEST_BINARY"], !path.isEmpty { return path }
     var dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     for _ in 0..<4 {
       let candidate = dir.appendingPathComponent("rippled").path
@@ -307,7 +330,8 @@ enum Fixture {
     """
 
   /// Holds while `$RIPPLE_TEST_GATE` exists (the daemon's children inherit its environment), after writing
-  /// `<gate>.started`, so a test can act while a run is in the middle of `swift test`.
+  /// `<gate>.started` (holding the test process's pid), so a test can act while a run is in the middle of
+  /// `swift test`.
   static let featureTests = """
     import Feature
     import Foundation
@@ -317,7 +341,8 @@ enum Fixture {
       if let gate = ProcessInfo.processInfo.environment["RIPPLE_TEST_GATE"],
         FileManager.default.fileExists(atPath: gate)
       {
-        FileManager.default.createFile(atPath: gate + ".started", contents: nil)
+        let pid = Data("\\(ProcessInfo.processInfo.processIdentifier)".utf8)
+        FileManager.default.createFile(atPath: gate + ".started", contents: pid)
         while FileManager.default.fileExists(atPath: gate) { try await Task.sleep(for: .milliseconds(50)) }
       }
       #expect(Feature.value == 2)
@@ -371,6 +396,12 @@ final class NotifyListener: @unchecked Sendable {
   private let lock = NSLock()
   private var received: [String] = []
   private var thread: Thread?
+  /// Called on the listener's thread with each message as it arrives, before it is recorded.
+  var onMessage: (@Sendable (String) -> Void)? {
+    get { lock.withLock { handler } }
+    set { lock.withLock { handler = newValue } }
+  }
+  private var handler: (@Sendable (String) -> Void)?
 
   init(path: String) throws {
     self.path = path
@@ -396,6 +427,7 @@ final class NotifyListener: @unchecked Sendable {
         let count = recv(descriptor, &buffer, buffer.count, 0)
         if count <= 0 { return }
         let message = String(decoding: buffer[0..<count], as: UTF8.self)
+        self.onMessage?(message)
         self.lock.withLock { self.received.append(message) }
       }
     }

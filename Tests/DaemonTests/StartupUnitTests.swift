@@ -1,0 +1,87 @@
+import Foundation
+import RippleCore
+import RunStore
+import SystemClients
+import Testing
+
+@testable import Daemon
+
+@Suite("commit ids, leftovers of killed runs, the store-read guard, the ready latch")
+struct StartupUnitTests {
+  @Test func aCommitIDIsFortyASCIIHexDigitsOnly() {
+    #expect(HTTPAPI.isFullCommitID(String(repeating: "a1", count: 20)))
+    #expect(HTTPAPI.isFullCommitID(String(repeating: "F0", count: 20)))
+    #expect(!HTTPAPI.isFullCommitID(String(repeating: "\u{FF11}", count: 40)), "full-width digits")
+    #expect(!HTTPAPI.isFullCommitID(String(repeating: "\u{FF41}", count: 40)), "full-width letters")
+    #expect(!HTTPAPI.isFullCommitID(String(repeating: "a", count: 39)))
+    #expect(!HTTPAPI.isFullCommitID(String(repeating: "a", count: 41)))
+    #expect(!HTTPAPI.isFullCommitID(String(repeating: "g", count: 40)))
+    #expect(!HTTPAPI.isFullCommitID(""))
+  }
+
+  @Test func leftoversAreTheRecordedGroupsAndTheirDescendantsOfThisUserOnly() {
+    let table = [
+      ProcessEntry(pid: 100, parent: 1, group: 100, user: 1000),  // swift test, leads a recorded group
+      ProcessEntry(pid: 101, parent: 100, group: 100, user: 1000),  // swift-build, same group
+      ProcessEntry(pid: 102, parent: 100, group: 102, user: 1000),  // the test runner, a group of its own
+      ProcessEntry(pid: 103, parent: 102, group: 102, user: 1000),  // its child
+      ProcessEntry(pid: 200, parent: 1, group: 200, user: 1000),  // unrelated, not recorded
+      ProcessEntry(pid: 300, parent: 1, group: 300, user: 0),  // recorded id, now someone else's
+      ProcessEntry(pid: 301, parent: 300, group: 300, user: 0),
+    ]
+    let found = ProcessGroupCleanup.leftovers(recorded: [100, 300, 999], user: 1000, in: table)
+    #expect(found.map(\.pid).sorted() == [100, 101, 102, 103])
+    #expect(ProcessGroupCleanup.leftovers(recorded: [], user: 1000, in: table).isEmpty)
+  }
+
+  @Test func procStatLinesParseEvenWithParenthesesInTheCommand() {
+    let entry = ProcessGroupCleanup.entry(pid: 42, user: 7, stat: "42 (my (odd) cmd) S 17 40 40 0 -1 4194560 1")
+    #expect(entry == ProcessEntry(pid: 42, parent: 17, group: 40, user: 7))
+    #expect(ProcessGroupCleanup.entry(pid: 1, user: 0, stat: "garbage") == nil)
+    let live = ProcessGroupCleanup.processTable()
+    #expect(live.contains { $0.pid == getpid() && $0.group == getpgrp() && $0.user == getuid() })
+  }
+
+  @Test func aFailedStoreReadMakesTheDaemonUnhealthyAndAnswers503() throws {
+    let health = HealthBoard()
+    let lines = Locked<[String]>([])
+    let log = DaemonLog(minimum: .debug) { line in lines.withLock { $0.append(line) } }
+    #expect(try HTTPAPI.storeRead(health: health, log: log) { 7 } == 7)
+    #expect(health.isHealthy)
+    for _ in 0..<2 {
+      #expect(throws: (any Error).self) {
+        try HTTPAPI.storeRead(health: health, log: log) { () throws -> Int in
+          throw RunStoreError.corrupt(path: "/state/rippled.sqlite", message: "database disk image is malformed")
+        }
+      }
+    }
+    #expect(!health.isHealthy)
+    #expect(health.current.first?.contains("/state/rippled.sqlite") == true)
+    #expect(lines.withLock { $0.count } == 1, "logged once, not once per request")
+  }
+
+  @Test func theLatchLetsWaitersThroughOnceOpenAndCancelledOnesOut() async {
+    let latch = Latch()
+    let cancelled = Task { await latch.wait() }
+    cancelled.cancel()
+    #expect(await cancelled.value == false)
+    let waiting = Task { await latch.wait() }
+    try? await Task.sleep(for: .milliseconds(50))
+    latch.open()
+    #expect(await waiting.value == true)
+    #expect(await latch.wait() == true)
+  }
+
+  @Test func anAddedEnvironmentVariableReachesRequestsThatDoNotSetIt() async throws {
+    let seen = Locked<[String: String?]>([:])
+    let base = ProcessClient { request in
+      seen.withLock { $0 = request.environment }
+      return .init(request: request, exitStatus: 0, standardOutput: Data(), standardError: Data())
+    }
+    let client = base.adding(environment: ["TMPDIR": "/private/run-1"])
+    _ = try await client.run(.init("swift", ["build"]))
+    #expect(seen.withLock { $0["TMPDIR"] } == "/private/run-1")
+    _ = try await client.run(.init("swift", ["build"], environment: ["TMPDIR": "/own"]))
+    #expect(seen.withLock { $0["TMPDIR"] } == "/own")
+  }
+}
