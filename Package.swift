@@ -100,11 +100,16 @@ let package = Package(
         "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "Affected",
         "TestRunner", "Assets", "AssetFetch",
       ]),
+    // Both executables' exit: errors mapped to exit codes once, through ArgumentParser's ExitCode.
+    .target(
+      name: "CommandLineSupport",
+      dependencies: ["RippleCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
     // ArgumentParser commands: parse, call RippleKit, print.
     .target(
       name: "RippleCLI",
       dependencies: [
-        "RippleKit", "Affected", "Git", "PackageModel", "PackageLoading", "RippleCore", "SystemClients", "TestRunner",
+        "CommandLineSupport", "RippleKit", "Affected", "Git", "PackageModel", "PackageLoading", "RippleCore",
+        "SystemClients", "TestRunner",
         "Assets",
         "AssetFetch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -121,18 +126,30 @@ let package = Package(
       name: "Daemon",
       dependencies: [
         "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "Affected",
-        "TestRunner", "Assets",
-        "AssetFetch", "RippleKit", "FileWatch", "RunStore", "DaemonWeb",
+        "TestRunner", "Assets", "AssetFetch", "RippleKit", "FileWatch", "RunStore", "DaemonWeb",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
+      ]),
+    // rippled's commands, one per file: parse, call Daemon, print.
+    .target(
+      name: "RippledCLI",
+      dependencies: [
+        "CommandLineSupport", "Daemon", "RippleConfig",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
-    .executableTarget(name: "rippled", dependencies: ["Daemon"]),
+    .executableTarget(name: "rippled", dependencies: ["RippledCLI"]),
 
     .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore"]),
+    .testTarget(
+      name: "CommandLineSupportTests",
+      dependencies: [
+        "CommandLineSupport", "RippleCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     .testTarget(name: "SystemClientsTests", dependencies: ["SystemClients"]),
     .testTarget(name: "GitTests", dependencies: ["Git"]),
     .testTarget(name: "PackageLoadingTests", dependencies: ["PackageLoading", "PackageModel"]),

@@ -175,13 +175,6 @@ final class BranchSource: Sendable {
   }
 }
 
-/// What `rippled fetch-mirror` prints.
-struct FetchReport: Codable, Sendable {
-  var heads: [String: String]
-  var updated: [String: String]
-  var deleted: [String]
-}
-
 struct FetchFailure: RippleError {
   var description: String
   var category: ErrorCategory { .environment }

@@ -48,8 +48,8 @@ final class DaemonLog: Sendable {
 
 /// Writes to file descriptor 2 that fail softly: FileHandle traps on a write error (EPIPE when the reader of a
 /// piped stderr went away), and a daemon must not die, or stop, because nobody reads its log.
-enum StandardError {
-  static func write(_ text: String) {
+public enum StandardError {
+  public static func write(_ text: String) {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
       let written = bytes.withUnsafeBytes { buffer in systemWrite(2, buffer.baseAddress, buffer.count) }
@@ -65,7 +65,7 @@ enum StandardError {
 
   /// `SIGPIPE` would kill the process on a write to a closed pipe or socket; ignored, the write fails with
   /// EPIPE instead, which every writer here handles.
-  static func ignoreBrokenPipes() {
+  public static func ignoreBrokenPipes() {
     signal(SIGPIPE, SIG_IGN)
   }
 }

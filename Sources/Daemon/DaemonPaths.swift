@@ -4,14 +4,14 @@ import RippleConfig
 
 /// Where the daemon keeps things. State (the runs database) must survive; the cache (mirrors, work trees,
 /// build folders, manifest cache) can be deleted at any time; logs are capped and pruned.
-struct DaemonPaths: Sendable {
-  var state: String
-  var cache: String
-  var logs: String
+public struct DaemonPaths: Sendable {
+  public var state: String
+  public var cache: String
+  public var logs: String
 
   /// Config first, then systemd's `$STATE_DIRECTORY`/`$CACHE_DIRECTORY`/`$LOGS_DIRECTORY` (set by the unit's
   /// StateDirectory= etc.), then the XDG locations of the user.
-  static func resolve(_ config: DaemonConfiguration, environment: [String: String]) -> DaemonPaths {
+  public static func resolve(_ config: DaemonConfiguration, environment: [String: String]) -> DaemonPaths {
     func first(_ values: String?...) -> String? { values.compactMap { $0 }.first { !$0.isEmpty } }
     let home = environment["HOME"] ?? NSHomeDirectory()
     // systemd may pass several colon-separated directories; the first is ours.
@@ -40,10 +40,34 @@ struct DaemonPaths: Sendable {
   func temporaryDirectory(run id: Int64) -> String { runTemporaryRoot + "/run-\(id)" }
 
   func mirror(_ repository: String) -> String { cache + "/mirrors/\(repository).git" }
-  func worktree(_ repository: String, lane: String) -> String { cache + "/work/\(repository)/\(Self.slug(lane))" }
+  /// One branch's folder: its work tree (named like a clone of the repository, see `checkoutName`) and
+  /// what the daemon keeps beside it.
+  func lane(_ repository: String, lane: String) -> String { cache + "/work/\(repository)/\(Self.slug(lane))" }
+  func worktree(_ repository: String, lane: String, checkoutName: String) -> String {
+    self.lane(repository, lane: lane) + "/" + checkoutName
+  }
   func scratch(_ repository: String, lane: String) -> String { cache + "/scratch/\(repository)/\(Self.slug(lane))" }
   func timings(_ repository: String) -> String { cache + "/timings/\(repository).json" }
   func log(run id: Int64) -> String { logs + "/run-\(id).log" }
+
+  /// The folder name a clone of `source` gets (`git clone URL` names it after the URL's last component):
+  /// SwiftPM names a `.package(path: "../")` dependency after its folder, so a nested package that
+  /// reaches the root by path only evaluates in a folder with the repository's own name. Falls back to
+  /// `repository` (the configured name) when the source has no usable name.
+  static func checkoutName(of source: RepositorySettings.Source, repository: String) -> String {
+    let location: String
+    switch source {
+    case .remote(let url): location = url
+    case .workingTree(let path): location = path
+    }
+    var text = Substring(location)
+    while text.hasSuffix("/") { text = text.dropLast() }
+    if text.hasSuffix(".git") { text = text.dropLast(4) }
+    while text.hasSuffix("/") { text = text.dropLast() }
+    let name = text.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? ""
+    let usable = !name.isEmpty && !name.hasPrefix(".") && !name.contains("%") && !name.contains("\\")
+    return usable ? name : repository
+  }
 
   /// A branch name as one path component the Swift toolchain accepts (it fails on `%` in paths):
   /// `main` stays `main`; `feature/x` becomes `feature-x-` + 8 hex digits of its SHA-256, so two names that

@@ -208,7 +208,7 @@ public struct Rippled: Sendable {
   }
 
   /// The API token and the webhook secret, each nil when not configured.
-  static func secrets(_ http: HTTPSettings) throws -> (token: [UInt8]?, webhookSecret: [UInt8]?) {
+  public static func secrets(_ http: HTTPSettings) throws -> (token: [UInt8]?, webhookSecret: [UInt8]?) {
     (
       try secret(http.tokenFile, key: "http.tokenFile"),
       try secret(http.webhookSecretFile, key: "http.webhookSecretFile")

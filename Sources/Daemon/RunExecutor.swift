@@ -91,7 +91,9 @@ struct RunExecutor: Sendable {
     switch settings.source {
     case .remote:
       let mirror = try GitRepository.open(at: paths.mirror(run.repository))
-      let root = paths.worktree(run.repository, lane: run.branch)
+      let root = paths.worktree(
+        run.repository, lane: run.branch,
+        checkoutName: DaemonPaths.checkoutName(of: settings.source, repository: run.repository))
       let work = try GitRepository.openOrCreateWorktree(at: root, objectsOf: mirror)
       let head = ObjectID(hex: run.head)
       try work.checkOut(head)
@@ -115,7 +117,9 @@ struct RunExecutor: Sendable {
         everythingReason: "no passing run of \(run.branch) yet: every test runs")
     case .workingTree(let path):
       let developer = try GitRepository.discover(from: path)
-      let root = paths.worktree(run.repository, lane: "worktree")
+      let root = paths.worktree(
+        run.repository, lane: "worktree",
+        checkoutName: DaemonPaths.checkoutName(of: settings.source, repository: run.repository))
       let copy = try GitRepository.openOrCreateWorktree(at: root, objectsOf: developer)
       let head = try developer.headCommit()
       let dirty = dirtyPaths[run.repository]

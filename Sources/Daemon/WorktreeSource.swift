@@ -45,7 +45,7 @@ final class WorktreeSource: Sendable {
     self.scheduler = scheduler
     self.log = log
     self.health = health
-    fingerprintFile = paths.worktree(settings.name, lane: Self.lane) + ".fingerprint"
+    fingerprintFile = paths.lane(settings.name, lane: Self.lane) + ".fingerprint"
     let backend: WatchBackend =
       switch settings.watch {
       case .auto: .auto(pollInterval: settings.pollInterval)

@@ -21,7 +21,7 @@ struct DoctorCommand: AsyncParsableCommand {
     let failed = checks.filter { !$0.ok }.count
     if failed > 0 {
       print("\(failed) check\(failed == 1 ? "" : "s") failed")
-      throw ExitWith(code: 1)
+      throw ExitCode.failure
     }
   }
 }

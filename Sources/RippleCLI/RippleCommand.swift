@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLineSupport
 import Foundation
 import RippleCore
 
@@ -19,47 +20,12 @@ public struct RippleCommand: AsyncParsableCommand {
   )
   public init() {}
 
-  /// Runs the command line and exits with the code of its error category (docs/DESIGN.md, "Exit codes").
+  /// Runs the command line and exits with the code `CommandMain` maps its outcome to.
   public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
-    do {
-      var command = try parseAsRoot(arguments)
-      if var async = command as? AsyncParsableCommand {
-        try await async.run()
-      } else {
-        try command.run()
-      }
-      Foundation.exit(0)
-    } catch {
-      Foundation.exit(report(error))
-    }
+    await CommandMain.run(
+      RippleCommand.self, arguments: arguments, errorPrefix: "error: ",
+      writeError: { Terminal.standardError.write($0) })
   }
-
-  /// Prints `error` to stderr and returns its exit code.
-  static func report(_ error: Error) -> Int32 {
-    switch error {
-    case let error as ExitWith:
-      return error.code
-    case let error as RippleError:
-      Terminal.standardError.write("error: \(error.description)\n")
-      return error.category.exitCode
-    default:
-      let code = exitCode(for: error).rawValue
-      let message = fullMessage(for: error)
-      if code == 0 {
-        print(message)
-        return 0
-      }
-      if !message.isEmpty { Terminal.standardError.write(message + "\n") }
-      // ArgumentParser reports usage errors as 64 (EX_USAGE); Ripple's contract is 2.
-      return code == ExitCode.validationFailure.rawValue
-        ? ErrorCategory.usage.exitCode : ErrorCategory.internal.exitCode
-    }
-  }
-}
-
-/// Thrown by a command that already printed what it had to say and wants a specific exit code.
-struct ExitWith: Error {
-  var code: Int32
 }
 
 public enum RippleVersion {

@@ -1,3 +1,3 @@
-import Daemon
+import RippledCLI
 
 await RippledCommand.start()
