@@ -118,15 +118,22 @@ let package = Package(
 
     // rippled: file watching (inotify, polling), the runs store, the web pages, the service itself.
     .target(name: "FileWatch", dependencies: ["RippleCore"]),
-    .target(name: "RunStore", dependencies: ["RippleCore", .product(name: "GRDB", package: "GRDB.swift")]),
+    // Pure: runs, their states and transitions, analyses, the daemon's status: what the store keeps and the
+    // pages show.
+    .target(name: "RunModel"),
     .target(
-      name: "DaemonWeb",
-      dependencies: ["RippleCore", "RunStore", .product(name: "Prometheus", package: "swift-prometheus")]),
+      name: "RunStore", dependencies: ["RippleCore", "RunModel", .product(name: "GRDB", package: "GRDB.swift")]),
+    // The daemon's counters, gauges and histograms, rendered in Prometheus' text format for /metrics.
+    .target(
+      name: "ServiceMetrics",
+      dependencies: ["RunModel", .product(name: "Prometheus", package: "swift-prometheus")]),
+    .target(name: "DaemonWeb", dependencies: ["RippleCore", "RunModel"]),
     .target(
       name: "Daemon",
       dependencies: [
         "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "Affected",
-        "TestRunner", "Assets", "AssetFetch", "RippleKit", "FileWatch", "RunStore", "DaemonWeb",
+        "TestRunner", "Assets", "AssetFetch", "RippleKit", "FileWatch", "RunModel", "RunStore",
+        "ServiceMetrics", "DaemonWeb",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -159,9 +166,10 @@ let package = Package(
     .testTarget(name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig"], exclude: ["Helpers"]),
     .testTarget(name: "AssetsTests", dependencies: ["Assets"]),
     .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "RippleCore"]),
-    .testTarget(name: "RunStoreTests", dependencies: ["RunStore"]),
-    .testTarget(name: "DaemonWebTests", dependencies: ["DaemonWeb", "RunStore"]),
-    .testTarget(name: "DaemonTests", dependencies: ["Daemon", "RunStore", "RippleConfig", "Git", "TestRunner"]),
+    .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunModel"]),
+    .testTarget(name: "DaemonWebTests", dependencies: ["DaemonWeb", "RunModel", "ServiceMetrics"]),
+    .testTarget(
+      name: "DaemonTests", dependencies: ["Daemon", "RunModel", "RunStore", "RippleConfig", "Git", "TestRunner"]),
     .testTarget(
       name: "DaemonIntegrationTests", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(

@@ -1,9 +1,10 @@
-import DaemonWeb
 import Foundation
 import Git
 import RippleConfig
 import RippleCore
+import RunModel
 import RunStore
+import ServiceMetrics
 import SystemClients
 
 enum BranchMatcher {

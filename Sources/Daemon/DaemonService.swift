@@ -1,4 +1,3 @@
-import DaemonWeb
 import Foundation
 import Git
 import Hummingbird
@@ -6,8 +5,10 @@ import Logging
 import RippleConfig
 import RippleCore
 import RippleKit
+import RunModel
 import RunStore
 import ServiceLifecycle
+import ServiceMetrics
 import SystemClients
 
 #if canImport(Glibc)

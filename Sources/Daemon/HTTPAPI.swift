@@ -3,7 +3,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import RunModel
 import RunStore
+import ServiceMetrics
 
 /// What the HTTP handlers need from the daemon (one value, built at the wiring point).
 struct APIContext: Sendable {

@@ -5,6 +5,7 @@ import PackageModel
 import RippleConfig
 import RippleCore
 import RippleKit
+import RunModel
 import RunStore
 import SystemClients
 import TestRunner

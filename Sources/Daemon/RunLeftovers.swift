@@ -1,4 +1,5 @@
 import Foundation
+import RunModel
 import RunStore
 import SystemClients
 

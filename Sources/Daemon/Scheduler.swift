@@ -1,7 +1,8 @@
-import DaemonWeb
 import Foundation
 import RippleConfig
+import RunModel
 import RunStore
+import ServiceMetrics
 
 /// Drives `SchedulerCore` against the store and the executor: persists every decision first, then acts.
 /// One actor, so decisions are serial; runs themselves are child tasks.

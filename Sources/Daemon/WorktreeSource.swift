@@ -1,11 +1,10 @@
 import Crypto
-import DaemonWeb
 import FileWatch
 import Foundation
 import Git
 import RippleConfig
 import RippleCore
-import RunStore
+import RunModel
 
 /// Watches a developer's working tree (dev box): file events only say *when* to look; git says what
 /// changed. Bursts settle first; nothing is evaluated while `.git/index.lock` exists; a run is queued only

@@ -1,5 +1,5 @@
 import Foundation
-import RunStore
+import RunModel
 
 /// The HTML pages of the daemon's web interface. Pure: values in, a complete page out.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import RunStore
+import RunModel
 
 /// A layered (Sugiyama-style) layout of a run's affected targets.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import RunStore
+import RunModel
 
 /// The affected targets of a run as an SVG picture (see `GraphLayout` for the drawing rules).
 public enum GraphSVG {

@@ -1,5 +1,5 @@
 import Foundation
-import RunStore
+import RunModel
 
 /// The frame every page shares: XHTML-parsable HTML5, one inline stylesheet, no scripts, no external resources.
 enum Page {

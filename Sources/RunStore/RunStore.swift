@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RippleCore
+import RunModel
 
 /// The daemon's record of every run: a SQLite database in WAL mode that survives `kill -9`.
 ///

@@ -1,4 +1,5 @@
 import RippleCore
+import RunModel
 
 /// Everything the run store can fail with. Each description says what failed, where, and what to do.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RunModel
 
 /// A stored value the store cannot decode; becomes `RunStoreError.unreadableValue`.
 struct StoredValueError: Error {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import RunModel
 
 // Internal hooks for RunStoreTests (`@testable import`): they go through the same row and journal functions as
 // the public API, so tests can build thousands of runs in one transaction, or provoke SQLite failures, without

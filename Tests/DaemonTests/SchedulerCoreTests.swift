@@ -1,4 +1,5 @@
 import RippleConfig
+import RunModel
 import TestRunner
 import Testing
 

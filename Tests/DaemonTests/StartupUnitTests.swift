@@ -1,5 +1,6 @@
 import Foundation
 import RippleCore
+import RunModel
 import RunStore
 import SystemClients
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import RunStore
+import RunModel
 import Testing
 
 @testable import DaemonWeb

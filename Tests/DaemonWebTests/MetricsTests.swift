@@ -1,5 +1,6 @@
 import Foundation
-import RunStore
+import RunModel
+import ServiceMetrics
 import Testing
 
 @testable import DaemonWeb

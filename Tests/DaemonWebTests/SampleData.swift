@@ -1,5 +1,5 @@
 import Foundation
-import RunStore
+import RunModel
 
 @testable import DaemonWeb
 

@@ -1,4 +1,6 @@
 import Foundation
+import RunModel
+import ServiceMetrics
 import Testing
 
 @testable import DaemonWeb

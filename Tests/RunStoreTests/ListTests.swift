@@ -1,4 +1,5 @@
 import Foundation
+import RunModel
 import Testing
 
 @testable import RunStore

@@ -1,6 +1,6 @@
 import Foundation
 import Prometheus
-import RunStore
+import RunModel
 
 /// Counters and histograms since the daemon started, rendered with the store's current gauges as the Prometheus
 /// text exposition format (version 0.0.4) for `/metrics`.

@@ -1,5 +1,4 @@
 import Foundation
-import RunStore
 
 /// `GET /api/status`, and the header of the dashboard.
 public struct DaemonStatus: Codable, Sendable, Hashable {
