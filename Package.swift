@@ -169,7 +169,12 @@ let package = Package(
     .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunModel"]),
     .testTarget(name: "DaemonWebTests", dependencies: ["DaemonWeb", "RunModel", "ServiceMetrics"]),
     .testTarget(
-      name: "DaemonTests", dependencies: ["Daemon", "RunModel", "RunStore", "RippleConfig", "Git", "TestRunner"]),
+      name: "DaemonTests",
+      dependencies: [
+        "Daemon", "RunModel", "RunStore", "RippleConfig", "Git", "TestRunner", "ServiceMetrics",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+      ]),
     .testTarget(
       name: "DaemonIntegrationTests", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(

@@ -122,7 +122,7 @@ public struct Rippled: Sendable {
         repositories: branchSources.map(\.status) + worktreeSources.map(\.status))
     }
     let api = APIContext(
-      store: store, scheduler: scheduler, metrics: metrics, status: statusProvider, branchSources: branchSources,
+      store: store, runs: .live(scheduler), metrics: metrics, status: statusProvider, branchSources: branchSources,
       worktreeSources: worktreeSources, token: secrets.token, webhookSecret: secrets.webhookSecret, log: log,
       health: health)
 

@@ -10,14 +10,14 @@ import Testing
 @Suite("commit ids, leftovers of killed runs, the store-read guard, the ready latch")
 struct StartupUnitTests {
   @Test func aCommitIDIsFortyASCIIHexDigitsOnly() {
-    #expect(HTTPAPI.isFullCommitID(String(repeating: "a1", count: 20)))
-    #expect(HTTPAPI.isFullCommitID(String(repeating: "F0", count: 20)))
-    #expect(!HTTPAPI.isFullCommitID(String(repeating: "\u{FF11}", count: 40)), "full-width digits")
-    #expect(!HTTPAPI.isFullCommitID(String(repeating: "\u{FF41}", count: 40)), "full-width letters")
-    #expect(!HTTPAPI.isFullCommitID(String(repeating: "a", count: 39)))
-    #expect(!HTTPAPI.isFullCommitID(String(repeating: "a", count: 41)))
-    #expect(!HTTPAPI.isFullCommitID(String(repeating: "g", count: 40)))
-    #expect(!HTTPAPI.isFullCommitID(""))
+    #expect(RunsAPIRoutes.isFullCommitID(String(repeating: "a1", count: 20)))
+    #expect(RunsAPIRoutes.isFullCommitID(String(repeating: "F0", count: 20)))
+    #expect(!RunsAPIRoutes.isFullCommitID(String(repeating: "\u{FF11}", count: 40)), "full-width digits")
+    #expect(!RunsAPIRoutes.isFullCommitID(String(repeating: "\u{FF41}", count: 40)), "full-width letters")
+    #expect(!RunsAPIRoutes.isFullCommitID(String(repeating: "a", count: 39)))
+    #expect(!RunsAPIRoutes.isFullCommitID(String(repeating: "a", count: 41)))
+    #expect(!RunsAPIRoutes.isFullCommitID(String(repeating: "g", count: 40)))
+    #expect(!RunsAPIRoutes.isFullCommitID(""))
   }
 
   @Test func leftoversAreTheRecordedGroupsAndTheirDescendantsOfThisUserOnly() {

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 import RippleCore
 import Testing
 
@@ -40,9 +41,9 @@ struct WebhookTests {
   }
 
   @Test func tokensCompareInConstantTimeAndExactly() {
-    #expect(HTTPAPI.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
-    #expect(!HTTPAPI.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
-    #expect(!HTTPAPI.constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
+    #expect(BearerAuthMiddleware<BasicRequestContext>.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
+    #expect(!BearerAuthMiddleware<BasicRequestContext>.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
+    #expect(!BearerAuthMiddleware<BasicRequestContext>.constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
   }
 }
 

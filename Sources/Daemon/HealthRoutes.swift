@@ -1,0 +1,34 @@
+import Hummingbird
+import RunModel
+
+/// `/healthz` (the process answers), `/readyz` (ready and healthy, else 503 with the problems), `/metrics`.
+struct HealthRoutes {
+  var api: APIContext
+
+  var collection: RouteCollection<BasicRequestContext> {
+    let routes = RouteCollection(context: BasicRequestContext.self)
+    routes.get("/healthz") { _, _ in "ok\n" }
+    routes.get("/readyz") { _, _ in
+      let status = await api.status()
+      let ready = status.ready && status.healthy
+      return try HTTPAPI.json(
+        ReadyAnswer(ready: status.ready, healthy: status.healthy, problems: status.problems),
+        status: ready ? .ok : .serviceUnavailable)
+    }
+    routes.get("/metrics") { _, _ in
+      let runsByState = (try? api.read { try api.store.countsByState() }) ?? [:]
+      let status = await api.status()
+      let text = api.metrics.render(
+        runsByState: runsByState, queueLength: status.queueLength, running: status.running.count,
+        ready: status.ready, healthy: status.healthy)
+      return HTTPAPI.response(.ok, contentType: "text/plain; version=0.0.4; charset=utf-8", bytes: Array(text.utf8))
+    }
+    return routes
+  }
+
+  struct ReadyAnswer: Codable {
+    var ready: Bool
+    var healthy: Bool
+    var problems: [String]
+  }
+}
