@@ -7,15 +7,6 @@ import RunStore
 import ServiceMetrics
 import SystemClients
 
-enum BranchMatcher {
-  /// Branch patterns are globs over the branch name: `*` stays within a `/`-separated part, `**` crosses them.
-  static func matches(_ pattern: String, _ branch: String) -> Bool { Glob(pattern).matches(branch) }
-
-  static func rule(for branch: String, in rules: [BranchRule]) -> BranchRule? {
-    rules.first { matches($0.pattern, branch) }
-  }
-}
-
 /// Follows the branches of one remote: fetches on an interval (and whenever woken by a webhook or the API),
 /// and queues a run for every followed branch whose head is new to the store.
 ///
