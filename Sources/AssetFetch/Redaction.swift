@@ -4,9 +4,10 @@ import Foundation
 ///
 /// Presigned S3/CDN URLs carry their signature in the query string (`X-Amz-Signature`, `token=`),
 /// and `https://user:password@host/` carries a password, so neither may reach a log or an error.
-enum Redaction {
+/// Every URL Ripple prints goes through here.
+public enum Redaction {
   /// `https://user:pw@host:8443/a/b?sig=x#f` → `https://host:8443/a/b`.
-  static func url(_ string: String) -> String {
+  public static func url(_ string: String) -> String {
     var rest = Substring(string)
     if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) {
       rest = rest[..<cut]
@@ -23,7 +24,7 @@ enum Redaction {
 
   /// Redacts every URL-looking word of `text` (underlying library errors may quote the URL), and
   /// replaces each known secret value with `***`.
-  static func text(_ text: String, secrets: [String] = []) -> String {
+  public static func text(_ text: String, secrets: [String] = []) -> String {
     var result = text
     for secret in secrets where secret.count >= 4 {
       result = result.replacingOccurrences(of: secret, with: "***")

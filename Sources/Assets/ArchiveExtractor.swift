@@ -44,7 +44,7 @@ struct ArchiveExtractor {
       throw AssetsError.archiveUnreadable(asset: assetID, reason: message(archive))
     }
 
-    var names = NameRegistry()
+    var names = FileNameRegistry()
     var files: [String] = []
     var symlinks: [(path: String, target: String)] = []
     var hardlinks: [(path: String, target: String)] = []
@@ -78,11 +78,19 @@ struct ArchiveExtractor {
           asset: assetID, entry: raw, reason: "not a regular file, folder or symlink (device, FIFO or socket)")
       }
       guard selected(path, hits: &includeHits) else { continue }
-      if let earlier = names.insert(path) {
-        if earlier.unicodeScalars.elementsEqual(path.unicodeScalars) {  // `==` equates NFC and NFD
-          throw AssetsError.unsafeArchiveEntry(asset: assetID, entry: raw, reason: "appears twice in the archive")
-        }
+      switch names.insert(path) {
+      case nil: break
+      // Compared by scalars: `==` equates NFC and NFD.
+      case .sameName(let earlier) where earlier.unicodeScalars.elementsEqual(path.unicodeScalars):
+        throw AssetsError.unsafeArchiveEntry(asset: assetID, entry: raw, reason: "appears twice in the archive")
+      case .sameName(let earlier):
         throw AssetsError.nameCollision(asset: assetID, first: earlier, second: path)
+      case .fileAndFolder(let earlier) where symlinks.contains(where: { $0.path == earlier }):
+        throw AssetsError.unsafeArchiveEntry(
+          asset: assetID, entry: raw, reason: "goes through the symlink `\(earlier)`")
+      case .fileAndFolder(let earlier):
+        throw AssetsError.unsafeArchiveEntry(
+          asset: assetID, entry: raw, reason: "`\(earlier)` and `\(path)` need one name as both a file and a folder")
       }
       if let target = hardlinkTarget {
         guard case .extract(let resolved) = EntryPolicy.path(target, strip: spec.stripComponents) else {

@@ -1,3 +1,4 @@
+import RippleConfig
 import RippleCore
 
 /// What can go wrong in `ripple bootstrap`; each a sentence saying what failed, where, and what to do.
@@ -14,7 +15,12 @@ public enum AssetsError: RippleError, Hashable {
   case archiveUnreadable(asset: String, reason: String)
   case includeMatchedNothing(asset: String, glob: String)
   case nameCollision(asset: String, first: String, second: String)
-  case destinationOutsideRepository(asset: String, path: String, resolved: String)
+  /// `owner`: "asset `a`" or "secret `s`"; `at`: where the config names the path.
+  case destinationOutsideRepository(owner: String, path: String, resolved: String, at: ConfigLocation?)
+  /// A destination that reaches git's folder or Ripple's state (on disk: through a symlink or a `.git` file).
+  case protectedDestination(owner: String, path: String, reason: String, at: ConfigLocation?)
+  /// A file to install (from an archive, transform or download) that would land in a protected path.
+  case protectedFile(asset: String, path: String, reason: String)
   case overlappingDestinations(first: String, second: String, path: String)
   case missingTool(asset: String, tool: String)
   case toolVersionMismatch(asset: String, command: String, expected: String)
@@ -34,10 +40,10 @@ public enum AssetsError: RippleError, Hashable {
   public var category: ErrorCategory {
     switch self {
     case .checksumMismatch, .sizeMismatch, .unsafeArchiveEntry, .archiveLimitExceeded, .archiveUnreadable,
-      .nameCollision, .transformFailed, .unmanagedFileInTheWay, .gitTrackedFileInTheWay:
+      .nameCollision, .transformFailed, .unmanagedFileInTheWay, .gitTrackedFileInTheWay, .protectedFile:
       .checkFailed
-    case .includeMatchedNothing, .destinationOutsideRepository, .overlappingDestinations, .secretNotIgnored,
-      .secretTemplate:
+    case .includeMatchedNothing, .destinationOutsideRepository, .protectedDestination, .overlappingDestinations,
+      .secretNotIgnored, .secretTemplate:
       .usage
     case .missingTool, .toolVersionMismatch, .missingFromCache, .accessRequired, .fetchFailed, .fileSystem,
       .secretValuesMissing:
@@ -67,9 +73,13 @@ public enum AssetsError: RippleError, Hashable {
     case .nameCollision(let asset, let first, let second):
       "asset `\(asset)`: archive entries `\(first)` and `\(second)` differ only by case or Unicode normalisation"
         + " and would overwrite each other on macOS; nothing was installed."
-    case .destinationOutsideRepository(let asset, let path, let resolved):
-      "`\(asset)`: `\(path)` resolves to \(resolved), outside the repository (through a symlink);"
+    case .destinationOutsideRepository(let owner, let path, let resolved, let location):
+      Self.prefix(location) + "\(owner): `\(path)` resolves to \(resolved), outside the repository (through a symlink);"
         + " point it at a folder inside the repository."
+    case .protectedDestination(let owner, let path, let reason, let location):
+      Self.prefix(location) + "\(owner): refused destination `\(path)`: \(reason); nothing was written."
+    case .protectedFile(let asset, let path, let reason):
+      "asset `\(asset)`: refused to install `\(path)`: \(reason); nothing was installed."
     case .overlappingDestinations(let first, let second, let path):
       "`\(first)` and `\(second)` both install into `\(path)`; give each its own folder in ripple.yml."
     case .missingTool(let asset, let tool):
@@ -107,6 +117,17 @@ public enum AssetsError: RippleError, Hashable {
     case .several(let errors):
       "\(errors.count) problems:\n" + errors.map { "- " + $0.description }.joined(separator: "\n")
     }
+  }
+
+  /// `ripple.yml:5:18: assets[0].destination: `, like a `ConfigError`.
+  private static func prefix(_ location: ConfigLocation?) -> String {
+    guard let location else { return "" }
+    var text = location.file
+    if let line = location.line {
+      text += ":\(line)"
+      if let column = location.column { text += ":\(column)" }
+    }
+    return text + ": " + (location.keyPath.isEmpty ? "" : location.keyPath + ": ")
   }
 
   /// One error, or all of them together.

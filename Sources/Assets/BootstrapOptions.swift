@@ -18,7 +18,8 @@ public struct BootstrapOptions: Sendable {
   public var mode: AccessMode
   /// Only the cache: anything missing is listed and nothing is fetched.
   public var offline: Bool
-  /// Replace Ripple files edited locally and unmanaged files in the way; reinstall up-to-date assets.
+  /// Reinstall every asset (re-verifying the cached download) and replace Ripple files edited locally
+  /// and unmanaged files in the way.
   public var force: Bool
   /// Assets processed at the same time.
   public var jobs: Int

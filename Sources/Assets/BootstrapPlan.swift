@@ -50,8 +50,9 @@ enum UpToDateCheck {
     case stale
   }
 
+  /// `force` (`--force`): always stale, so every asset is reinstalled.
   static func evaluate(_ receipt: Receipt?, fingerprint: String, state: RepositoryState, force: Bool) -> Verdict {
-    guard let receipt, receipt.fingerprint == fingerprint else { return .stale }
+    guard !force, let receipt, receipt.fingerprint == fingerprint else { return .stale }
     var edited: [String] = []
     for (destination, files) in receipt.destinations {
       for file in files {
@@ -61,7 +62,6 @@ enum UpToDateCheck {
         switch try? Installer.status(of: path, recorded: file) {
         case .unchanged: return .stale  // touched only: reinstalling refreshes the receipt
         case .edited:
-          if force { return .stale }
           edited.append(destination + "/" + file.path)
         default: return .stale
         }

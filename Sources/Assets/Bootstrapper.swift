@@ -33,22 +33,28 @@ public struct Bootstrapper: Sendable {
   var git: GitQueries { GitQueries(process: process, repositoryRoot: options.repositoryRoot) }
 
   /// Runs the whole job. Per-asset failures are in the report (and thrown by `BootstrapReport.check`);
-  /// a failed validation throws before anything is touched.
+  /// a failed validation throws before anything is touched: no lock, no state folder, no download.
   public func run(_ config: AssetsConfig) async throws -> BootstrapReport {
     let onEvent = self.onEvent
-    let lock = try await FileLock.acquire(state.lockPath) { onEvent(.waitingForRepository(holder: $0)) }
-    defer { lock.release() }
-    let recovered = try Installer.recoverAll(state: state)
-    for id in recovered { onEvent(.recovered(asset: id)) }
-
     let plans = config.assets.map { AssetPlan($0, state: state) }
     if let error = AssetsError.combine(
-      PlanValidator.validate(plans, secrets: config.secrets, repositoryRoot: options.repositoryRoot))
+      PlanValidator.validate(
+        plans, secrets: config.secrets, repositoryRoot: options.repositoryRoot,
+        protected: try await protectedFolders()))
     {
       throw error
     }
     let secrets = try await prepareSecrets(config.secrets)
-    let decisions = try await decide(plans)
+    // Decided once before the lock, to check tools (and `--offline`, access) without writing anything;
+    // again under the lock, where another run may have installed meanwhile. Access answers are reused.
+    let access = AccessAnswers()
+    try await checkTools(try await decide(plans, access: access))
+
+    let lock = try await FileLock.acquire(state.lockPath) { onEvent(.waitingForRepository(holder: $0)) }
+    defer { lock.release() }
+    let recovered = try Installer.recoverAll(state: state)
+    for id in recovered { onEvent(.recovered(asset: id)) }
+    let decisions = try await decide(plans, access: access)
     try await checkTools(decisions)
 
     let reports = try await execute(decisions)
@@ -62,6 +68,14 @@ public struct Bootstrapper: Sendable {
     return BootstrapReport(assets: reports, secrets: secretOutcomes, recovered: recovered)
   }
 
+  /// Folders git uses that the config cannot name lexically (the hooks path may be configured anywhere),
+  /// and the download cache when it lies inside the repository.
+  private func protectedFolders() async throws -> [ProtectedFolder] {
+    var folders = try await git.gitFolders()
+    folders.append(ProtectedFolder(path: options.cacheRoot + "/cas", what: "Ripple's download cache"))
+    return folders
+  }
+
   // MARK: - Decisions (before any download)
 
   enum Decision: Sendable {
@@ -69,7 +83,7 @@ public struct Bootstrapper: Sendable {
     case install(AssetPlan, InstallKind, reason: String?)
   }
 
-  private func decide(_ plans: [AssetPlan]) async throws -> [Decision] {
+  private func decide(_ plans: [AssetPlan], access: AccessAnswers) async throws -> [Decision] {
     var decisions: [Decision] = []
     var missing: [String] = []
     var errors: [AssetsError] = []
@@ -101,7 +115,7 @@ public struct Bootstrapper: Sendable {
         missing.append("\(plan.spec.id): sha256 \(plan.spec.sha256) from \(plan.spec.originDescription)")
         continue
       }
-      switch await fetcher.checkAccess(plan.spec.accessRequest()) {
+      switch await access.answer(plan.spec.id, { await fetcher.checkAccess(plan.spec.accessRequest()) }) {
       case .granted:
         decisions.append(.install(plan, .private, reason: nil))
       case .missingCredentials(let why), .denied(let why):
@@ -227,7 +241,8 @@ public struct Bootstrapper: Sendable {
       let onEvent = self.onEvent
       let id = plan.spec.id
       let (object, fetched) = try await cache.object(
-        for: plan.spec, fetcher: fetcher, onWait: { onEvent(.waitingForDownload(asset: id, holder: $0)) },
+        for: plan.spec, fetcher: fetcher, verify: options.force,
+        onWait: { onEvent(.waitingForDownload(asset: id, holder: $0)) },
         progress: { onEvent(.progress($0)) })
       downloaded = fetched
       try await materialise(plan, object: object)
@@ -296,6 +311,18 @@ public struct Bootstrapper: Sendable {
       throw AssetsError.fileSystem(operation: "copy \(from) to", path: to, reason: error.localizedDescription)
     }
     chmod(to, 0o644)
+  }
+}
+
+/// Access checks already answered in this run, so deciding twice asks the server once per asset.
+private actor AccessAnswers {
+  private var answers: [String: AccessStatus] = [:]
+
+  func answer(_ assetID: String, _ ask: @Sendable () async -> AccessStatus) async -> AccessStatus {
+    if let known = answers[assetID] { return known }
+    let status = await ask()
+    answers[assetID] = status
+    return status
   }
 }
 

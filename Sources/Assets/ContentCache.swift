@@ -41,15 +41,21 @@ public struct ContentCache: Sendable {
   /// The download goes to the partial file (resumed when one is there), is flushed, hashed and
   /// measured, then renamed into place; a mismatch deletes the partial and names expected, actual and
   /// the origin. A fetch error keeps the partial for the next run.
+  ///
+  /// `verify` (`--force`) re-hashes a cached object first; one that no longer matches is deleted and
+  /// fetched again.
   func object(
-    for asset: AssetSpec, fetcher: Fetcher, onWait: @Sendable (String) -> Void,
+    for asset: AssetSpec, fetcher: Fetcher, verify: Bool = false, onWait: @Sendable (String) -> Void,
     progress: @escaping @Sendable (FetchProgress) -> Void
   ) async throws -> (path: String, downloaded: Bool) {
     let object = objectPath(asset.sha256)
-    if FileIO.exists(object) { return (object, false) }
+    if FileIO.exists(object) && !verify { return (object, false) }
     let lock = try await FileLock.acquire(lockPath(asset.sha256), onWait: onWait)
     defer { lock.release() }
-    if FileIO.exists(object) { return (object, false) }
+    if FileIO.exists(object) {
+      guard verify, (try? FileHasher.sha256(of: object).hex) != asset.sha256 else { return (object, false) }
+      try FileIO.remove(object)
+    }
 
     let partial = partialPath(asset.sha256)
     try FileIO.createDirectory(PathParts.parent(partial))
@@ -102,7 +108,7 @@ extension AssetSpec {
   /// A printable description of where the asset comes from (no credentials).
   var originDescription: String {
     switch source {
-    case .https(let urls): urls.first.map { Self.withoutQuery($0) } ?? "?"
+    case .https(let urls): urls.first.map(Redaction.url) ?? "?"
     case .s3(let location): "s3://\(location.bucket)/\(location.key)"
     case .file(let path): path
     }
@@ -112,16 +118,12 @@ extension AssetSpec {
   var downloadedFileName: String {
     let raw: String
     switch source {
-    case .https(let urls): raw = Self.withoutQuery(urls.first ?? "")
+    case .https(let urls): raw = Redaction.url(urls.first ?? "")
     case .s3(let location): raw = location.key
     case .file(let path): raw = path
     }
     let name = raw.split(separator: "/").last.map(String.init) ?? ""
     let decoded = name.removingPercentEncoding ?? name
     return decoded.isEmpty || decoded == "." || decoded == ".." || decoded.contains("/") ? id : decoded
-  }
-
-  private static func withoutQuery(_ url: String) -> String {
-    String(url.prefix { $0 != "?" && $0 != "#" })
   }
 }

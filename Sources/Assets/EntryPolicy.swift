@@ -1,4 +1,5 @@
 import Foundation
+import RippleConfig
 
 /// Pure checks on archive entry names: what may be extracted, and where.
 enum EntryPolicy {
@@ -19,6 +20,9 @@ enum EntryPolicy {
     if raw.count >= 2, raw.dropFirst().first == ":", raw.first!.isLetter { return .reject("drive-letter path") }
     let parts = raw.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
     if parts.contains("..") { return .reject("`..` component (path traversal)") }
+    if parts.contains(where: { ProtectedPaths.isProtectedName(String($0)) }) {
+      return .reject("a `.git` or Ripple staging component (a file there could run as a git hook)")
+    }
     let kept = parts.dropFirst(strip)
     return kept.isEmpty ? .skip : .extract(kept.joined(separator: "/"))
   }
@@ -37,25 +41,5 @@ enum EntryPolicy {
       }
     }
     return true
-  }
-
-  /// The key under which two names collide on a case-insensitive, normalisation-insensitive file
-  /// system (macOS APFS/HFS+ defaults): NFC, then case-folded.
-  static func collisionKey(_ path: String) -> String {
-    path.precomposedStringWithCanonicalMapping.folding(options: [.caseInsensitive], locale: nil)
-      .precomposedStringWithCanonicalMapping
-  }
-}
-
-/// Remembers the names extracted so far and reports the first one a new name collides with.
-struct NameRegistry {
-  private var byKey: [String: String] = [:]
-
-  /// The earlier name `path` collides with (identical, or equal by case or normalisation), if any.
-  mutating func insert(_ path: String) -> String? {
-    let key = EntryPolicy.collisionKey(path)
-    if let existing = byKey[key] { return existing }
-    byKey[key] = path
-    return nil
   }
 }

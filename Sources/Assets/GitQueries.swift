@@ -29,4 +29,21 @@ struct GitQueries: Sendable {
     default: throw ProcessError.failed(result)
     }
   }
+
+  /// The git dir, the common dir and the hooks folder (`core.hooksPath` included), as git resolves
+  /// them; none outside a git repository.
+  func gitFolders() async throws -> [ProtectedFolder] {
+    let result = try await process.run(
+      ProcessRequest(
+        "git", ["rev-parse", "--path-format=absolute", "--git-dir", "--git-common-dir", "--git-path", "hooks"],
+        workingDirectory: repositoryRoot))
+    guard result.succeeded else {
+      if result.errorString.contains("not a git repository") { return [] }
+      throw ProcessError.failed(result)
+    }
+    let paths = result.outputString.split(separator: "\n").map(String.init)
+    return zip(paths, ["git's folder", "git's common folder", "git's hooks folder"]).map {
+      ProtectedFolder(path: $0, what: $1)
+    }
+  }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RippleConfig
 
 /// The new files of one destination, complete in staging.
 struct StagedDestination: Sendable, Hashable {
@@ -48,6 +49,10 @@ struct Installer {
         let target = root + "/" + file
         let repoPath = item.destination + "/" + file
         let fresh = try ManagedFile.record(file, at: item.staging + "/" + file)
+        // The last line of defence for every kind of file (archive entry, transform output, download name).
+        if let problem = ProtectedPaths.problem(in: repoPath) {
+          throw AssetsError.protectedFile(asset: assetID, path: repoPath, reason: problem)
+        }
         if gitTracked.contains(repoPath) {
           throw AssetsError.gitTrackedFileInTheWay(asset: assetID, path: repoPath)
         }
@@ -57,7 +62,8 @@ struct Installer {
           outcome.added += 1
           continue
         }
-        switch try Self.status(of: target, recorded: old[file]) {
+        // `--force` hashes every file: an edit that kept size and mtime is replaced too.
+        switch try Self.status(of: target, recorded: old[file], trustStamp: !force) {
         case .unchanged(let current) where current.sha256 == fresh.sha256:
           entries.append(current)
           outcome.unchanged += 1
@@ -197,9 +203,9 @@ struct Installer {
 
   /// Unchanged when size and mtime match the receipt (no hashing); when they differ, the hash decides
   /// (a `touch` is not an edit).
-  static func status(of path: String, recorded: ManagedFile?) throws -> FileStatus {
+  static func status(of path: String, recorded: ManagedFile?, trustStamp: Bool = true) throws -> FileStatus {
     guard let recorded else { return .unmanaged }
-    if recorded.stampMatches(path) { return .unchanged(recorded) }
+    if trustStamp && recorded.stampMatches(path) { return .unchanged(recorded) }
     let current = try ManagedFile.record(recorded.path, at: path)
     return current.sha256 == recorded.sha256 ? .unchanged(current) : .edited
   }

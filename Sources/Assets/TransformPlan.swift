@@ -23,12 +23,12 @@ struct TransformPlan: Sendable, Hashable {
     let variants = spec.variants.isEmpty ? [nil] : spec.variants.map { Optional($0) }
     var steps: [TransformStep] = []
     var passthrough: [String] = []
-    var outputs = NameRegistry()
+    var outputs = FileNameRegistry()
     for file in files {
       guard spec.files.isEmpty || spec.files.contains(where: { $0.matches(file) }) else {
         passthrough.append(file)
-        if let earlier = outputs.insert(file) {
-          throw AssetsError.nameCollision(asset: assetID, first: earlier, second: file)
+        if let conflict = outputs.insert(file) {
+          throw AssetsError.nameCollision(asset: assetID, first: conflict.earlier, second: file)
         }
         continue
       }
@@ -41,8 +41,8 @@ struct TransformPlan: Sendable, Hashable {
         values["stem"] = stem
         let outputName = substitute(spec.outputName, values)
         let output = directory.isEmpty ? outputName : directory + "/" + outputName
-        if index == 0, let earlier = outputs.insert(output) {
-          throw AssetsError.nameCollision(asset: assetID, first: earlier, second: output)
+        if index == 0, let conflict = outputs.insert(output) {
+          throw AssetsError.nameCollision(asset: assetID, first: conflict.earlier, second: output)
         }
         values["input"] = inputRoot + "/" + file
         values["output"] = stagingRoots[index] + "/" + output

@@ -12,7 +12,8 @@ struct BootstrapCommand: AsyncParsableCommand {
     discussion: """
       Assets and secrets are configured under `assets:` and `secrets:` in ripple.yml. Without access \
       (auto mode), placeholders are installed so every target still builds. State: \
-      <repo>/.build/ripple (receipts, journal, lock); downloads: $RIPPLE_CACHE_DIR, else \
+      <repo>/.build/ripple (receipts, journal, lock); destinations may not reach into it or into \
+      git's folders (.git, work tree and submodule git folders, the hooks path). Downloads: $RIPPLE_CACHE_DIR, else \
       $XDG_CACHE_HOME/ripple, else ~/.cache/ripple (~/Library/Caches/ripple on macOS).
       Exit status: 0 done, 1 a verification or transform failed, 2 config error, \
       3 environment error (missing tool, no access with --require-private, not cached with --offline).
@@ -30,7 +31,11 @@ struct BootstrapCommand: AsyncParsableCommand {
   @Flag(help: "Use only the download cache; list what is missing.")
   var offline = false
 
-  @Flag(help: "Replace locally edited or unmanaged files, and reinstall up-to-date assets.")
+  @Flag(
+    help: """
+      Reinstall every asset, even up-to-date ones (the cached download is verified again, and fetched \
+      again if it no longer matches), replacing locally edited or unmanaged files.
+      """)
   var force = false
 
   @Option(help: "Assets processed at the same time.")

@@ -28,11 +28,13 @@ public struct AssetSpec: Sendable, Hashable {
   public var transform: TransformSpec?
   /// Files written instead, in public mode (no access): repo-relative path inside `destination` → contents.
   public var placeholders: [PlaceholderSpec]
+  /// Where each install destination was written in the config (for errors found on disk).
+  public var origins: PathOrigins
 
   public init(
     id: String, source: AssetSource, sha256: String, size: Int64? = nil, credentials: CredentialReference = .none,
     archive: ArchiveSpec? = nil, destination: String, transform: TransformSpec? = nil,
-    placeholders: [PlaceholderSpec] = []
+    placeholders: [PlaceholderSpec] = [], origins: PathOrigins = .init()
   ) {
     self.id = id
     self.source = source
@@ -43,6 +45,7 @@ public struct AssetSpec: Sendable, Hashable {
     self.destination = destination
     self.transform = transform
     self.placeholders = placeholders
+    self.origins = origins
   }
 }
 
@@ -185,13 +188,19 @@ public struct SecretSpec: Sendable, Hashable {
   public var values: [String: String]
   /// Repo-relative file copied to `output` in public mode (no values available).
   public var example: String?
+  /// Where `template`, `output` and `example` were written in the config (for errors found on disk).
+  public var origins: PathOrigins
 
-  public init(id: String, template: String, output: String, values: [String: String], example: String? = nil) {
+  public init(
+    id: String, template: String, output: String, values: [String: String], example: String? = nil,
+    origins: PathOrigins = .init()
+  ) {
     self.id = id
     self.template = template
     self.output = output
     self.values = values
     self.example = example
+    self.origins = origins
   }
 }
 

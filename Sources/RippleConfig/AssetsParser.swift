@@ -30,8 +30,8 @@ enum AssetsParser {
     let size = try entries["size"].map { try $0.integer() }
     let credentials = try entries["credentials"].map(SourceParser.credentials) ?? CredentialReference.none
     let archive = try entries["archive"].map(archiveSpec)
-    let transform = try entries["transform"].map(TransformParser.parse)
-    let placeholders = try entries["placeholders"].map(placeholderList) ?? []
+    var origins = PathOrigins()
+    let transform = try entries["transform"].map { try TransformParser.parse($0, origins: &origins) }
 
     var destination = ""
     if let variants = transform?.variants, !variants.isEmpty {
@@ -45,10 +45,14 @@ enum AssetsParser {
         throw value.error("missing key `destination`", hint: "the repo-relative folder the files go into")
       }
       destination = try repoPath(given)
+      origins[destination] = given.location
     }
-    return AssetSpec(
+    var spec = AssetSpec(
       id: id, source: source, sha256: sha256, size: size, credentials: credentials, archive: archive,
-      destination: destination, transform: transform, placeholders: placeholders)
+      destination: destination, transform: transform, origins: origins)
+    spec.placeholders =
+      try entries["placeholders"].map { try placeholderList($0, into: spec.installDestinations) } ?? []
+    return spec
   }
 
   /// Ids name files (receipts, journals, staging folders): letters, digits, `.`, `_`, `-`.
@@ -76,12 +80,17 @@ enum AssetsParser {
     return text
   }
 
+  /// A repo-relative folder or file Ripple writes: inside the repository, outside the protected paths.
   static func repoPath(_ value: YAMLValue) throws -> String {
     let path = try value.string()
     if let problem = RelativePathRule.problem(in: path) {
       throw value.error(problem, hint: "destinations must stay inside the repository")
     }
-    return RelativePathRule.normalized(path)
+    let normalized = RelativePathRule.normalized(path)
+    if let problem = ProtectedPaths.problem(in: normalized) {
+      throw value.error(problem, hint: "install into a folder of its own, such as a target's resource folder")
+    }
+    return normalized
   }
 
   private static func archiveSpec(_ value: YAMLValue) throws -> ArchiveSpec {
@@ -112,8 +121,10 @@ enum AssetsParser {
     }
   }
 
-  private static func placeholderList(_ value: YAMLValue) throws -> [PlaceholderSpec] {
-    var seen: Set<String> = []
+  /// Placeholders are written into every install destination: each path must be allowed there, and
+  /// no two may collide on a case-insensitive file system (or need one name as a file and a folder).
+  private static func placeholderList(_ value: YAMLValue, into destinations: [String]) throws -> [PlaceholderSpec] {
+    var names = FileNameRegistry()
     return try value.listElements().map { element in
       let entries = try element.entries(allowed: ["path", "contents"], required: ["path"])
       let pathValue = entries["path"]!
@@ -122,7 +133,24 @@ enum AssetsParser {
         throw pathValue.error(problem, hint: "placeholder paths are relative to the asset's destination")
       }
       let normalized = RelativePathRule.normalized(path)
-      guard seen.insert(normalized).inserted else { throw pathValue.error("placeholder `\(path)` is listed twice") }
+      for destination in destinations {
+        if let problem = ProtectedPaths.problem(in: destination + "/" + normalized) {
+          throw pathValue.error(problem, hint: "placeholder paths are relative to the asset's destination")
+        }
+      }
+      switch names.insert(normalized) {
+      case nil: break
+      case .sameName(let earlier) where earlier == normalized:
+        throw pathValue.error("placeholder `\(path)` is listed twice")
+      case .sameName(let earlier):
+        throw pathValue.error(
+          "placeholders `\(earlier)` and `\(normalized)` differ only by case or Unicode normalisation",
+          hint: "they would overwrite each other on macOS; rename one")
+      case .fileAndFolder(let earlier):
+        throw pathValue.error(
+          "placeholders `\(earlier)` and `\(normalized)` need the same name as a file and as a folder",
+          hint: "rename one")
+      }
       let contents = try entries["contents"].map { try $0.string() } ?? ""
       return PlaceholderSpec(path: normalized, contents: contents)
     }

@@ -9,7 +9,7 @@ enum SecretsParser {
       let entries = try element.entries(allowed: keys, required: ["id", "template", "output"])
       let id = try AssetsParser.identifier(entries["id"]!)
       guard ids.insert(id).inserted else { throw entries["id"]!.error("duplicate secret id `\(id)`") }
-      let output = try path(entries["output"]!)
+      let output = try AssetsParser.repoPath(entries["output"]!)
       guard outputs.insert(output).inserted else { throw entries["output"]!.error("two secrets write `\(output)`") }
       var values: [String: String] = [:]
       for (name, variable) in try entries["values"]?.mappingEntries() ?? [] {
@@ -21,8 +21,13 @@ enum SecretsParser {
       }
       let template = try path(entries["template"]!)
       guard template != output else { throw entries["output"]!.error("the output would overwrite its template") }
+      let example = try entries["example"].map(path)
+      var origins = PathOrigins()
+      for (key, path) in [("template", template), ("output", output), ("example", example)] {
+        if let path, origins[path] == nil { origins[path] = entries[key]?.location }
+      }
       return SecretSpec(
-        id: id, template: template, output: output, values: values, example: try entries["example"].map(path))
+        id: id, template: template, output: output, values: values, example: example, origins: origins)
     }
   }
 

@@ -10,7 +10,8 @@ enum SourceParser {
         let lowered = url.lowercased()
         guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://"), url.count > 8 else {
           let at = urls.count == 1 ? child : (try child.listElements())[index]
-          throw at.error("`\(url)` is not an http(s) URL", hint: "write https://host/path")
+          // Only the scheme is quoted: the rest of a URL may hold a password (`https://user:pw@host`).
+          throw at.error("`\(Self.scheme(url))` is not an http(s) URL", hint: "write https://host/path")
         }
       }
       return .https(urls: urls)
@@ -38,7 +39,8 @@ enum SourceParser {
     let endpointValue = entries["endpoint"]!
     let endpoint = try endpointValue.string()
     guard endpoint.lowercased().hasPrefix("https://") || endpoint.lowercased().hasPrefix("http://") else {
-      throw endpointValue.error("`\(endpoint)` is not an http(s) URL", hint: "e.g. https://s3.eu-west-1.amazonaws.com")
+      throw endpointValue.error(
+        "`\(Self.scheme(endpoint))` is not an http(s) URL", hint: "e.g. https://s3.eu-west-1.amazonaws.com")
     }
     return S3Location(
       endpoint: endpoint, bucket: try nonEmpty(entries["bucket"]!), key: try nonEmpty(entries["key"]!),
@@ -78,6 +80,12 @@ enum SourceParser {
         hint: "name the variable that holds the secret (letters, digits, _), never the secret itself")
     }
     return name
+  }
+
+  /// `ftp://user:pw@host/x` → `ftp://…`; text without a scheme → `…`.
+  static func scheme(_ url: String) -> String {
+    guard let end = url.range(of: "://") else { return "…" }
+    return url[..<end.upperBound] + "…"
   }
 
   private static func nonEmpty(_ value: YAMLValue) throws -> String {

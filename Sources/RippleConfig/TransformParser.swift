@@ -3,7 +3,8 @@
 enum TransformParser {
   static let builtIns: Set<String> = ["input", "output", "stem", "name"]
 
-  static func parse(_ value: YAMLValue) throws -> TransformSpec {
+  /// Records where each variant destination was written in `origins`.
+  static func parse(_ value: YAMLValue, origins: inout PathOrigins) throws -> TransformSpec {
     let keys = ["command", "files", "output", "requireVersion", "variants"]
     let entries = try value.entries(allowed: keys, required: ["command", "output"])
     let commandValue = entries["command"]!
@@ -24,7 +25,7 @@ enum TransformParser {
       throw outputValue.error("`\(output)` is not a file name", hint: "e.g. \"{stem}.mp3\"")
     }
     let requireVersion = try entries["requireVersion"].map(versionCheck)
-    let variants = try entries["variants"].map(variantList) ?? []
+    let variants = try entries["variants"].map { try variantList($0, origins: &origins) } ?? []
 
     var known = builtIns
     if let first = variants.first {
@@ -68,7 +69,7 @@ enum TransformParser {
     return (command, try entries["contains"]!.scalarText())
   }
 
-  private static func variantList(_ value: YAMLValue) throws -> [TransformVariant] {
+  private static func variantList(_ value: YAMLValue, origins: inout PathOrigins) throws -> [TransformVariant] {
     var names: Set<String> = []
     var destinations: Set<String> = []
     return try value.listElements().map { element in
@@ -84,6 +85,7 @@ enum TransformParser {
       guard destinations.insert(destination).inserted else {
         throw entries["destination"]!.error("two variants install into `\(destination)`")
       }
+      origins[destination] = entries["destination"]!.location
       return TransformVariant(name: name, variables: variables, destination: destination)
     }
   }

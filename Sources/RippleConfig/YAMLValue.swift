@@ -8,8 +8,11 @@ struct YAMLValue {
   let keyPath: String
 
   func error(_ message: String, hint: String? = nil) -> ConfigError {
-    ConfigError(
-      file: file, line: node.mark?.line, column: node.mark?.column, keyPath: keyPath, message: message, hint: hint)
+    location.error(message, hint: hint)
+  }
+
+  var location: ConfigLocation {
+    ConfigLocation(file: file, line: node.mark?.line, column: node.mark?.column, keyPath: keyPath)
   }
 
   /// The resolved tag (`str`, `int`, `null`, …); Yams keeps `Tag.name` internal, so go through `rawValue`.

@@ -99,6 +99,25 @@ struct ArchiveSafetyTests {
     guard case .nameCollision = error else { throw error }
   }
 
+  @Test func fileThenAFileUnderItIsABadAsset() async throws {
+    let error = try await expectRefused(.tar, [["file", "x", "1"], ["file", "x/y", "2"]])
+    #expect(
+      error
+        == .unsafeArchiveEntry(
+          asset: "a", entry: "x/y", reason: "`x` and `x/y` need one name as both a file and a folder"))
+    #expect(error.category.exitCode == 1)
+    let reversed = try await expectRefused(.zip, [["file", "X/y", "2"], ["file", "x", "1"]])
+    guard case .unsafeArchiveEntry("a", "x", _) = reversed else { throw reversed }
+    #expect(reversed.category.exitCode == 1)
+  }
+
+  @Test func gitHookInAnArchiveIsRefused() async throws {
+    let error = try await expectRefused(
+      .tar, [["file", "ok.txt", "ok"], ["file", "top/.GIT/hooks/pre-commit.sh", "x"]])
+    guard case .unsafeArchiveEntry("a", "top/.GIT/hooks/pre-commit.sh", let reason) = error else { throw error }
+    #expect(reason.contains(".git"))
+  }
+
   @Test func includeGlobMatchingNothing() async throws {
     let error = try await expectRefused(
       .zip, [["file", "a.wav", "x"]], spec: ArchiveSpec(format: .zip, include: [Glob("**/*.wav"), Glob("*.aiff")]))

@@ -263,8 +263,8 @@ struct BootstrapFlowTests {
       _ = try await repo.bootstrapper(testFetcher(["words": words], log: log)).run(
         AssetsConfig(assets: [.test("words", data: words)]))
     }
-    guard case .destinationOutsideRepository(let asset, let path, let resolved) = error else { throw error }
-    #expect(asset == "words" && path == "Sources/App/Resources")
+    guard case .destinationOutsideRepository(let owner, let path, let resolved, _) = error else { throw error }
+    #expect(owner == "asset `words`" && path == "Sources/App/Resources")
     #expect(resolved.hasSuffix("/outside/Resources"))
     #expect(log.requests.isEmpty && log.accessChecks.isEmpty)
     #expect(try FileManager.default.contentsOfDirectory(atPath: outside).isEmpty)

@@ -25,12 +25,27 @@ struct PureCoreTests {
   }
 
   @Test func collisions() {
-    var names = NameRegistry()
+    var names = FileNameRegistry()
     #expect(names.insert("Res/Sound.wav") == nil)
-    #expect(names.insert("res/sound.wav") == "Res/Sound.wav")
+    #expect(names.insert("res/sound.wav") == .sameName(earlier: "Res/Sound.wav"))
     #expect(names.insert("caf\u{E9}") == nil)
-    #expect(names.insert("cafe\u{301}") == "caf\u{E9}")
+    #expect(names.insert("cafe\u{301}") == .sameName(earlier: "caf\u{E9}"))
     #expect(names.insert("STRASSE") == nil)
+    // One name as a file and as a folder, in either order and in any case.
+    #expect(names.insert("strasse/x") == .fileAndFolder(earlier: "STRASSE"))
+    #expect(names.insert("RES") == .fileAndFolder(earlier: "Res/Sound.wav"))
+    #expect(names.insert("Res/other.wav") == nil)
+  }
+
+  @Test func gitAndStagingNamesAreRefusedInArchives() {
+    for name in [".git/hooks/pre-commit", "a/.GIT/config", "a/.Git", "x/.g\u{200C}it/hooks/x", "GIT~1/x", ".git./x"] {
+      guard case .reject = EntryPolicy.path(name, strip: 0) else {
+        Issue.record("\(name) was not refused")
+        continue
+      }
+    }
+    #expect(EntryPolicy.path("a/.gitignore", strip: 0) == .extract("a/.gitignore"))
+    #expect(EntryPolicy.path("a/.build/x", strip: 0) == .extract("a/.build/x"))
   }
 
   @Test func transformPlanSubstitutesPerArgumentAndVariant() throws {

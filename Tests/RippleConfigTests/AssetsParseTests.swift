@@ -226,3 +226,79 @@ struct AssetsParseTests {
         == "unknown key `colour`")
   }
 }
+
+@Suite("ripple.yml: bootstrap never writes into git's folder or Ripple's state")
+struct ProtectedDestinationParseTests {
+  @Test(arguments: [
+    ".git/hooks", ".GIT/hooks", ".Git", "Sources/.git", "vendor/.git/hooks", ".git./hooks", "GIT~1/hooks",
+    ".g\u{200C}it/hooks", ".build/ripple", ".build/ripple/receipts", ".Build/Ripple", ".build",
+    "Sources/.ripple-staging.a.Resources",
+  ])
+  func protectedAssetDestination(destination: String) throws {
+    let error = try failure(asset(destination: "\"\(destination)\""))
+    #expect(error.keyPath == "assets[0].destination")
+    #expect(error.line == 5)
+    #expect(error.description.hasPrefix("ripple.yml:5:"))
+  }
+
+  @Test(arguments: ["Sources/.gitignore", "Sources/git/hooks", ".build/other", "Sources/App/.github"])
+  func similarNamesAreFine(destination: String) throws {
+    let config = try ConfigLoader.parse(asset(destination: "\"\(destination)\""), path: "ripple.yml")
+    #expect(config.assets.assets.map(\.destination) == [destination])
+  }
+
+  @Test func protectedVariantDestination() throws {
+    let text = asset(
+      """
+          transform:
+            command: [ffmpeg, -i, "{input}", "{output}"]
+            output: "{stem}.mp3"
+            variants: [{name: full, destination: A}, {name: hook, destination: .git/hooks}]
+
+      """, destination: nil)
+    let error = try failure(text)
+    #expect(error.keyPath == "assets[0].transform.variants[1].destination")
+    #expect(error.line == 8)
+  }
+
+  @Test func protectedSecretOutput() throws {
+    let text = "secrets:\n  - {id: s, template: T.swift.template, output: .git/hooks/pre-commit}\n"
+    let error = try failure(text)
+    #expect(error.keyPath == "secrets[0].output")
+    #expect(error.line == 2)
+  }
+
+  @Test func protectedPlaceholderPath() throws {
+    let error = try failure(
+      asset("    placeholders: [{path: ok.txt}, {path: .git/hooks/pre-commit}]\n", destination: "Vendor"))
+    #expect(error.keyPath == "assets[0].placeholders[1].path")
+    #expect(error.line == 6)
+  }
+
+  @Test func placeholdersCollidingByCaseAreRefused() throws {
+    let error = try failure(asset("    placeholders:\n      - {path: A.txt}\n      - {path: a.txt}\n"))
+    #expect(error.keyPath == "assets[0].placeholders[1].path")
+    #expect(error.line == 8)
+    #expect(error.message.contains("differ only by case"))
+    let nested = try failure(asset("    placeholders: [{path: x}, {path: X/y}]\n"))
+    #expect(nested.keyPath == "assets[0].placeholders[1].path")
+    #expect(nested.message.contains("as a file and as a folder"))
+  }
+
+  @Test func destinationsKeepTheirConfigLocation() throws {
+    let text =
+      asset(destination: "Sources/App/Resources")
+      + "secrets:\n  - {id: s, template: T.swift.template, output: T.swift}\n"
+    let config = try ConfigLoader.parse(text, path: "ripple.yml").assets
+    let origin = try #require(config.assets[0].origins["Sources/App/Resources"])
+    #expect(origin.line == 5 && origin.keyPath == "assets[0].destination" && origin.file == "ripple.yml")
+    #expect(config.secrets[0].origins["T.swift"]?.keyPath == "secrets[0].output")
+  }
+
+  @Test func aURLErrorNeverQuotesThePassword() throws {
+    let error = try failure(
+      asset().replacingOccurrences(of: "https://example.com/a.zip", with: "ftp://user:hunter2@example.com/a.zip"))
+    #expect(error.message.contains("not an http(s) URL"))
+    #expect(!error.description.contains("hunter2"))
+  }
+}
