@@ -1,14 +1,9 @@
 import Foundation
-import Git
-import Hummingbird
-import Logging
 import RippleConfig
 import RippleCore
-import RippleKit
 import RunModel
 import RunStore
 import ServiceLifecycle
-import ServiceMetrics
 import SystemClients
 
 #if canImport(Glibc)
