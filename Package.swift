@@ -61,8 +61,10 @@ let package = Package(
         "RippleCore", "PackageModel", "SystemClients", .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
-    // ripple.yml: model, YAML parsing with file/line errors, validation.
-    .target(name: "RippleConfig", dependencies: ["RippleCore", "Yams"]),
+    // Pure: the ripple.yml and rippled.yml models, their errors, the paths bootstrap may never write.
+    .target(name: "RippleConfig", dependencies: ["RippleCore"]),
+    // ripple.yml and rippled.yml read and validated (Yams, with file:line:column in every error).
+    .target(name: "ConfigLoading", dependencies: ["RippleCore", "RippleConfig", "Yams"]),
     // Pure: changed paths x graphs x config -> affected targets with reasons.
     .target(name: "Affected", dependencies: ["RippleCore", "PackageModel", "RippleConfig"]),
     // Plan -> `swift build --build-tests` / `swift test --skip-build --filter`; results, JUnit, timings, shards.
@@ -97,8 +99,8 @@ let package = Package(
     .target(
       name: "RippleKit",
       dependencies: [
-        "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "Affected",
-        "TestRunner", "Assets", "AssetFetch",
+        "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "ConfigLoading",
+        "Affected", "TestRunner", "Assets", "AssetFetch",
       ]),
     // Both executables' exit: errors mapped to exit codes once, through ArgumentParser's ExitCode.
     .target(
@@ -131,7 +133,8 @@ let package = Package(
     .target(
       name: "Daemon",
       dependencies: [
-        "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "Affected",
+        "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "ConfigLoading",
+        "Affected",
         "TestRunner", "Assets", "AssetFetch", "RippleKit", "FileWatch", "RunModel", "RunStore",
         "ServiceMetrics", "DaemonWeb",
         .product(name: "Crypto", package: "swift-crypto"),
@@ -145,7 +148,7 @@ let package = Package(
     .target(
       name: "RippledCLI",
       dependencies: [
-        "CommandLineSupport", "Daemon", "RippleConfig",
+        "CommandLineSupport", "Daemon", "RippleConfig", "ConfigLoading",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(name: "rippled", dependencies: ["RippledCLI"]),
@@ -160,11 +163,11 @@ let package = Package(
     .testTarget(name: "SystemClientsTests", dependencies: ["SystemClients"]),
     .testTarget(name: "GitTests", dependencies: ["Git"]),
     .testTarget(name: "PackageLoadingTests", dependencies: ["PackageLoading", "PackageModel"]),
-    .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig"]),
+    .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig", "ConfigLoading"]),
     .testTarget(name: "AffectedTests", dependencies: ["Affected", "PackageModel"]),
     .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner"]),
     .testTarget(name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig"], exclude: ["Helpers"]),
-    .testTarget(name: "AssetsTests", dependencies: ["Assets"]),
+    .testTarget(name: "AssetsTests", dependencies: ["Assets", "ConfigLoading"]),
     .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "RippleCore"]),
     .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunModel"]),
     .testTarget(name: "DaemonWebTests", dependencies: ["DaemonWeb", "RunModel", "ServiceMetrics"]),

@@ -29,7 +29,7 @@ public enum UnownedPolicy: String, Sendable, Hashable {
   case ignore
 }
 
-/// `selection:` — how changed files map to tests beyond the package graph (DESIGN.md rule 8).
+/// `selection:` — how changed files map to tests beyond the package graph (docs/DESIGN.md, rule 8).
 public struct SelectionConfig: Sendable, Hashable {
   public var ignore: [Glob]
   public var global: [Glob]

@@ -29,20 +29,3 @@ extension RepositorySettings {
     return settings
   }
 }
-
-/// Validates the `daemon:` section of `ripple.yml`.
-enum DaemonOverridesParser {
-  static let keys = ["runTimeout", "testArguments", "bootstrap"]
-
-  static func parse(_ value: YAMLValue) throws -> RepositoryDaemonSettings {
-    var settings = RepositoryDaemonSettings()
-    for (key, child) in try value.mappingEntries(allowedKeys: keys) {
-      switch key {
-      case "runTimeout": settings.runTimeout = try child.duration()
-      case "testArguments": settings.testArguments = try DaemonRepositoriesParser.testArguments(child)
-      default: settings.bootstrap = try child.boolean()
-      }
-    }
-    return settings
-  }
-}

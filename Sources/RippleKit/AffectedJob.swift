@@ -1,4 +1,5 @@
 import Affected
+import ConfigLoading
 import Foundation
 import Git
 import PackageLoading

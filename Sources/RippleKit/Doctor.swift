@@ -1,3 +1,4 @@
+import ConfigLoading
 import Foundation
 import Git
 import RippleConfig

@@ -1,3 +1,4 @@
+import ConfigLoading
 import Git
 import PackageLoading
 import PackageModel

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConfigLoading
 import Daemon
 import Foundation
 import RippleConfig

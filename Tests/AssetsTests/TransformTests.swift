@@ -1,5 +1,6 @@
 import AssetFetch
 import Assets
+import ConfigLoading
 import Foundation
 import RippleConfig
 import RippleCore

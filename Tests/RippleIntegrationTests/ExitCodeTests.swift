@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Bad input gets a clear error and the exit code DESIGN.md assigns.
+/// Bad input gets a clear error and the exit code of its category (docs/DESIGN.md, "Exit codes").
 @Suite struct ExitCodeTests {
   @Test func notAGitRepositoryIsAnEnvironmentError() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-nogit-\(UUID().uuidString)").path

@@ -1,3 +1,6 @@
+import RippleConfig
+import RippleCore
+
 /// Suggests the closest known key for a misspelt one, by Levenshtein distance.
 enum KeySuggestion {
   /// The closest of `candidates` to `key`, when it is close enough to be a plausible typo.

@@ -1,3 +1,4 @@
+import RippleConfig
 import RippleCore
 
 /// Validates the `selection:` section into a `SelectionConfig`.

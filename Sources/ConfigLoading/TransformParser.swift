@@ -1,3 +1,6 @@
+import RippleConfig
+import RippleCore
+
 /// Parses `transform:`. Every `{token}` must be known: `{input}`, `{output}`, `{stem}`, `{name}`, or a
 /// variable that every variant defines — a typo would otherwise reach the tool as literal text.
 enum TransformParser {

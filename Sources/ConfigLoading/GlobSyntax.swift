@@ -1,3 +1,6 @@
+import RippleConfig
+import RippleCore
+
 /// Checks the syntax of a `ripple.yml` glob before it becomes a `Glob`, which matches leniently.
 enum GlobSyntax {
   /// A description of what is wrong with `pattern`, or nil when it is valid.

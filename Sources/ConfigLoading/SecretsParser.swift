@@ -1,3 +1,6 @@
+import RippleConfig
+import RippleCore
+
 /// Validates the `secrets:` section (a list of generated files) into `[SecretSpec]`.
 enum SecretsParser {
   static let keys = ["id", "template", "output", "values", "example"]

@@ -1,3 +1,4 @@
+import RippleConfig
 import RippleCore
 
 /// Validates the `assets:` section (a list of assets) into `[AssetSpec]`.

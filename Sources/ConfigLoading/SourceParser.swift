@@ -1,3 +1,6 @@
+import RippleConfig
+import RippleCore
+
 /// Parses an asset's `source:` and `credentials:`: each is a mapping with exactly one kind key.
 enum SourceParser {
   static func source(_ value: YAMLValue) throws -> AssetSource {

@@ -1,4 +1,5 @@
 import Foundation
+import RippleConfig
 import RippleCore
 import Yams
 

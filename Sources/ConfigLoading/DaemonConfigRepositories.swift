@@ -1,3 +1,5 @@
+import RippleConfig
+import RippleCore
 import Yams
 
 /// Validates `repositories:` of `rippled.yml` into `[RepositorySettings]`.

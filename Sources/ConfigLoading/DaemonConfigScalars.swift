@@ -1,4 +1,6 @@
 import Foundation
+import RippleConfig
+import RippleCore
 import Yams
 
 // Typed scalar readers for `rippled.yml` and the `daemon:` section of `ripple.yml`: durations, sizes,

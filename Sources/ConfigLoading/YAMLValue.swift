@@ -1,3 +1,5 @@
+import RippleConfig
+import RippleCore
 import Yams
 
 /// A YAML node with the file and key path it came from, so every validation error can say where it is.

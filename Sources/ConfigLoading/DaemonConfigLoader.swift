@@ -1,4 +1,6 @@
 import Foundation
+import RippleConfig
+import RippleCore
 import Yams
 
 /// Reads and validates `rippled.yml`, the daemon's configuration (annotated example: `Config/rippled.yml`).

@@ -1,3 +1,5 @@
+import RippleConfig
+import RippleCore
 import Yams
 
 // Typed scalar readers used by the `assets:`/`secrets:` parsers; each error names the key and line.
