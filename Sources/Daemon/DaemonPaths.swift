@@ -60,12 +60,9 @@ public struct DaemonPaths: Sendable {
     case .remote(let url): location = url
     case .workingTree(let path): location = path
     }
-    var text = Substring(location)
-    while text.hasSuffix("/") { text = text.dropLast() }
-    if text.hasSuffix(".git") { text = text.dropLast(4) }
-    while text.hasSuffix("/") { text = text.dropLast() }
-    let name = text.split(whereSeparator: { $0 == "/" || $0 == ":" }).last.map(String.init) ?? ""
-    let usable = !name.isEmpty && !name.hasPrefix(".") && !name.contains("%") && !name.contains("\\")
+    // The remote's path without `.git` and trailing slashes, as webhooks match it; its last component.
+    let name = RemoteURL.normalized(location).split(separator: "/").last.map(String.init) ?? ""
+    let usable = !name.isEmpty && !name.hasPrefix(".") && !name.contains("%") && !name.contains(":")
     return usable ? name : repository
   }
 
