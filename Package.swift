@@ -95,7 +95,8 @@ let package = Package(
         .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
-    // Orchestration: wires git, manifests and config into the jobs the executables run.
+    // Orchestration: the Workspace (one opened checkout) and its operations: affected, graph, the test
+    // pipeline, bootstrap, doctor. Both executables call it; neither repeats it.
     .target(
       name: "RippleKit",
       dependencies: [
@@ -106,14 +107,12 @@ let package = Package(
     .target(
       name: "CommandLineSupport",
       dependencies: ["RippleCore", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
-    // ArgumentParser commands: parse, call RippleKit, print.
+    // ArgumentParser commands: parse, open a Workspace, call its operation, print. No git here.
     .target(
       name: "RippleCLI",
       dependencies: [
-        "CommandLineSupport", "RippleKit", "Affected", "Git", "PackageModel", "PackageLoading", "RippleCore",
-        "SystemClients", "TestRunner",
-        "Assets",
-        "AssetFetch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "CommandLineSupport", "RippleKit", "Affected", "PackageModel", "RippleCore", "SystemClients", "TestRunner",
+        "Assets", "AssetFetch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(name: "ripple", dependencies: ["RippleCLI"]),
@@ -153,6 +152,8 @@ let package = Package(
       ]),
     .executableTarget(name: "rippled", dependencies: ["RippledCLI"]),
 
+    // Shared by the test targets: the temp git repository fixture and a command runner.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore"]),
     .testTarget(
       name: "CommandLineSupportTests",
@@ -161,7 +162,12 @@ let package = Package(
       ]
     ),
     .testTarget(name: "SystemClientsTests", dependencies: ["SystemClients"]),
-    .testTarget(name: "GitTests", dependencies: ["Git"]),
+    .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"]),
+    .testTarget(
+      name: "RippleKitTests",
+      dependencies: [
+        "RippleKit", "TestSupport", "SystemClients", "TestRunner", "PackageModel", "Git", "RippleCore",
+      ]),
     .testTarget(name: "PackageLoadingTests", dependencies: ["PackageLoading", "PackageModel"]),
     .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig", "ConfigLoading"]),
     .testTarget(name: "AffectedTests", dependencies: ["Affected", "PackageModel"]),
@@ -174,14 +180,14 @@ let package = Package(
     .testTarget(
       name: "DaemonTests",
       dependencies: [
-        "Daemon", "RunModel", "RunStore", "RippleConfig", "Git", "TestRunner", "ServiceMetrics",
+        "Daemon", "RunModel", "RunStore", "RippleConfig", "Git", "TestRunner", "ServiceMetrics", "TestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]),
     .testTarget(
       name: "DaemonIntegrationTests", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(
-      name: "RippleIntegrationTests", dependencies: ["RippleKit", "RippleCLI", "Git", "TestRunner", "Affected"]),
+      name: "RippleIntegrationTests", dependencies: ["TestSupport", "RippleKit", "RippleCLI", "Git", "TestRunner", "Affected"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import PackageModel
 import RippleCore
 
 /// Renders an `AffectedReport` in the formats of `ripple affected --format …`. Pure: strings out.

@@ -54,24 +54,6 @@ public struct AffectedTarget: Sendable, Codable, Hashable {
   public var ref: TargetRef { TargetRef(package: package, name: name) }
 }
 
-/// A target named by its package directory and name: unique within a graph.
-public struct TargetRef: Sendable, Codable, Hashable, Comparable, CustomStringConvertible {
-  /// Package directory relative to the repo root ("." for the root).
-  public var package: String
-  public var name: String
-
-  public init(package: String, name: String) {
-    self.package = package
-    self.name = name
-  }
-
-  /// Sorted by package, then name.
-  public static func < (lhs: TargetRef, rhs: TargetRef) -> Bool { (lhs.package, lhs.name) < (rhs.package, rhs.name) }
-
-  /// `pkg/dir:Name`, the form `ripple.yml` uses for qualified target names.
-  public var description: String { "\(package):\(name)" }
-}
-
 /// The answer of the analysis.
 public struct AffectedResult: Sendable, Codable, Hashable {
   /// Every affected target (tests included), sorted by package then name.

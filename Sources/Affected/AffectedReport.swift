@@ -29,6 +29,8 @@ public struct AffectedReport: Sendable, Codable, Hashable {
     public var kind: String
     public var reasons: [String]
 
+    public var ref: TargetRef { TargetRef(package: package, name: name) }
+
     public init(package: String, name: String, kind: String, reasons: [String]) {
       self.package = package
       self.name = name
@@ -47,6 +49,8 @@ public struct AffectedReport: Sendable, Codable, Hashable {
     public var package: String
     public var name: String
     public var reasons: [String]
+
+    public var ref: TargetRef { TargetRef(package: package, name: name) }
 
     public init(package: String, name: String, reasons: [String]) {
       self.package = package

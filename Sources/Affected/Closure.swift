@@ -1,3 +1,5 @@
+import PackageModel
+
 /// Follows dependents from the changed targets (docs/DESIGN.md, rule 7), breadth-first in sorted order so the
 /// "depends on" reason of each target names the dependency through which it was first reached.
 struct Closure {

@@ -1,3 +1,5 @@
+import PackageModel
+
 /// Collects the direct reasons of each changed target, the reasons to run everything, and warnings,
 /// keeping each list in insertion order without duplicates.
 struct SelectionBuilder {

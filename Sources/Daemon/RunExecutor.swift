@@ -1,5 +1,4 @@
 import Affected
-import ConfigLoading
 import Foundation
 import Git
 import PackageModel
@@ -80,6 +79,8 @@ struct RunExecutor: Sendable {
 
   /// The work tree at the run's head, and what to compare it with.
   struct Prepared: Sendable {
+    /// The private work tree, already open: the workspace is made from it, not discovered again.
+    var repository: GitRepository
     var root: String
     var lane: String
     var change: ChangeRequest?
@@ -102,7 +103,8 @@ struct RunExecutor: Sendable {
       say("checked out \(head.short) of \(run.branch) in \(root)")
       if let base = try store.lastPassedHead(repository: run.repository, branch: run.branch) {
         say("comparing with \(String(base.prefix(10))), the last commit of \(run.branch) whose run passed")
-        return Prepared(root: root, lane: run.branch, change: ChangeRequest(base: base, head: run.head))
+        return Prepared(
+          repository: work, root: root, lane: run.branch, change: ChangeRequest(base: base, head: run.head))
       }
       // A new branch: compare with the primary branch's last passing commit (from their merge-base), as a
       // pull request would be; only when there is none, test everything.
@@ -112,10 +114,11 @@ struct RunExecutor: Sendable {
         say(
           "first run of \(run.branch): comparing with \(String(base.prefix(10))), the last passing commit of \(primary)"
         )
-        return Prepared(root: root, lane: run.branch, change: ChangeRequest(base: base, head: run.head))
+        return Prepared(
+          repository: work, root: root, lane: run.branch, change: ChangeRequest(base: base, head: run.head))
       }
       return Prepared(
-        root: root, lane: run.branch, change: nil,
+        repository: work, root: root, lane: run.branch, change: nil,
         everythingReason: "no passing run of \(run.branch) yet: every test runs")
     case .workingTree(let path):
       let developer = try GitRepository.discover(from: path)
@@ -148,64 +151,54 @@ struct RunExecutor: Sendable {
         base = head
       }
       return Prepared(
-        root: root, lane: "worktree", change: ChangeRequest(base: base.hex, head: nil, noMergeBase: true))
+        repository: copy, root: root, lane: "worktree",
+        change: ChangeRequest(base: base.hex, head: nil, noMergeBase: true))
     }
   }
 
   private func test(
     _ run: RunRecord, prepared: Prepared, settings: RepositorySettings, say: @escaping @Sendable (String) -> Void
   ) async throws -> RunOutcome {
-    let configuration = try ConfigLoader.load(repoRoot: prepared.root, explicitPath: nil)
-    try await bootstrapIfNeeded(run, root: prepared.root, configuration: configuration, settings: settings, say: say)
+    let workspace = try Workspace.open(repository: prepared.repository, services: services)
+    try await bootstrapIfNeeded(workspace, settings: settings, say: say)
     try Task.checkCancellation()
 
-    let selection: TestSelection
+    // The repository's own ripple.yml (`daemon:`) may override rippled.yml's settings for it.
+    let effective = settings.applying(workspace.configuration.daemon)
+    // `fallbackAll`: a manifest that does not evaluate on one side still gives a run (every test of the
+    // other side's graph, whose build then shows the error) instead of no run at all.
+    let plan = try await workspace.planTests(
+      TestRequest(
+        scope: prepared.change.map { .affected(AffectedRequest(changes: $0, fallbackAll: true)) } ?? .everything,
+        scratchPath: paths.scratch(run.repository, lane: prepared.lane), timingsPath: paths.timings(run.repository),
+        extraArguments: effective.testArguments))
     let analysis: RunAnalysis
-    if let change = prepared.change {
-      // `fallbackAll`: a manifest that does not evaluate on one side still gives a run (every test of the
-      // other side's graph, whose build then shows the error) instead of no run at all.
-      let outcome = try await AffectedJob.run(
-        AffectedOptions(directory: prepared.root, changes: change, fallbackAll: true), services: services)
+    if let outcome = plan.affected {
       if outcome.headGraph == nil && outcome.baseGraph == nil {
         // Never "passed, 0 tests" because nothing could be evaluated.
         throw RunSetupError(
           description: "no package graph could be evaluated at either side: "
             + outcome.report.warnings.joined(separator: "; "))
       }
-      selection = TestSelectionBuilder.make(outcome)
       analysis = Self.analysis(of: outcome)
     } else {
-      let loaded = try await GraphJob.load(directory: prepared.root, configPath: nil, services: services)
-      selection = TestSelectionBuilder.everything(in: loaded.graph)
-      analysis = Self.everything(in: loaded.graph, reason: prepared.everythingReason ?? "every test")
+      analysis = Self.everything(
+        in: plan.graph ?? PackageGraph(packages: []), reason: prepared.everythingReason ?? "every test")
     }
     try store.recordAnalysis(run.id, analysis)
     say(
       "\(analysis.selectedTestTargets) of \(analysis.totalTestTargets) test targets selected, "
         + "\(analysis.changedFiles.count) changed files")
-    for warning in analysis.warnings { say("warning: \(warning)") }
+    for warning in plan.warnings { say("warning: \(warning)") }
     try Task.checkCancellation()
 
-    // The repository's own ripple.yml (`daemon:`) may override rippled.yml's settings for it.
-    let effective = settings.applying(configuration.daemon)
-    let options = TestRunOptions(
-      repositoryRoot: prepared.root,
-      extraArguments: effective.testArguments,
-      scratchPath: paths.scratch(run.repository, lane: prepared.lane),
-      swiftExecutable: services.environment["RIPPLE_SWIFT"] ?? "swift")
-    let timingStore = TimingStore(path: paths.timings(run.repository))
-    let history = timingStore.load().history
-    let runner = TestRunner(process: services.process, onEvent: { say(Self.describe($0)) })
     // The scheduler enforces rippled.yml's timeout for the whole run; a shorter one from the repository's
     // ripple.yml is only known now, and bounds the tests.
-    let deadline = configuration.daemon.runTimeout.flatMap { $0 < settings.runTimeout ? $0 : nil }
+    let deadline = workspace.configuration.daemon.runTimeout.flatMap { $0 < settings.runTimeout ? $0 : nil }
     let result = try await Self.withDeadline(deadline) {
-      try await runner.run(selection, options: options, history: history)
+      try await workspace.runTests(plan, onEvent: { say(Self.describe($0)) })
     }
-    var updated = history
-    updated.record(result)
-    if updated != history { try? timingStore.save(updated) }
-
+    let selection = plan.selection
     let outcomes = Self.targetOutcomes(result, selection: selection)
     try store.recordResults(run.id, outcomes, failedTests: result.totals.failed)
     if result.cancelled, let deadline, !Task.isCancelled {
@@ -224,18 +217,17 @@ struct RunExecutor: Sendable {
   /// Runs `ripple bootstrap` in the work tree when the asset section of the config differs from what was
   /// last installed there (a marker next to the work tree remembers it).
   private func bootstrapIfNeeded(
-    _ run: RunRecord, root: String, configuration: RippleConfiguration, settings: RepositorySettings,
-    say: @escaping @Sendable (String) -> Void
+    _ workspace: Workspace, settings: RepositorySettings, say: @escaping @Sendable (String) -> Void
   ) async throws {
+    let configuration = workspace.configuration
     let enabled = settings.applying(configuration.daemon).bootstrap
     guard enabled, !configuration.assets.assets.isEmpty || !configuration.assets.secrets.isEmpty else { return }
-    let marker = root + ".assets"
+    let marker = workspace.root + ".assets"
     let fingerprint = String(describing: configuration.assets)
     if (try? String(contentsOfFile: marker, encoding: .utf8)) == fingerprint { return }
     say("the asset manifest changed: bootstrapping")
-    let report = try await BootstrapJob.run(
-      directory: root, configPath: nil, settings: .init(), services: services, makeFetcher: BootstrapJob.liveFetcher,
-      onEvent: { say("bootstrap: \($0)") })
+    let report = try await workspace.bootstrap(
+      .init(), makeFetcher: BootstrapJob.liveFetcher, onEvent: { say("bootstrap: \($0)") })
     if let failure = report.failures.first { throw failure }
     try? fingerprint.write(toFile: marker, atomically: true, encoding: .utf8)
   }
@@ -281,18 +273,16 @@ struct RunExecutor: Sendable {
 
   static func analysis(of outcome: AffectedOutcome) -> RunAnalysis {
     let report = outcome.report
-    let testNames = Set(report.testTargets.map { "\($0.package):\($0.name)" })
+    let tests = Set(report.testTargets.map(\.ref))
     var targets = report.targets.map {
-      RunTarget(
-        package: $0.package, name: $0.name, kind: $0.kind, isTest: testNames.contains("\($0.package):\($0.name)"),
-        reasons: $0.reasons)
+      RunTarget(package: $0.package, name: $0.name, kind: $0.kind, isTest: tests.contains($0.ref), reasons: $0.reasons)
     }
-    let known = Set(targets.map(\.key))
-    for test in report.testTargets where !known.contains("\(test.package):\(test.name)") {
+    let known = Set(report.targets.map(\.ref))
+    for test in report.testTargets where !known.contains(test.ref) {
       targets.append(
         RunTarget(package: test.package, name: test.name, kind: "test", isTest: true, reasons: test.reasons))
     }
-    let total = outcome.headGraph.map { Self.testTargetCount($0) } ?? report.testTargets.count
+    let total = outcome.headGraph?.testTargets.count ?? report.testTargets.count
     return RunAnalysis(
       base: outcome.changeSet.from.hex, changedFiles: report.changedFiles.map(\.path),
       runAllReasons: report.runAllReasons, warnings: report.warnings, targets: targets,
@@ -301,24 +291,18 @@ struct RunExecutor: Sendable {
   }
 
   static func everything(in graph: PackageGraph, reason: String) -> RunAnalysis {
-    let targets = graph.packages.flatMap { package in
-      package.targets.filter(\.kind.isTest).map {
-        RunTarget(package: package.path, name: $0.name, kind: $0.kind.rawValue, isTest: true, reasons: [reason])
-      }
+    let targets = graph.testTargets.map {
+      RunTarget(package: $0.package, name: $0.name, kind: TargetKind.test.rawValue, isTest: true, reasons: [reason])
     }
     return RunAnalysis(
       base: nil, changedFiles: [], runAllReasons: [reason], targets: targets, edges: [],
       selectedTestTargets: targets.count, totalTestTargets: targets.count)
   }
 
-  static func testTargetCount(_ graph: PackageGraph) -> Int {
-    graph.packages.reduce(0) { $0 + $1.targets.filter(\.kind.isTest).count }
-  }
-
   static func edges(in graph: PackageGraph, among keys: Set<String>) -> [RunEdge] {
     AffectedFormatter.dependencyEdges(in: graph).compactMap { edge in
-      let from = "\(edge.dependent.package):\(edge.dependent.name)"
-      let to = "\(edge.dependency.package):\(edge.dependency.name)"
+      let from = edge.dependent.description
+      let to = edge.dependency.description
       return keys.contains(from) && keys.contains(to) ? RunEdge(from: from, to: to) : nil
     }
   }
@@ -326,7 +310,7 @@ struct RunExecutor: Sendable {
   /// Every selected test target with what happened to it (a target whose package did not build: notRun).
   static func targetOutcomes(_ result: TestRunResult, selection: TestSelection) -> [TargetOutcome] {
     var out: [TargetOutcome] = []
-    var seen = Set<String>()
+    var seen = Set<TargetRef>()
     for package in result.packages {
       for target in package.targets {
         let totals = target.totals
@@ -338,11 +322,11 @@ struct RunExecutor: Sendable {
         out.append(
           TargetOutcome(
             package: package.path, name: target.name, status: status, duration: target.duration, failures: failures))
-        seen.insert("\(package.path):\(target.name)")
+        seen.insert(TargetRef(package: package.path, name: target.name))
       }
     }
     for package in selection.packages {
-      for name in package.testTargets where !seen.contains("\(package.path):\(name)") {
+      for name in package.testTargets where !seen.contains(TargetRef(package: package.path, name: name)) {
         out.append(TargetOutcome(package: package.path, name: name, status: .notRun))
       }
     }

@@ -33,7 +33,8 @@ struct AffectedCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let outcome = try await AffectedJob.run(selection.affectedOptions, services: .live)
+    let workspace = try selection.repository.openWorkspace()
+    let outcome = try await workspace.affected(selection.request)
     let report = outcome.report
     for warning in report.warnings where format != .text {
       Terminal.standardError.write("warning: \(warning)\n")
@@ -69,7 +70,7 @@ struct AffectedCommand: AsyncParsableCommand {
       }
     case .matrix:
       // The same history `ripple test --shard` balances on, so each job runs exactly its entry.
-      let history = TimingStore(path: TimingStore.defaultPath(repositoryRoot: outcome.repositoryRoot)).load().history
+      let history = TimingStore(path: TimingStore.defaultPath(repositoryRoot: workspace.root)).load().history
       print(AffectedFormatter.matrix(report, shards: shards ?? 1, durations: history.durationsByTarget))
     case .dot:
       print(AffectedFormatter.dot(graph: outcome.headGraph ?? outcome.baseGraph ?? .init(packages: []), report))

@@ -57,9 +57,8 @@ struct BootstrapCommand: AsyncParsableCommand {
       mode: publicOnly ? .public : requirePrivate ? .requirePrivate : .auto, offline: offline, force: force,
       jobs: jobs, caBundlePath: caBundle, allowInsecureHTTP: allowInsecureHTTP)
     let output = LiveProgress(terminal: .standardError)
-    let report = try await BootstrapJob.run(
-      directory: repository.resolvedDirectory, configPath: repository.config, settings: settings,
-      services: .live, makeFetcher: BootstrapJob.liveFetcher, onEvent: output.handle)
+    let report = try await repository.openWorkspace().bootstrap(
+      settings, makeFetcher: BootstrapJob.liveFetcher, onEvent: output.handle)
     output.finish()
     if report.assets.isEmpty && report.secrets.isEmpty {
       print("nothing to bootstrap: no `assets:` or `secrets:` in ripple.yml")

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Git
 import RippleCore
 import RippleKit
 
@@ -21,8 +20,7 @@ struct ChangesCommand: ParsableCommand {
   var format: ChangesFormat = .text
 
   func run() throws {
-    let repo = try GitRepository.discover(from: repository.resolvedDirectory)
-    let changeSet = try ChangeDetection.detect(revisions.request, in: repo)
+    let changeSet = try ChangeDetection.detect(revisions.request, directory: repository.resolvedDirectory)
     switch format {
     case .json:
       print(try ChangesReport(changeSet).json())

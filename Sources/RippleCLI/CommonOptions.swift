@@ -15,6 +15,11 @@ struct RepositoryOptions: ParsableArguments {
     guard let directory else { return cwd }
     return directory.hasPrefix("/") ? directory : cwd + "/" + directory
   }
+
+  /// The workspace every command works on: the repository holding `-C DIR`, with its config.
+  func openWorkspace(services: RippleServices = .live) throws -> Workspace {
+    try Workspace.open(directory: resolvedDirectory, configPath: config, services: services)
+  }
 }
 
 /// Which two states to compare (docs/DESIGN.md, rule 1).
@@ -47,9 +52,7 @@ struct SelectionOptions: ParsableArguments {
   @Option(help: "When something cannot be known (a manifest fails to evaluate): error, or select all tests.")
   var fallback: Fallback = .error
 
-  var affectedOptions: AffectedOptions {
-    AffectedOptions(
-      directory: repository.resolvedDirectory, changes: revisions.request, directOnly: direct,
-      fallbackAll: fallback == .all, configPath: repository.config)
+  var request: AffectedRequest {
+    AffectedRequest(changes: revisions.request, directOnly: direct, fallbackAll: fallback == .all)
   }
 }

@@ -20,8 +20,7 @@ struct GraphCommand: AsyncParsableCommand {
   var format: GraphFormat = .dot
 
   func run() async throws {
-    let (_, graph) = try await GraphJob.load(
-      directory: repository.resolvedDirectory, configPath: repository.config, services: .live)
+    let graph = try await repository.openWorkspace().graph()
     switch format {
     case .json:
       let encoder = JSONEncoder()

@@ -56,21 +56,20 @@ struct TestCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let services = RippleServices.live
-    let plan = try await TestJob.prepare(
-      selection.affectedOptions, all: all, services: services,
-      settings: TestJob.Settings(
-        shard: try shard.map { try Shard(parsing: $0) }, retryFailed: retryFailed, jobs: jobs,
-        scratchPath: scratchPath.map(absolute), timingsPath: timings.map(absolute), extraArguments: passthrough))
+    let workspace = try selection.repository.openWorkspace()
+    let plan = try await workspace.planTests(
+      TestRequest(
+        scope: all ? .everything : .affected(selection.request), shard: try shard.map { try Shard(parsing: $0) },
+        retryFailed: retryFailed, jobs: jobs, scratchPath: scratchPath.map(absolute),
+        timingsPath: timings.map(absolute), extraArguments: passthrough))
     for warning in plan.warnings { Terminal.standardError.write("warning: \(warning)\n") }
 
     if dryRun {
-      print(TestRunner.plan(plan.selection, options: plan.options, history: plan.history).rendered, terminator: "")
+      print(plan.commands.rendered, terminator: "")
       return
     }
     let progress = ProgressWriter(columns: { Terminal.standardError.columns })
-    let runner = TestRunner(process: services.process, onEvent: progress.handle)
-    let task = Task { try await runner.run(plan.selection, options: plan.options, history: plan.history) }
+    let task = Task { try await workspace.runTests(plan, onEvent: progress.handle) }
     let signals = SignalCancellation.install { task.cancel() }
     defer { signals.uninstall() }
     let outcome = await task.result
@@ -83,7 +82,6 @@ struct TestCommand: AsyncParsableCommand {
       print(SummaryRenderer.render(result), terminator: "")
     }
     try TestReportWriter.write(result, junitPath: junit.map(absolute), jsonPath: reportJson.map(absolute))
-    try? plan.recordTimings(result)
     try result.check()
   }
 

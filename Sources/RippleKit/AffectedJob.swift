@@ -8,33 +8,23 @@ import RippleConfig
 import RippleCore
 import SystemClients
 
-/// What `ripple affected` (and later `ripple test`) is asked.
-public struct AffectedOptions: Sendable {
-  /// `-C DIR`: where to look for the repository (any subdirectory of it).
-  public var directory: String
+/// What `ripple affected` (and the affected step of `test` and of a daemon run) is asked.
+public struct AffectedRequest: Sendable {
   public var changes: ChangeRequest
   public var directOnly: Bool
   /// `--fallback all`: when something cannot be known (a manifest fails to evaluate), select every test
   /// instead of failing. Never "0 tests" because something went wrong.
   public var fallbackAll: Bool
-  public var configPath: String?
 
-  public init(
-    directory: String, changes: ChangeRequest = .init(), directOnly: Bool = false, fallbackAll: Bool = false,
-    configPath: String? = nil
-  ) {
-    self.directory = directory
+  public init(changes: ChangeRequest = .init(), directOnly: Bool = false, fallbackAll: Bool = false) {
     self.changes = changes
     self.directOnly = directOnly
     self.fallbackAll = fallbackAll
-    self.configPath = configPath
   }
 }
 
 /// Everything one analysis produced: the report for output, and the graphs for `graph`/`--explain`.
 public struct AffectedOutcome: Sendable {
-  public var repositoryRoot: String
-  public var configuration: RippleConfiguration
   public var changeSet: ChangeSet
   public var baseGraph: PackageGraph?
   public var headGraph: PackageGraph?
@@ -44,43 +34,11 @@ public struct AffectedOutcome: Sendable {
   public var report: AffectedReport
 }
 
-/// The side effects an analysis needs, injected at the executable's wiring point.
-public struct RippleServices: Sendable {
-  public var process: ProcessClient
-  public var environment: [String: String]
-
-  public init(process: ProcessClient, environment: [String: String]) {
-    self.process = process
-    self.environment = environment
-  }
-
-  public static var live: RippleServices {
-    RippleServices(process: .live, environment: ProcessInfo.processInfo.environment)
-  }
-
-  /// The manifest cache shared by every run on this machine (`RIPPLE_CACHE_DIR` overrides it).
-  public var manifestCache: ManifestCache {
-    if let dir = environment["RIPPLE_CACHE_DIR"], !dir.isEmpty {
-      return ManifestCache(directory: dir + "/manifests")
-    }
-    return ManifestCache(directory: ManifestCache.defaultDirectory(environment: environment))
-  }
-
-  public var graphLoader: GraphLoader {
-    GraphLoader(process: process, cache: manifestCache, swiftExecutable: environment["RIPPLE_SWIFT"] ?? "swift")
-  }
-}
-
-public enum AffectedJob {
+extension Workspace {
   /// Git → changed paths; manifests → graphs at both sides; config → the pure analysis.
-  public static func run(_ options: AffectedOptions, services: RippleServices) async throws -> AffectedOutcome {
-    let repository = try GitRepository.discover(from: options.directory)
-    guard let root = repository.workdir else {
-      throw GitError.bareRepository(path: repository.gitDirectory, operation: "read the packages")
-    }
-    let configuration = try ConfigLoader.load(repoRoot: root, explicitPath: options.configPath)
+  public func affected(_ options: AffectedRequest) async throws -> AffectedOutcome {
     let selection = configuration.selection
-    let changeSet = try ChangeDetection.detect(options.changes, in: repository)
+    let changeSet = try changes(options.changes)
 
     let headTree =
       try changeSet.head.map { try Snapshots.commit($0, in: repository) } ?? Snapshots.workingTree(of: repository)
@@ -119,14 +77,14 @@ public enum AffectedJob {
 
     var result: AffectedResult
     if let headGraph, let baseGraph {
-      let resolved = try resolvedChanges(changeSet.changes, base: baseTree, head: headTree)
+      let resolved = try AffectedJob.resolvedChanges(changeSet.changes, base: baseTree, head: headTree)
       result = AffectedAnalysis.analyze(
         AffectedInput(
           changes: changeSet.changes, base: baseGraph, head: headGraph, resolvedChanges: resolved,
           selection: selection, directOnly: options.directOnly))
     } else {
       let known = headGraph ?? partialGraphs["head"] ?? baseGraph ?? partialGraphs["base"]
-      result = everything(in: known ?? PackageGraph(packages: []), reasons: fallbackReasons)
+      result = AffectedJob.everything(in: known ?? PackageGraph(packages: []), reasons: fallbackReasons)
     }
     result.warnings = warnings + result.warnings
 
@@ -134,16 +92,17 @@ public enum AffectedJob {
       result: result, base: changeSet.base.hex, head: changeSet.headLabel, mergeBase: changeSet.mergeBase?.hex,
       changedFiles: changeSet.changes)
     return AffectedOutcome(
-      repositoryRoot: root, configuration: configuration, changeSet: changeSet, baseGraph: baseGraph,
+      changeSet: changeSet, baseGraph: baseGraph,
       headGraph: headGraph, unevaluatedPackages: unevaluated.sorted(), result: result, report: report)
   }
+}
+
+enum AffectedJob {
 
   /// Every test target of `graph`, each with `reasons`: the safe answer when the analysis cannot run.
   static func everything(in graph: PackageGraph, reasons: [String]) -> AffectedResult {
-    let tests = graph.packages.flatMap { package in
-      package.targets.filter(\.kind.isTest).map {
-        AffectedTarget(package: package.path, name: $0.name, kind: $0.kind, reasons: reasons)
-      }
+    let tests = graph.testTargets.map {
+      AffectedTarget(package: $0.package, name: $0.name, kind: .test, reasons: reasons)
     }
     return AffectedResult(targets: tests, testTargets: tests, runAll: true, runAllReasons: reasons)
   }

@@ -1,11 +1,9 @@
 import AssetFetch
 import Assets
-import ConfigLoading
 import Foundation
-import Git
 import RippleConfig
 
-/// `ripple bootstrap`: config + services → a `Bootstrapper` run.
+/// `ripple bootstrap`: its settings and the fetcher it downloads with.
 public enum BootstrapJob {
   /// Makes the fetcher for a run. Production passes `Fetcher.live(options:)`; tests their own.
   public typealias FetcherFactory = @Sendable (FetchOptions) -> Fetcher
@@ -31,16 +29,16 @@ public enum BootstrapJob {
     }
   }
 
-  /// Finds the repository from `directory`, reads its config, and runs the bootstrap.
-  public static func run(
-    directory: String, configPath: String?, settings: Settings, services: RippleServices,
-    makeFetcher: FetcherFactory, onEvent: @escaping @Sendable (BootstrapEvent) -> Void
+  /// The real downloader: HTTPS, S3 and files.
+  public static let liveFetcher: FetcherFactory = { Fetcher.live(options: $0) }
+}
+
+extension Workspace {
+  /// `ripple bootstrap`: installs the configured assets and secrets into this checkout.
+  public func bootstrap(
+    _ settings: BootstrapJob.Settings, makeFetcher: BootstrapJob.FetcherFactory,
+    onEvent: @escaping @Sendable (BootstrapEvent) -> Void
   ) async throws -> BootstrapReport {
-    let repository = try GitRepository.discover(from: directory)
-    guard let root = repository.workdir.map({ $0.hasSuffix("/") ? String($0.dropLast()) : $0 }) else {
-      throw GitError.bareRepository(path: repository.gitDirectory, operation: "install assets")
-    }
-    let configuration = try ConfigLoader.load(repoRoot: root, explicitPath: configPath)
     let fetchOptions = FetchOptions(
       caBundlePath: settings.caBundlePath, allowInsecureHTTP: settings.allowInsecureHTTP,
       environment: services.environment, repositoryRoot: root)
@@ -52,7 +50,4 @@ public enum BootstrapJob {
         .run(configuration.assets)
     }
   }
-
-  /// The real downloader: HTTPS, S3 and files.
-  public static let liveFetcher: FetcherFactory = { Fetcher.live(options: $0) }
 }

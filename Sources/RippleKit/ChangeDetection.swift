@@ -37,6 +37,11 @@ public enum ChangeDetection {
   ///
   /// A shallow clone whose merge-base is missing throws (from `GitRepository.mergeBase`): never an
   /// empty answer because history is missing.
+  /// `ripple changes`: the request answered in the repository holding `directory`, without reading its config.
+  public static func detect(_ request: ChangeRequest, directory: String) throws -> ChangeSet {
+    try detect(request, in: GitRepository.discover(from: directory))
+  }
+
   public static func detect(_ request: ChangeRequest, in repository: GitRepository) throws -> ChangeSet {
     let head = try request.head.map { try repository.resolveCommit($0) }
     let base: ObjectID

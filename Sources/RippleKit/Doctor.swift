@@ -1,4 +1,3 @@
-import ConfigLoading
 import Foundation
 import Git
 import RippleConfig
@@ -19,21 +18,22 @@ public enum Doctor {
   public static func run(directory: String, configPath: String?, services: RippleServices) async -> [DoctorCheck] {
     var checks = [DoctorCheck(name: "libgit2", ok: true, detail: "libgit2 \(GitLibrary.version)", fix: nil)]
     checks.append(await swiftToolchain(services))
-    var root: String?
+    var repository: GitRepository?
     do {
-      let repository = try GitRepository.discover(from: directory)
-      root = repository.workdir
+      let found = try GitRepository.discover(from: directory)
+      repository = found
       checks.append(
         DoctorCheck(
-          name: "repository", ok: root != nil,
-          detail: root.map { "git repository at \($0)" } ?? "\(repository.gitDirectory) is bare",
-          fix: root == nil ? "run ripple in a checkout with a working tree" : nil))
+          name: "repository", ok: found.workdir != nil,
+          detail: found.workdir.map { "git repository at \($0)" } ?? "\(found.gitDirectory) is bare",
+          fix: found.workdir == nil ? "run ripple in a checkout with a working tree" : nil))
     } catch {
       checks.append(DoctorCheck(name: "repository", ok: false, detail: "\(error)", fix: nil))
     }
-    if let root {
+    if let repository, repository.workdir != nil {
       do {
-        let config = try ConfigLoader.load(repoRoot: root, explicitPath: configPath)
+        let workspace = try Workspace.open(repository: repository, configPath: configPath, services: services)
+        let config = workspace.configuration
         checks.append(
           DoctorCheck(
             name: "config", ok: true,
@@ -50,7 +50,7 @@ public enum Doctor {
   }
 
   static func swiftToolchain(_ services: RippleServices) async -> DoctorCheck {
-    let swift = services.environment["RIPPLE_SWIFT"] ?? "swift"
+    let swift = services.swiftExecutable
     do {
       let result = try await services.process.runChecked(ProcessRequest(swift, ["--version"], timeout: .seconds(60)))
       let first = result.outputString.split(separator: "\n").first.map(String.init) ?? "swift"

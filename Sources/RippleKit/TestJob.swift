@@ -25,10 +25,8 @@ public enum TestSelectionBuilder {
 
   /// `--all`: every package that has test targets, unfiltered (plain `swift test`).
   public static func everything(in graph: PackageGraph) -> TestSelection {
-    TestSelection(
-      packages: graph.packages.filter { $0.targets.contains { $0.kind.isTest } }.map {
-        PackageSelection(path: $0.path, testTargets: [], runAll: true)
-      })
+    let packages = Set(graph.testTargets.map(\.package))
+    return TestSelection(packages: packages.sorted().map { PackageSelection(path: $0, testTargets: [], runAll: true) })
   }
 }
 
@@ -37,7 +35,7 @@ extension TimingHistory {
   public var durationsByTarget: [String: Double] {
     var out: [String: Double] = [:]
     for (package, targets) in packages {
-      for (target, seconds) in targets { out["\(package):\(target)"] = seconds }
+      for (target, seconds) in targets { out[TestUnit(package: package, target: target).id] = seconds }
     }
     return out
   }
@@ -51,29 +49,43 @@ extension TimingStore {
   }
 }
 
-/// `ripple test`: the selection, resolved into what the runner needs.
-public struct TestJob: Sendable {
-  public struct Settings: Sendable {
-    public var shard: Shard?
-    public var retryFailed: Int
-    public var jobs: Int
-    public var scratchPath: String?
-    public var timingsPath: String?
-    public var extraArguments: [String]
-
-    public init(
-      shard: Shard? = nil, retryFailed: Int = 0, jobs: Int = 1, scratchPath: String? = nil,
-      timingsPath: String? = nil, extraArguments: [String] = []
-    ) {
-      self.shard = shard
-      self.retryFailed = retryFailed
-      self.jobs = jobs
-      self.scratchPath = scratchPath
-      self.timingsPath = timingsPath
-      self.extraArguments = extraArguments
-    }
+/// What `ripple test` and a rippled run ask for: which tests, and how to run them.
+public struct TestRequest: Sendable {
+  public enum Scope: Sendable {
+    /// The test targets a change can reach.
+    case affected(AffectedRequest)
+    /// Every test target of the working tree's graph (`--all`; a branch with nothing to compare with).
+    case everything
   }
 
+  public var scope: Scope
+  public var shard: Shard?
+  public var retryFailed: Int
+  public var jobs: Int
+  /// Build directory base; nil: each package's own `.build`.
+  public var scratchPath: String?
+  /// Timing history; nil: `<root>/.build/ripple/timings.json`.
+  public var timingsPath: String?
+  /// Given to both `swift build` and `swift test`.
+  public var extraArguments: [String]
+
+  public init(
+    scope: Scope, shard: Shard? = nil, retryFailed: Int = 0, jobs: Int = 1, scratchPath: String? = nil,
+    timingsPath: String? = nil, extraArguments: [String] = []
+  ) {
+    self.scope = scope
+    self.shard = shard
+    self.retryFailed = retryFailed
+    self.jobs = jobs
+    self.scratchPath = scratchPath
+    self.timingsPath = timingsPath
+    self.extraArguments = extraArguments
+  }
+}
+
+/// A planned test run: what runs and how, and what it was chosen from. `ripple test --dry-run` prints its
+/// commands; `Workspace.runTests` runs it.
+public struct TestJob: Sendable {
   public var selection: TestSelection
   public var options: TestRunOptions
   public var history: TimingHistory
@@ -81,44 +93,58 @@ public struct TestJob: Sendable {
   public var warnings: [String]
   /// Printed when nothing is selected: "no test target is affected by N changed files".
   public var nothingMessage: String
+  /// The analysis the selection came from (`.affected`).
+  public var affected: AffectedOutcome?
+  /// The graph every test was taken from (`.everything`).
+  public var graph: PackageGraph?
 
-  /// Runs the affected analysis (or takes every test with `all`) and loads the timing history.
-  public static func prepare(
-    _ affected: AffectedOptions, all: Bool, services: RippleServices, settings: Settings
-  ) async throws -> TestJob {
+  /// The packages, targets and exact commands, as `--dry-run` prints them.
+  public var commands: TestPlan { TestRunner.plan(selection, options: options, history: history) }
+}
+
+extension Workspace {
+  /// Changes → graphs → selection (or every test), with the timing history shards balance on.
+  public func planTests(_ request: TestRequest) async throws -> TestJob {
     let selection: TestSelection
-    let root: String
     var warnings: [String] = []
     var nothingMessage = "no test target found"
-    if all {
-      let graph = try await GraphJob.load(
-        directory: affected.directory, configPath: affected.configPath, services: services)
-      root = graph.root
-      selection = TestSelectionBuilder.everything(in: graph.graph)
-    } else {
-      let outcome = try await AffectedJob.run(affected, services: services)
-      root = outcome.repositoryRoot
+    var affected: AffectedOutcome?
+    var graph: PackageGraph?
+    switch request.scope {
+    case .everything:
+      let loaded = try await self.graph()
+      selection = TestSelectionBuilder.everything(in: loaded)
+      graph = loaded
+    case .affected(let affectedRequest):
+      let outcome = try await self.affected(affectedRequest)
       selection = TestSelectionBuilder.make(outcome)
       warnings = outcome.report.warnings
       let count = outcome.report.changedFiles.count
       nothingMessage = "no test target is affected by \(count) changed file\(count == 1 ? "" : "s")"
+      affected = outcome
     }
-    let store = TimingStore(path: settings.timingsPath ?? TimingStore.defaultPath(repositoryRoot: root))
+    let store = TimingStore(path: request.timingsPath ?? TimingStore.defaultPath(repositoryRoot: root))
     let (history, warning) = store.load()
     if let warning { warnings.append(warning) }
     let options = TestRunOptions(
-      repositoryRoot: root, extraArguments: settings.extraArguments, scratchPath: settings.scratchPath,
-      jobs: settings.jobs, retryFailed: settings.retryFailed, shard: settings.shard,
-      swiftExecutable: services.environment["RIPPLE_SWIFT"] ?? "swift")
+      repositoryRoot: root, extraArguments: request.extraArguments, scratchPath: request.scratchPath,
+      jobs: request.jobs, retryFailed: request.retryFailed, shard: request.shard,
+      swiftExecutable: services.swiftExecutable)
     return TestJob(
       selection: selection, options: options, history: history, timingStore: store, warnings: warnings,
-      nothingMessage: nothingMessage)
+      nothingMessage: nothingMessage, affected: affected, graph: graph)
   }
 
-  /// Adds this run's durations to the history (a failed write only costs shard balance).
-  public func recordTimings(_ result: TestRunResult) throws {
-    var updated = history
+  /// Builds and runs the plan (`onEvent` sees each step as it happens), then adds this run's durations to
+  /// the timing history; a failed history write only costs shard balance, so it does not fail the run.
+  public func runTests(_ plan: TestJob, onEvent: @escaping @Sendable (TestRunEvent) -> Void) async throws
+    -> TestRunResult
+  {
+    let runner = TestRunner(process: services.process, onEvent: onEvent)
+    let result = try await runner.run(plan.selection, options: plan.options, history: plan.history)
+    var updated = plan.history
     updated.record(result)
-    if updated != history { try timingStore.save(updated) }
+    if updated != plan.history { try? plan.timingStore.save(updated) }
+    return result
   }
 }

@@ -1,44 +1,24 @@
 import Foundation
 import Git
+import TestSupport
 import Testing
 
 @testable import Daemon
 
 @Suite("working tree sync into the daemon's private copy")
 struct WorktreeSyncTests {
-  private func git(_ arguments: String...) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-    process.arguments = Array(arguments)
-    process.environment = ProcessInfo.processInfo.environment.merging([
-      "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
-      "GIT_COMMITTER_EMAIL": "t@example.invalid",
-    ]) { $1 }
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-  }
-
-  private func write(_ path: String, _ text: String) throws {
-    try FileManager.default.createDirectory(
-      atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-  }
-
   @Test func fullThenChangedPathsOnlyAndTheCopyMatchesAsGitSeesIt() throws {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString)")
-      .resolvingSymlinksInPath().path
-    defer { try? FileManager.default.removeItem(atPath: root) }
-    let dev = root + "/dev"
-    try git("init", "-q", "-b", "main", dev)
-    try write(dev + "/a.txt", "a\n")
-    try write(dev + "/b.txt", "b\n")
-    try write(dev + "/.gitignore", "build/\n")
-    try git("-C", dev, "add", "-A")
-    try git("-C", dev, "commit", "-q", "-m", "init")
-    try write(dev + "/a.txt", "a edited\n")
-    try write(dev + "/new.txt", "untracked\n")
-    try write(dev + "/build/out.o", "ignored\n")
+    let repository = try GitFixture()
+    let dev = repository.root
+    let scratch = try TemporaryDirectory(prefix: "sync")
+    let root = scratch.path
+    try repository.write("a.txt", "a\n")
+    try repository.write("b.txt", "b\n")
+    try repository.write(".gitignore", "build/\n")
+    try repository.commitAll("init")
+    try repository.write("a.txt", "a edited\n")
+    try repository.write("new.txt", "untracked\n")
+    try repository.write("build/out.o", "ignored\n")
 
     let developer = try GitRepository.discover(from: dev)
     let copy = try GitRepository.openOrCreateWorktree(at: root + "/copy", objectsOf: developer)
@@ -50,7 +30,7 @@ struct WorktreeSyncTests {
     #expect(try copy.changesToWorkingTree(from: head) == developer.changesToWorkingTree(from: head))
 
     // A save and a delete: only those paths are looked at.
-    try write(dev + "/b.txt", "b edited\n")
+    try repository.write("b.txt", "b edited\n")
     try FileManager.default.removeItem(atPath: dev + "/new.txt")
     let partial = try WorktreeSync.sync(from: developer, to: copy, only: ["b.txt", "new.txt"])
     #expect(partial == .init(copied: 1, removed: 1, full: false))

@@ -1,5 +1,6 @@
 import Foundation
 import Git
+import TestSupport
 import Testing
 
 @Suite("bare mirror, fetch and private work trees (the daemon's git)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `ripple affected` end to end: real git repositories, real manifests evaluated by SwiftPM, the real binary.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `ripple bootstrap` end to end: the real binary, a real archive, a package that must build both with

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `kill -9` of `ripple bootstrap` in the middle of its work: the destination holds the full old set,

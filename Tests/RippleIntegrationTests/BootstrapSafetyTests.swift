@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `ripple bootstrap` with hostile configs: a destination in `.git/hooks`, a password in a source URL.

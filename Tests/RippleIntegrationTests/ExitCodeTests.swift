@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Bad input gets a clear error and the exit code of its category (docs/DESIGN.md, "Exit codes").

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A repository shaped like isowords in miniature: a root package, a shared package linked by
 /// `.package(path:)` from two others, a remote dependency that cannot be fetched, a test-support

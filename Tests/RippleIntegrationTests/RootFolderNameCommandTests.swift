@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A nested `Benchmarks` package depends on the root by `.package(path: "../")` and names it

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `ripple test` when things go wrong: a package that does not compile, and Ctrl-C mid-run.

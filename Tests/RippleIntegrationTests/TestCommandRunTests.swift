@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One real `ripple test --all` of a package whose Swift Testing tests sleep in parallel and whose

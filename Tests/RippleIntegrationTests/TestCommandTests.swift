@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `ripple test` end to end: the real binary, real packages built and tested by SwiftPM.

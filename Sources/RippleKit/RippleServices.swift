@@ -1,0 +1,41 @@
+import Foundation
+import PackageLoading
+import SystemClients
+
+/// The side effects a workspace needs, made once at an executable's wiring point (`.live`) or by a test.
+public struct RippleServices: Sendable {
+  public var process: ProcessClient
+  public var environment: [String: String]
+
+  public init(process: ProcessClient, environment: [String: String]) {
+    self.process = process
+    self.environment = environment
+  }
+
+  public static var live: RippleServices {
+    RippleServices(process: .live, environment: ProcessInfo.processInfo.environment)
+  }
+
+  /// For tests: any subprocess fails, naming the command, so a test that reaches one by mistake says so.
+  public static var failing: RippleServices {
+    RippleServices(process: .failing, environment: [:])
+  }
+
+  /// `swift` on PATH, or `RIPPLE_SWIFT` (tests point it at a stand-in; a build box at a toolchain).
+  public var swiftExecutable: String {
+    if let swift = environment["RIPPLE_SWIFT"], !swift.isEmpty { return swift }
+    return "swift"
+  }
+
+  /// The manifest cache shared by every run on this machine (`RIPPLE_CACHE_DIR` overrides it).
+  public var manifestCache: ManifestCache {
+    if let dir = environment["RIPPLE_CACHE_DIR"], !dir.isEmpty {
+      return ManifestCache(directory: dir + "/manifests")
+    }
+    return ManifestCache(directory: ManifestCache.defaultDirectory(environment: environment))
+  }
+
+  public var graphLoader: GraphLoader {
+    GraphLoader(process: process, cache: manifestCache, swiftExecutable: swiftExecutable)
+  }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Git
+import PackageModel
+import RippleCore
+import RippleKit
+import SystemClients
+import TestRunner
+import TestSupport
+import Testing
+
+/// The workspace in process: one opened checkout, the test pipeline from changes to commands, and the
+/// errors of opening. Manifests are evaluated by the real toolchain; `swift build`/`swift test` are
+/// recorded instead of run.
+@Suite struct WorkspaceTests {
+  /// A package with two libraries and a test target for each; committed on `main`.
+  static func twoModulePackage() throws -> GitFixture {
+    let repository = try GitFixture()
+    try repository.write(
+      "Package.swift",
+      """
+      // swift-tools-version:5.9
+      import PackageDescription
+      let package = Package(
+        name: "Pair",
+        targets: [
+          .target(name: "Core"),
+          .target(name: "Other"),
+          .testTarget(name: "CoreTests", dependencies: ["Core"]),
+          .testTarget(name: "OtherTests", dependencies: ["Other"]),
+        ]
+      )
+      """)
+    for name in ["Core", "Other"] {
+      try repository.write("Sources/\(name)/\(name).swift", "public let \(name.lowercased()) = 1\n")
+      try repository.write("Tests/\(name)Tests/\(name)Tests.swift", "import Testing\n@Test func ok() {}\n")
+    }
+    try repository.write(".gitignore", ".build/\n")
+    try repository.commitAll("init")
+    return repository
+  }
+
+  /// Live processes for manifest evaluation; `swift build` and `swift test` recorded and answered "ok".
+  final class RecordingProcess: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [ProcessRequest] = []
+    var requests: [ProcessRequest] { lock.withLock { recorded } }
+
+    var client: ProcessClient {
+      ProcessClient { request in
+        if request.arguments.first == "build" || request.arguments.first == "test" {
+          self.lock.withLock { self.recorded.append(request) }
+          return ProcessResult(request: request, exitStatus: 0, standardOutput: Data(), standardError: Data())
+        }
+        return try await ProcessClient.live.run(request)
+      }
+    }
+  }
+
+  static func services(_ process: ProcessClient, cache: TemporaryDirectory) -> RippleServices {
+    var environment = ProcessInfo.processInfo.environment
+    environment["RIPPLE_CACHE_DIR"] = cache.path
+    return RippleServices(process: process, environment: environment)
+  }
+
+  @Test func plansOnlyTheReachableTestTargetAndRunsItWithTheSameOptions() async throws {
+    let repository = try Self.twoModulePackage()
+    try repository.append("Sources/Core/Core.swift", "public let more = 2\n")
+    let cache = try TemporaryDirectory(prefix: "ripple-kit-cache")
+    let process = RecordingProcess()
+    let workspace = try Workspace.open(
+      directory: repository.path("Sources"), services: Self.services(process.client, cache: cache))
+    #expect(workspace.root == repository.root)
+
+    let plan = try await workspace.planTests(
+      TestRequest(
+        scope: .affected(AffectedRequest(changes: ChangeRequest(base: "main"))),
+        scratchPath: repository.path(".build/scratch"), extraArguments: ["-c", "release"]))
+    #expect(plan.selection.packages.map(\.path) == ["."])
+    #expect(plan.selection.packages.first?.testTargets == ["CoreTests"])
+    #expect(plan.affected?.report.changedFiles.map(\.path) == ["Sources/Core/Core.swift"])
+    #expect(plan.options.extraArguments == ["-c", "release"])
+    let rendered = plan.commands.rendered
+    #expect(rendered.contains("CoreTests") && !rendered.contains("OtherTests"))
+
+    _ = try? await workspace.runTests(plan, onEvent: { _ in })
+    let commands = process.requests.map { $0.arguments }
+    let build = try #require(commands.first { $0.first == "build" })
+    #expect(build.contains("--build-tests") && build.contains("release"))
+    let test = try #require(commands.last { $0.first == "test" })
+    #expect(test.joined(separator: " ").contains(#"^(CoreTests)\."#))
+  }
+
+  @Test func everythingTakesEveryTestTargetOfTheWorkingTree() async throws {
+    let repository = try Self.twoModulePackage()
+    let cache = try TemporaryDirectory(prefix: "ripple-kit-cache")
+    let workspace = try Workspace.open(
+      directory: repository.root, services: Self.services(RecordingProcess().client, cache: cache))
+    let plan = try await workspace.planTests(TestRequest(scope: .everything))
+    #expect(plan.graph?.testTargets.map(\.description) == [".:CoreTests", ".:OtherTests"])
+    #expect(plan.selection.packages.map(\.runAll) == [true])
+    #expect(plan.affected == nil)
+  }
+
+  @Test func aBareRepositoryIsAUsageErrorNamingIt() throws {
+    let bare = try GitFixture(bare: true)
+    #expect {
+      try Workspace.open(directory: bare.root, services: .failing)
+    } throws: { error in
+      guard let error = error as? GitError, case .bareRepository(let path, _) = error else { return false }
+      return error.category == .usage && path.hasPrefix(bare.root)
+    }
+  }
+
+  @Test func aBrokenConfigIsAUsageErrorNamingTheFile() throws {
+    let repository = try Self.twoModulePackage()
+    try repository.write("ripple.yml", "selection: [unclosed\n")
+    #expect {
+      try Workspace.open(directory: repository.root, services: .failing)
+    } throws: { error in
+      let error = error as? any RippleError
+      return error?.category == .usage && error?.description.contains("ripple.yml") == true
+    }
+  }
+
+  @Test func theFailingProcessDoubleNamesWhatItWasAskedToRun() async throws {
+    let repository = try Self.twoModulePackage()
+    let cache = try TemporaryDirectory(prefix: "ripple-kit-cache")
+    var services = RippleServices.failing
+    services.environment["RIPPLE_CACHE_DIR"] = cache.path
+    let workspace = try Workspace.open(directory: repository.root, services: services)
+    do {
+      _ = try await workspace.graph()
+      Issue.record("expected the failing double to stop manifest evaluation")
+    } catch {
+      let text = (error as? any RippleError)?.description ?? "\(error)"
+      // The first process a graph needs is the toolchain's version (part of the manifest cache key).
+      #expect(text.contains("unimplemented") && text.contains("--version"), "\(text)")
+    }
+  }
+}
