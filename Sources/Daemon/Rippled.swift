@@ -141,14 +141,24 @@ public struct Rippled: Sendable {
       },
       logger: logger)
 
+    let started = Latch()
     let work = DaemonWork(
-      store: store, scheduler: scheduler, branchSources: branchSources, worktreeSources: worktreeSources,
-      notifier: notifier, log: log, health: health, paths: paths, configuration: configuration, ready: ready,
-      listening: listening, queued: try store.queued())
+      scheduler: scheduler, branchSources: branchSources, worktreeSources: worktreeSources, notifier: notifier,
+      log: log, configuration: configuration, ready: ready, listening: listening, started: started,
+      queued: try store.queued())
+    // Stopped in reverse order: watchdog, maintenance and sources first, then the runs drain, then HTTP.
+    var lifecycle: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app), .init(service: work)]
+    lifecycle += branchSources.map { .init(service: SourceService($0, started: started)) }
+    lifecycle += worktreeSources.map { .init(service: SourceService($0, started: started)) }
+    lifecycle.append(
+      .init(
+        service: MaintenanceService(
+          store: store, retention: configuration.retention, health: health, logs: paths.logs, log: log)))
+    if let interval = notifier.watchdogInterval {
+      lifecycle.append(.init(service: WatchdogService(notifier: notifier, interval: interval)))
+    }
     let group = ServiceGroup(
-      configuration: .init(
-        services: [.init(service: app), .init(service: work)], gracefulShutdownSignals: [.sigterm, .sigint],
-        logger: logger))
+      configuration: .init(services: lifecycle, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
     do {
       try await group.run()
     } catch  where !listening.isOpen {
