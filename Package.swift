@@ -166,7 +166,7 @@ let package = Package(
     .testTarget(
       name: "RippleKitTests",
       dependencies: [
-        "RippleKit", "TestSupport", "SystemClients", "TestRunner", "PackageModel", "Git", "RippleCore",
+        "RippleKit", "TestSupport", "SystemClients", "TestRunner", "PackageModel", "Git", "RippleCore", "RippleConfig",
       ]),
     .testTarget(name: "PackageLoadingTests", dependencies: ["PackageLoading", "PackageModel"]),
     .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig", "ConfigLoading"]),
@@ -187,7 +187,8 @@ let package = Package(
     .testTarget(
       name: "DaemonIntegrationTests", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(
-      name: "RippleIntegrationTests", dependencies: ["TestSupport", "RippleKit", "RippleCLI", "Git", "TestRunner", "Affected"]),
+      name: "RippleIntegrationTests",
+      dependencies: ["TestSupport", "RippleKit", "RippleCLI", "Git", "TestRunner", "Affected"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -51,6 +51,8 @@ public enum ConfigLoader {
         configuration.assets.secrets = try SecretsParser.parse(value)
       case .daemon:
         configuration.daemon = try DaemonOverridesParser.parse(value)
+      case .test:
+        configuration.test = try TestParser.parse(value)
       }
     }
     return configuration
@@ -59,7 +61,7 @@ public enum ConfigLoader {
   /// Top-level sections. `daemon` holds this repository's overrides of its `rippled.yml` settings
   /// (`RepositoryDaemonSettings`).
   private enum TopLevelKey: String, CaseIterable {
-    case selection, assets, secrets, daemon
+    case selection, assets, secrets, daemon, test
   }
 
   static func read(_ path: String) throws -> String {

@@ -330,6 +330,11 @@ struct RunExecutor: Sendable {
         out.append(TargetOutcome(package: package.path, name: name, status: .notRun))
       }
     }
+    // Selected, but no test run of this host's platform has it (`test.runs`): listed with the reason.
+    for target in result.notRunHere {
+      out.append(
+        TargetOutcome(package: target.package, name: target.name, status: .notRun, failures: [target.sentence]))
+    }
     return out
   }
 

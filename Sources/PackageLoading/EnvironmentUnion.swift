@@ -20,6 +20,9 @@ enum EnvironmentUnion {
       target.dependencies = unique(present.flatMap(\.dependencies))
       target.pluginUsages = unique(present.flatMap(\.pluginUsages))
       target.fingerprint = joined(versions.map { $0?.fingerprint })
+      if present.count < versions.count {
+        target.environments = versions.indices.filter { versions[$0] != nil }
+      }
       return target
     }
     result.products = merge(evaluations.map(\.products), key: \.name) { versions in

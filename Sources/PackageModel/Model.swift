@@ -88,10 +88,14 @@ public struct Target: Sendable, Codable, Hashable {
   public var pluginUsages: [TargetDependency]
   /// Canonical text of the evaluated entry. When it differs between revisions, the target changed.
   public var fingerprint: String
+  /// The indices of the manifest environments the target exists in, when it is missing from some (a
+  /// target the manifest adds only when a variable is set); nil: every environment.
+  public var environments: [Int]?
 
   public init(
     name: String, kind: TargetKind, declaredPath: String? = nil, directory: String,
-    dependencies: [TargetDependency] = [], pluginUsages: [TargetDependency] = [], fingerprint: String = ""
+    dependencies: [TargetDependency] = [], pluginUsages: [TargetDependency] = [], fingerprint: String = "",
+    environments: [Int]? = nil
   ) {
     self.name = name
     self.kind = kind
@@ -100,7 +104,11 @@ public struct Target: Sendable, Codable, Hashable {
     self.dependencies = dependencies
     self.pluginUsages = pluginUsages
     self.fingerprint = fingerprint
+    self.environments = environments
   }
+
+  /// Whether the manifest declares the target when evaluated in environment `index`.
+  public func exists(inEnvironment index: Int) -> Bool { environments?.contains(index) ?? true }
 }
 
 /// A target's dependency as the manifest declares it.

@@ -4,6 +4,10 @@ import RippleKit
 import SystemClients
 import TestRunner
 
+enum TestPlanFormat: String, ExpressibleByArgument, CaseIterable {
+  case text, json
+}
+
 struct TestCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "test",
@@ -20,8 +24,14 @@ struct TestCommand: AsyncParsableCommand {
   @Flag(help: "Run every test target, not only the affected ones (nightly runs, comparisons).")
   var all = false
 
-  @Flag(help: "Print the plan (packages, test targets, exact commands) and run nothing.")
+  @Flag(help: "Print the plan (runs, packages, test targets, exact commands) and run nothing.")
   var dryRun = false
+
+  @Option(help: "With --dry-run: text or json.")
+  var format: TestPlanFormat = .text
+
+  @Flag(help: "Fail (exit 1) when a selected test target cannot run on this host (test.runs platforms).")
+  var requireAll = false
 
   @Option(help: ArgumentHelp("Run only shard I of N, balanced on recorded durations.", valueName: "I/N"))
   var shard: String?
@@ -50,6 +60,7 @@ struct TestCommand: AsyncParsableCommand {
   func validate() throws {
     if retryFailed < 0 { throw ValidationError("--retry-failed must be 0 or more (got \(retryFailed)).") }
     if jobs < 1 { throw ValidationError("--jobs must be at least 1 (got \(jobs)).") }
+    if format == .json && !dryRun { throw ValidationError("--format json goes with --dry-run.") }
     if let shard {
       do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) }
     }
@@ -61,11 +72,11 @@ struct TestCommand: AsyncParsableCommand {
       TestRequest(
         scope: all ? .everything : .affected(selection.request), shard: try shard.map { try Shard(parsing: $0) },
         retryFailed: retryFailed, jobs: jobs, scratchPath: scratchPath.map(absolute),
-        timingsPath: timings.map(absolute), extraArguments: passthrough))
+        timingsPath: timings.map(absolute), extraArguments: passthrough, requireAll: requireAll))
     for warning in plan.warnings { Terminal.standardError.write("warning: \(warning)\n") }
 
     if dryRun {
-      print(plan.commands.rendered, terminator: "")
+      print(format == .json ? plan.planJSON() : plan.renderedPlan, terminator: format == .json ? "\n" : "")
       return
     }
     let progress = ProgressWriter(columns: { Terminal.standardError.columns })
@@ -76,7 +87,7 @@ struct TestCommand: AsyncParsableCommand {
     progress.finish()  // also when the run threw: its error must not end up on the status line
     let result = try outcome.get()
 
-    if result.nothingAffected {
+    if result.nothingAffected && result.notRunHere.isEmpty {
       print(plan.nothingMessage)
     } else {
       print(SummaryRenderer.render(result), terminator: "")

@@ -9,15 +9,18 @@ public struct RippleConfiguration: Sendable, Hashable {
   public var assets: AssetsConfig
   /// `daemon:`: what `rippled` applies over its own settings for this repository.
   public var daemon: RepositoryDaemonSettings
+  /// `test:`: the runs the selected tests are planned into, and what they need.
+  public var test: TestConfig
 
   public init(
     sourcePath: String? = nil, selection: SelectionConfig = .init(), assets: AssetsConfig = .init(),
-    daemon: RepositoryDaemonSettings = .init()
+    daemon: RepositoryDaemonSettings = .init(), test: TestConfig = .init()
   ) {
     self.sourcePath = sourcePath
     self.selection = selection
     self.assets = assets
     self.daemon = daemon
+    self.test = test
   }
 }
 

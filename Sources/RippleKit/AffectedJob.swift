@@ -38,6 +38,7 @@ extension Workspace {
   /// Git → changed paths; manifests → graphs at both sides; config → the pure analysis.
   public func affected(_ options: AffectedRequest) async throws -> AffectedOutcome {
     let selection = configuration.selection
+    let environments = configuration.graphEnvironments
     let changeSet = try changes(options.changes)
 
     let headTree =
@@ -55,7 +56,7 @@ extension Workspace {
     for (side, tree) in [("head", headTree), ("base", baseTree)] {
       do {
         let loaded = try await loader.loadPartialGraph(
-          tree, environments: selection.manifestEnvironments, excludePackages: selection.excludePackages)
+          tree, environments: environments, excludePackages: selection.excludePackages)
         if let error = PackageGraphError.combining(loaded.failures) {
           guard options.fallbackAll, error.category != .internal else { throw error }
           fallbackReasons.append("--fallback all: \(error.description)")

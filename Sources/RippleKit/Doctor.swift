@@ -1,6 +1,7 @@
 import Foundation
 import Git
 import RippleConfig
+import RippleCore
 import SystemClients
 
 /// One thing Ripple needs, checked: what was found, or what is wrong and the command that fixes it.
@@ -40,12 +41,62 @@ public enum Doctor {
             detail: config.sourcePath.map { "config \($0) is valid" } ?? "no ripple.yml: built-in defaults", fix: nil))
         checks += AssetChecks.tools(config.assets, environment: services.environment)
         checks += AssetChecks.credentials(config.assets, environment: services.environment)
+        checks += await testRuns(workspace)
       } catch {
         checks.append(
           DoctorCheck(name: "config", ok: false, detail: "\(error)", fix: "edit the file as the message says"))
       }
     }
     checks.append(cacheDirectory(services))
+    return checks
+  }
+
+  /// `test.runs`: this platform has a run, every run's environment evaluates, each `test.requires` check
+  /// passes.
+  static func testRuns(_ workspace: Workspace) async -> [DoctorCheck] {
+    let host = Platform.host
+    let runs = workspace.configuration.testRuns
+    let here = runs.filter { $0.runs(on: host) }
+    var checks = [
+      DoctorCheck(
+        name: "test runs", ok: !here.isEmpty,
+        detail: here.isEmpty
+          ? "no test run is for \(host.rawValue): every selected test would be listed as not run here"
+          : "on \(host.rawValue): " + here.map(\.name).joined(separator: ", "),
+        fix: here.isEmpty ? "add \(host.rawValue) to the platforms of a run in test.runs" : nil)
+    ]
+    do {
+      let graph = try await workspace.graph()
+      let environments = workspace.configuration.graphEnvironments
+      checks.append(
+        DoctorCheck(
+          name: "manifests", ok: true,
+          detail: "\(graph.packages.count) package\(graph.packages.count == 1 ? "" : "s") evaluate in "
+            + environments.map(TestConfig.name(of:)).joined(separator: ", "),
+          fix: nil))
+    } catch {
+      checks.append(
+        DoctorCheck(
+          name: "manifests", ok: false, detail: (error as? any RippleError)?.description ?? "\(error)",
+          fix: "run the failing `swift package dump-package` with the run's variables and fix the manifest"))
+    }
+    for requirement in workspace.configuration.test.requires {
+      do {
+        try await TestRequirements.check(
+          [requirement], in: workspace.root, process: workspace.services.process,
+          environment: workspace.services.environment)
+        checks.append(
+          DoctorCheck(
+            name: "requires \(requirement.name)", ok: true,
+            detail: "`\(requirement.command.joined(separator: " "))` passed", fix: nil))
+      } catch {
+        checks.append(
+          DoctorCheck(
+            name: "requires \(requirement.name)", ok: false,
+            detail: (error as? any RippleError)?.description ?? "\(error)",
+            fix: "start or install what it checks (test.requires in \(requirement.location.file))"))
+      }
+    }
     return checks
   }
 

@@ -1,6 +1,7 @@
 import Affected
 import Foundation
 import PackageModel
+import RippleConfig
 import RippleCore
 import TestRunner
 
@@ -68,11 +69,14 @@ public struct TestRequest: Sendable {
   public var timingsPath: String?
   /// Given to both `swift build` and `swift test`.
   public var extraArguments: [String]
+  /// A selected target that no run on this host can test fails the run (otherwise it is only named).
+  public var requireAll: Bool
 
   public init(
     scope: Scope, shard: Shard? = nil, retryFailed: Int = 0, jobs: Int = 1, scratchPath: String? = nil,
-    timingsPath: String? = nil, extraArguments: [String] = []
+    timingsPath: String? = nil, extraArguments: [String] = [], requireAll: Bool = false
   ) {
+    self.requireAll = requireAll
     self.scope = scope
     self.shard = shard
     self.retryFailed = retryFailed
@@ -97,9 +101,46 @@ public struct TestJob: Sendable {
   public var affected: AffectedOutcome?
   /// The graph every test was taken from (`.everything`).
   public var graph: PackageGraph?
+  /// Selected test targets no run on this host can test, with the reason.
+  public var notRunHere: [NotRunTarget] = []
+  public var requireAll = false
+  /// `test.requires`: checked before anything is built.
+  public var requirements: [TestRequirement] = []
 
   /// The packages, targets and exact commands, as `--dry-run` prints them.
   public var commands: TestPlan { TestRunner.plan(selection, options: options, history: history) }
+
+  /// `--dry-run` for people: each command with the variables of its run, then what cannot run here.
+  public var renderedPlan: String {
+    commands.rendered + notRunHere.map { $0.sentence + "\n" }.joined()
+  }
+
+  /// `ripple test --dry-run --format json`: one entry per run and package, and what cannot run here.
+  public func planJSON() -> String {
+    struct Run: Encodable {
+      var name: String
+      var package: String
+      var environment: [String: String]
+      var testTargets: [String]
+      var runAll: Bool
+      var commands: [String]
+    }
+    struct Document: Encodable {
+      var runs: [Run]
+      var notRunHere: [NotRunTarget]
+    }
+    let defaultName = TestConfig.name(of: [:])
+    let runs = commands.packages.map { step in
+      Run(
+        name: step.run?.name ?? defaultName, package: step.package,
+        environment: (step.run?.environment ?? [:]).compactMapValues { $0 }, testTargets: step.testTargets,
+        runAll: step.runAll, commands: [step.build.commandLine, step.test.commandLine])
+    }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(Document(runs: runs, notRunHere: notRunHere))) ?? Data()
+    return String(decoding: data, as: UTF8.self)
+  }
 }
 
 extension Workspace {
@@ -123,6 +164,9 @@ extension Workspace {
       nothingMessage = "no test target is affected by \(count) changed file\(count == 1 ? "" : "s")"
       affected = outcome
     }
+    let runs = TestRunPlanner.plan(
+      selection, graph: affected?.headGraph ?? graph, runs: configuration.testRuns,
+      environments: configuration.graphEnvironments, host: .host)
     let store = TimingStore(path: request.timingsPath ?? TimingStore.defaultPath(repositoryRoot: root))
     let (history, warning) = store.load()
     if let warning { warnings.append(warning) }
@@ -131,8 +175,9 @@ extension Workspace {
       jobs: request.jobs, retryFailed: request.retryFailed, shard: request.shard,
       swiftExecutable: services.swiftExecutable)
     return TestJob(
-      selection: selection, options: options, history: history, timingStore: store, warnings: warnings,
-      nothingMessage: nothingMessage, affected: affected, graph: graph)
+      selection: runs.selection, options: options, history: history, timingStore: store, warnings: warnings,
+      nothingMessage: nothingMessage, affected: affected, graph: graph, notRunHere: runs.notRunHere,
+      requireAll: request.requireAll, requirements: configuration.test.requires)
   }
 
   /// Builds and runs the plan (`onEvent` sees each step as it happens), then adds this run's durations to
@@ -140,8 +185,14 @@ extension Workspace {
   public func runTests(_ plan: TestJob, onEvent: @escaping @Sendable (TestRunEvent) -> Void) async throws
     -> TestRunResult
   {
+    if !plan.commands.isEmpty {
+      try await TestRequirements.check(
+        plan.requirements, in: root, process: services.process, environment: services.environment)
+    }
     let runner = TestRunner(process: services.process, onEvent: onEvent)
-    let result = try await runner.run(plan.selection, options: plan.options, history: plan.history)
+    var result = try await runner.run(plan.selection, options: plan.options, history: plan.history)
+    result.notRunHere = plan.notRunHere
+    result.requireAll = plan.requireAll
     var updated = plan.history
     updated.record(result)
     if updated != plan.history { try? plan.timingStore.save(updated) }

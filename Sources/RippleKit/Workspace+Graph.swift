@@ -3,11 +3,11 @@ import PackageModel
 import RippleConfig
 
 extension Workspace {
-  /// The package graph of the working tree, with the configured manifest environments unioned.
+  /// The package graph of the working tree, with the manifest environments (and every test run's) unioned.
   public func graph() async throws -> PackageGraph {
     let selection = configuration.selection
     return try await services.graphLoader.loadGraph(
-      Snapshots.workingTree(of: repository), environments: selection.manifestEnvironments,
+      Snapshots.workingTree(of: repository), environments: configuration.graphEnvironments,
       excludePackages: selection.excludePackages)
   }
 }

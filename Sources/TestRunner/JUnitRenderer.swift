@@ -12,8 +12,9 @@ public enum JUnitRenderer {
     let errors = result.packages.filter { $0.status == .buildFailed || $0.status == .error || $0.status == .noTestsRan }
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     out +=
-      "<testsuites name=\"ripple\" tests=\"\(totals.tests + errors.count)\" failures=\"\(totals.failed)\""
-      + " errors=\"\(errors.count)\" skipped=\"\(totals.skipped)\" time=\"\(time(result.duration))\">\n"
+      "<testsuites name=\"ripple\" tests=\"\(totals.tests + errors.count + result.notRunHere.count)\""
+      + " failures=\"\(totals.failed)\" errors=\"\(errors.count)\""
+      + " skipped=\"\(totals.skipped + result.notRunHere.count)\" time=\"\(time(result.duration))\">\n"
     if result.nothingAffected { out += "  <!-- no test target is affected: nothing was built or run -->\n" }
     if result.cancelled { out += "  <!-- the run was interrupted: results are partial -->\n" }
     for package in result.packages {
@@ -33,6 +34,14 @@ public enum JUnitRenderer {
           "    <testcase classname=\"\(escape(package.path))\" name=\"build\" time=\"\(time(package.buildDuration))\">\n"
         out += "      <error message=\"\(escape(kind))\">\(escape(body))</error>\n    </testcase>\n  </testsuite>\n"
       }
+    }
+    // A selected target no run on this host can test: a skipped case with the reason, never left out.
+    for target in result.notRunHere {
+      out +=
+        "  <testsuite name=\"\(escape(target.name))\" package=\"\(escape(target.package))\" tests=\"1\""
+        + " failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0\">\n"
+        + "    <testcase classname=\"\(escape(target.name))\" name=\"(not run on \(escape(target.platform)))\" time=\"0\">\n"
+        + "      <skipped message=\"\(escape(target.sentence))\"/>\n    </testcase>\n  </testsuite>\n"
     }
     return out + "</testsuites>\n"
   }

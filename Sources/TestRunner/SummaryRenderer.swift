@@ -4,25 +4,27 @@ import Foundation
 /// tests and build failures. Pure.
 public enum SummaryRenderer {
   public static func render(_ result: TestRunResult) -> String {
+    let notRunHere = result.notRunHere.map { $0.sentence + "\n" }.joined()
     if result.nothingAffected {
+      if !notRunHere.isEmpty { return "Nothing this host can run was selected.\n" + notRunHere }
       return "No test target is affected: nothing was built or run.\n"
     }
     var out = ""
     var rows: [[String]] = [["package", "test target", "tests", "passed", "failed", "skipped", "duration"]]
     for package in result.packages {
       if package.status == .buildFailed || package.status == .error {
-        rows.append([package.path, "(build failed)", "-", "-", "-", "-", format(package.buildDuration)])
+        rows.append([package.label, "(build failed)", "-", "-", "-", "-", format(package.buildDuration)])
         continue
       }
       for target in package.targets {
         let t = target.totals
         rows.append([
-          package.path, target.name, "\(t.tests)", "\(t.passed)", "\(t.failed)", "\(t.skipped)",
+          package.label, target.name, "\(t.tests)", "\(t.passed)", "\(t.failed)", "\(t.skipped)",
           format(target.duration),
         ])
       }
       if package.status == .cancelled && package.targets.isEmpty {
-        rows.append([package.path, "(cancelled)", "-", "-", "-", "-", "-"])
+        rows.append([package.label, "(cancelled)", "-", "-", "-", "-", "-"])
       }
     }
     out += table(rows)
@@ -56,6 +58,7 @@ public enum SummaryRenderer {
         "\nNo test ran in \(package.path == "." ? "the root package" : "package \(package.path)"): "
         + "the filter \(package.filter ?? "(none)") matched nothing.\n"
     }
+    if !notRunHere.isEmpty { out += "\n" + notRunHere }
     let totals = result.totals
     out += "\n\(totals.tests) tests, \(totals.passed) passed, \(totals.failed) failed, \(totals.skipped) skipped"
     if totals.flaky > 0 { out += ", \(totals.flaky) flaky" }

@@ -25,8 +25,9 @@ public struct TestPlan: Sendable, Hashable {
     var out = ""
     for step in packages {
       let what = step.runAll ? "all test targets" : step.testTargets.joined(separator: ", ")
-      out += "\(step.package == "." ? "root package" : step.package): \(what)\n"
-      out += "  \(step.build.commandLine)\n  \(step.test.commandLine)\n"
+      let assignments = step.run.map(\.assignments).flatMap { $0.isEmpty ? nil : $0 + " " } ?? ""
+      out += "\(step.label): \(what)\n"
+      out += "  \(assignments)\(step.build.commandLine)\n  \(assignments)\(step.test.commandLine)\n"
     }
     let temporary = packages.first?.build.environment["TMPDIR"] ?? nil
     if let temporary { out += "Every command runs with TMPDIR=\(ShellQuote.quote(temporary)).\n" }
@@ -44,7 +45,7 @@ public struct TestPlan: Sendable, Hashable {
   public static func make(
     selection: TestSelection, options: TestRunOptions, xunitDirectory: String, temporaryDirectory: String? = nil
   ) -> TestPlan {
-    let environment: [String: String?] = temporaryDirectory.map { ["TMPDIR": $0] } ?? [:]
+    let temporary: [String: String?] = temporaryDirectory.map { ["TMPDIR": $0] } ?? [:]
     var steps: [PackageStep] = []
     var skipped: [String] = []
     for package in selection.packages {
@@ -53,14 +54,18 @@ public struct TestPlan: Sendable, Hashable {
         continue
       }
       let targets = Array(Set(package.testTargets)).sorted()
+      let environment = temporary.merging(package.run?.environment ?? [:]) { _, run in run }
       let directory = absolutePackagePath(package.path, root: options.repositoryRoot)
       var common = ["--package-path", directory]
-      if let scratch = scratchPath(for: package.path, options: options) { common += ["--scratch-path", scratch] }
+      if let scratch = scratchPath(for: package.path, run: package.run, options: options) {
+        common += ["--scratch-path", scratch]
+      }
       let build = ProcessRequest(
         options.swiftExecutable, ["build", "--build-tests"] + common + options.extraArguments,
         environment: environment)
       let filter = package.runAll ? nil : TestFilter.targets(targets)
-      let xunit = (xunitDirectory as NSString).appendingPathComponent("\(folderName(for: package.path)).xml")
+      let xunitName = (package.run?.scratchFolder.map { "\($0)-" } ?? "") + folderName(for: package.path)
+      let xunit = (xunitDirectory as NSString).appendingPathComponent("\(xunitName).xml")
       var testArguments = ["test", "--skip-build"] + common
       if let filter { testArguments += ["--filter", filter] }
       testArguments += ["--xunit-output", xunit] + options.extraArguments
@@ -71,9 +76,12 @@ public struct TestPlan: Sendable, Hashable {
       steps.append(
         PackageStep(
           package: package.path, directory: directory, testTargets: package.runAll ? [] : targets,
-          runAll: package.runAll, filter: filter, build: build, list: list, test: test, xunitPath: xunit))
+          runAll: package.runAll, filter: filter, build: build, list: list, test: test, xunitPath: xunit,
+          run: package.run))
     }
-    return TestPlan(packages: steps.sorted { $0.package < $1.package }, skippedPackages: skipped.sorted())
+    // Stable sort: the runs of one package stay in run order.
+    let ordered = steps.enumerated().sorted { ($0.element.package, $0.offset) < ($1.element.package, $1.offset) }
+    return TestPlan(packages: ordered.map(\.element), skippedPackages: skipped.sorted())
   }
 
   static func absolutePackagePath(_ path: String, root: String) -> String {
@@ -82,13 +90,21 @@ public struct TestPlan: Sendable, Hashable {
     return rootURL.appendingPathComponent(path, isDirectory: true).standardizedFileURL.path
   }
 
-  /// A package's own scratch folder under the base, unless the user chose a build location.
-  static func scratchPath(for package: String, options: TestRunOptions) -> String? {
-    guard let base = options.scratchPath else { return nil }
+  /// A package's own scratch folder under the base, unless the user chose a build location. A run with a
+  /// build folder of its own builds under `<base>/<run folder>/`, or `<root>/.build/ripple/runs/<run folder>/`
+  /// without a base.
+  static func scratchPath(for package: String, run: TestRunContext? = nil, options: TestRunOptions) -> String? {
     let userChose = options.extraArguments.contains {
       $0 == "--scratch-path" || $0 == "--build-path" || $0.hasPrefix("--scratch-path=") || $0.hasPrefix("--build-path=")
     }
     if userChose { return nil }
+    if let runFolder = run?.scratchFolder {
+      let base =
+        options.scratchPath ?? (options.repositoryRoot as NSString).appendingPathComponent(".build/ripple/runs")
+      return ((base as NSString).appendingPathComponent(runFolder) as NSString)
+        .appendingPathComponent(folderName(for: package))
+    }
+    guard let base = options.scratchPath else { return nil }
     return (base as NSString).appendingPathComponent(folderName(for: package))
   }
 
@@ -125,6 +141,17 @@ public struct PackageStep: Sendable, Hashable {
   public var test: ProcessRequest
   /// `swift test` writes Swift Testing results next to it, as `<name>-swift-testing.xml`.
   public var xunitPath: String
+  /// The test run (`test.runs`) this step belongs to; nil: the one default run.
+  public var run: TestRunContext? = nil
+
+  /// The package path, or "Packages/Server (run server)" for a step of a declared run: progress events.
+  public var eventName: String { run.map { "\(package) (run \($0.name))" } ?? package }
+
+  /// "root package", "Packages/Server" or "Packages/Server (run server)": how the dry run names the step.
+  public var label: String {
+    let name = package == "." ? "root package" : package
+    return run.map { "\(name) (run \($0.name))" } ?? name
+  }
 
   /// The Swift Testing xunit file SwiftPM derives from `xunitPath`.
   public var swiftTestingXunitPath: String { Self.swiftTestingPath(xunitPath) }

@@ -27,6 +27,10 @@ public struct TestRunResult: Sendable, Codable, Hashable {
   public var cancelled: Bool
   /// Wall-clock seconds.
   public var duration: Double
+  /// Selected test targets no run on this host can test (`test.runs` platforms), each with the reason.
+  public var notRunHere: [NotRunTarget] = []
+  /// `--require-all`: a target in `notRunHere` fails the run.
+  public var requireAll = false
 
   public init(
     packages: [PackageResult], shard: Shard? = nil, nothingAffected: Bool = false, cancelled: Bool = false,
@@ -59,11 +63,12 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     if let empty = packages.first(where: { $0.status == .noTestsRan }) {
       throw .noTestsRan(package: empty.path, filter: empty.filter ?? "(none)")
     }
+    if requireAll, !notRunHere.isEmpty { throw .notRunHere(notRunHere) }
     if cancelled { throw .cancelled }
   }
 
   private enum CodingKeys: String, CodingKey {
-    case schemaVersion, succeeded, cancelled, nothingAffected, shard, duration, totals, packages
+    case schemaVersion, succeeded, cancelled, nothingAffected, shard, duration, totals, packages, notRunHere
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -76,6 +81,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     try c.encode(duration, forKey: .duration)
     try c.encode(totals, forKey: .totals)
     try c.encode(packages, forKey: .packages)
+    try c.encode(notRunHere, forKey: .notRunHere)
   }
 
   public init(from decoder: any Decoder) throws {
@@ -86,6 +92,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     shard = try c.decodeIfPresent(Shard.self, forKey: .shard)
     duration = try c.decode(Double.self, forKey: .duration)
     packages = try c.decode([PackageResult].self, forKey: .packages)
+    notRunHere = try c.decodeIfPresent([NotRunTarget].self, forKey: .notRunHere) ?? []
   }
 
   /// The `--report-json` text.
@@ -94,6 +101,26 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self) + "\n"
   }
+}
+
+/// A selected test target that no test run on this host can test: named, never silently dropped.
+public struct NotRunTarget: Sendable, Codable, Hashable {
+  public var package: String
+  public var name: String
+  /// "exists only in run `client`, platforms: macos".
+  public var reason: String
+  /// The host platform, for "not run on linux: …".
+  public var platform: String
+
+  public init(package: String, name: String, reason: String, platform: String) {
+    self.package = package
+    self.name = name
+    self.reason = reason
+    self.platform = platform
+  }
+
+  /// "not run on linux: ClientOnlyTests (exists only in run `client`, platforms: macos)".
+  public var sentence: String { "not run on \(platform): \(name) (\(reason))" }
 }
 
 public struct TestTotals: Sendable, Codable, Hashable {
@@ -119,6 +146,8 @@ public struct PackageResult: Sendable, Codable, Hashable {
 
   /// Repo-relative package directory.
   public var path: String
+  /// The test run (`test.runs`) it belongs to; nil: the one default run.
+  public var run: String?
   public var status: Status
   /// The `--filter` used (nil: every test of the package).
   public var filter: String?
@@ -130,10 +159,11 @@ public struct PackageResult: Sendable, Codable, Hashable {
   public var targets: [TargetResult]
 
   public init(
-    path: String, status: Status, filter: String? = nil, buildDuration: Double = 0, buildErrors: [String] = [],
-    message: String? = nil, targets: [TargetResult] = []
+    path: String, run: String? = nil, status: Status, filter: String? = nil, buildDuration: Double = 0,
+    buildErrors: [String] = [], message: String? = nil, targets: [TargetResult] = []
   ) {
     self.path = path
+    self.run = run
     self.status = status
     self.filter = filter
     self.buildDuration = buildDuration
@@ -144,6 +174,9 @@ public struct PackageResult: Sendable, Codable, Hashable {
 
   /// The repo-relative path for lists: kept as is, "." for the root.
   public var package: String { path }
+
+  /// The path, with its run when it belongs to a declared one: "Packages/Server (server)".
+  public var label: String { run.map { "\(path) (\($0))" } ?? path }
 }
 
 public struct TargetResult: Sendable, Codable, Hashable {

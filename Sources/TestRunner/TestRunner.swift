@@ -75,20 +75,49 @@ public struct TestRunner: Sendable {
     return result
   }
 
-  /// Runs packages with at most `jobs` at a time; results in plan order.
+  /// Runs packages with at most `jobs` at a time; the runs (`test.runs`) of one package one after another,
+  /// in run order. Results in plan order.
   private func runAll(_ steps: [PackageStep], jobs: Int, retries: Int) async -> [Result<PackageResult, TestRunnerError>]
   {
+    var groups: [[Int]] = []
+    var groupOfPackage: [String: Int] = [:]
+    for (index, step) in steps.enumerated() {
+      if let group = groupOfPackage[step.package] {
+        groups[group].append(index)
+      } else {
+        groupOfPackage[step.package] = groups.count
+        groups.append([index])
+      }
+    }
     // After a failure (swift could not run) nothing more is started; unstarted packages are cancelled.
     let results =
-      (try? await Concurrently.map(steps, limit: jobs) { step in
-        await runPackageCatching(step, retries: retries)
-      } onResult: { _, result in
-        if case .failure = result { return false }
-        return true
-      }) ?? steps.map { _ in nil }
-    return results.enumerated().map { index, result in
-      result ?? .success(PackageResult(path: steps[index].package, status: .cancelled, filter: steps[index].filter))
+      (try? await Concurrently.map(groups, limit: jobs) { group in
+        await runPackageSequence(group.map { steps[$0] }, retries: retries)
+      } onResult: { _, results in
+        !results.contains { if case .failure = $0 { true } else { false } }
+      }) ?? groups.map { _ in nil }
+    var ordered: [Result<PackageResult, TestRunnerError>?] = steps.map { _ in nil }
+    for (group, outcome) in zip(groups, results) {
+      for (index, result) in zip(group, outcome ?? []) { ordered[index] = result }
     }
+    return ordered.enumerated().map { index, result in
+      let step = steps[index]
+      return result
+        ?? .success(PackageResult(path: step.package, run: step.run?.name, status: .cancelled, filter: step.filter))
+    }
+  }
+
+  /// One package's steps in order; after a step that could not run, the rest are left out (cancelled).
+  private func runPackageSequence(_ steps: [PackageStep], retries: Int) async -> [Result<
+    PackageResult, TestRunnerError
+  >] {
+    var results: [Result<PackageResult, TestRunnerError>] = []
+    for step in steps {
+      let result = await runPackageCatching(step, retries: retries)
+      results.append(result)
+      if case .failure = result { break }
+    }
+    return results
   }
 
   /// `runPackage` with its error as a value. Kept out of the task-group closure: a typed `do/catch`
@@ -102,14 +131,14 @@ public struct TestRunner: Sendable {
   }
 
   func runPackage(_ step: PackageStep, retries: Int) async throws(TestRunnerError) -> PackageResult {
-    var package = PackageResult(path: step.package, status: .cancelled, filter: step.filter)
+    var package = PackageResult(path: step.package, run: step.run?.name, status: .cancelled, filter: step.filter)
     if Task.isCancelled { return package }
 
-    onEvent(.building(package: step.package))
+    onEvent(.building(package: step.eventName))
     let buildStart = ContinuousClock.now
     guard let build = try await execute(step.build) else { return finish(package) }
     package.buildDuration = Self.seconds(since: buildStart)
-    onEvent(.built(package: step.package, succeeded: build.succeeded, seconds: package.buildDuration))
+    onEvent(.built(package: step.eventName, succeeded: build.succeeded, seconds: package.buildDuration))
     guard build.succeeded else {
       package.status = .buildFailed
       package.buildErrors = BuildLog.errorLines(build.outputString + "\n" + build.errorString)
@@ -126,7 +155,7 @@ public struct TestRunner: Sendable {
     }
     let assembler = ResultAssembler(selectedTargets: step.testTargets, listedTests: listed)
 
-    onEvent(.testing(package: step.package, targets: step.testTargets, attempt: 1))
+    onEvent(.testing(package: step.eventName, targets: step.testTargets, attempt: 1))
     guard
       let (test, targets) = try await runTests(
         step.test, package: step.package, xunit: step.xunitPath, assembler: assembler)
@@ -157,7 +186,7 @@ public struct TestRunner: Sendable {
       let failing = Self.retryIdentifiers(package.targets)
       guard !failing.isEmpty else { break }
       attempt += 1
-      onEvent(.testing(package: step.package, targets: Array(Set(failing.map(\.target))).sorted(), attempt: attempt))
+      onEvent(.testing(package: step.eventName, targets: Array(Set(failing.map(\.target))).sorted(), attempt: attempt))
       let filter = TestFilter.tests(failing.map(\.identifier))
       let xunit = (step.xunitPath as NSString).deletingPathExtension + "-retry\(attempt).xml"
       var request = step.test

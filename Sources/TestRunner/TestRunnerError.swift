@@ -13,6 +13,8 @@ public enum TestRunnerError: RippleError, Equatable {
   case testsFailed(count: Int, packages: [String])
   /// A package had selected test targets but its filter matched no test.
   case noTestsRan(package: String, filter: String)
+  /// `--require-all`: selected test targets that no run on this host can test.
+  case notRunHere([NotRunTarget])
   /// Interrupted (Ctrl-C or SIGTERM) before the run finished.
   case cancelled
   /// The work directory for xunit files could not be created.
@@ -22,7 +24,7 @@ public enum TestRunnerError: RippleError, Equatable {
     switch self {
     case .invalidShard: .usage
     case .swiftNotFound, .couldNotStart, .workDirectory: .environment
-    case .buildFailed, .testsFailed, .noTestsRan, .cancelled: .checkFailed
+    case .buildFailed, .testsFailed, .noTestsRan, .notRunHere, .cancelled: .checkFailed
     }
   }
 
@@ -42,6 +44,9 @@ public enum TestRunnerError: RippleError, Equatable {
     case .noTestsRan(let package, let filter):
       "No test ran in package \(package) although test targets were selected: the filter \(filter) matched "
         + "nothing; check that the selected test targets exist and contain tests."
+    case .notRunHere(let targets):
+      "--require-all: \(targets.count) selected test target\(targets.count == 1 ? "" : "s") cannot run on this host: "
+        + targets.map(\.sentence).joined(separator: "; ") + "."
     case .cancelled:
       "The test run was interrupted; the results of what finished were still reported."
     case .workDirectory(let path, let reason):

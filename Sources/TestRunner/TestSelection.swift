@@ -1,4 +1,5 @@
 import Foundation
+import SystemClients
 
 /// What to test: per package, the test targets the affected analysis selected.
 ///
@@ -22,7 +23,7 @@ public struct TestSelection: Sendable, Codable, Hashable {
   }
 }
 
-/// The test targets to run in one package.
+/// The test targets to run in one package (in one test run).
 public struct PackageSelection: Sendable, Codable, Hashable {
   /// Repo-relative package directory, "." for the root package.
   public var path: String
@@ -30,14 +31,40 @@ public struct PackageSelection: Sendable, Codable, Hashable {
   public var testTargets: [String]
   /// Run every test of the package, without a filter.
   public var runAll: Bool
+  /// The test run (`test.runs`) these targets belong to; nil: the one default run.
+  public var run: TestRunContext?
 
-  public init(path: String, testTargets: [String], runAll: Bool = false) {
+  public init(path: String, testTargets: [String], runAll: Bool = false, run: TestRunContext? = nil) {
     self.path = path
     self.testTargets = testTargets
     self.runAll = runAll
+    self.run = run
   }
 
   public var hasWork: Bool { runAll || !testTargets.isEmpty }
+}
+
+/// One test run of `test.runs`: its name, the environment its `swift build` and `swift test` see, and its
+/// own build folder.
+public struct TestRunContext: Sendable, Codable, Hashable {
+  public var name: String
+  /// Variables set (a value) or removed (nil: another run sets it, so it must not leak in from the shell).
+  public var environment: [String: String?]
+  /// A build folder of its own, under the scratch base (or `<root>/.build/ripple/runs`): two environments are
+  /// two build graphs and never share a `.build`. nil: the package's usual build folder (the first run).
+  public var scratchFolder: String?
+
+  public init(name: String, environment: [String: String?] = [:], scratchFolder: String? = nil) {
+    self.name = name
+    self.environment = environment
+    self.scratchFolder = scratchFolder
+  }
+
+  /// The variables it sets, as a shell would write them before a command: `TEST_SERVER=1`.
+  public var assignments: String {
+    environment.compactMap { name, value in value.map { "\(name)=\(ShellQuote.quote($0))" } }.sorted()
+      .joined(separator: " ")
+  }
 }
 
 /// One schedulable unit: a test target of a package, or a whole package (`target == nil`, run all).

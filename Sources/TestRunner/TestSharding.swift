@@ -25,7 +25,7 @@ public enum TestSharding {
         return mine.contains(TestUnit(package: package.path, target: nil)) ? package : nil
       }
       let targets = package.testTargets.filter { mine.contains(TestUnit(package: package.path, target: $0)) }
-      return targets.isEmpty ? nil : PackageSelection(path: package.path, testTargets: targets)
+      return targets.isEmpty ? nil : PackageSelection(path: package.path, testTargets: targets, run: package.run)
     }
     return TestSelection(packages: packages)
   }

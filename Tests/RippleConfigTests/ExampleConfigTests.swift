@@ -13,5 +13,7 @@ import Testing
     #expect(config.assets.assets.map(\.id) == ["audio", "fonts"])
     #expect(config.assets.assets.first?.transform?.variants.count == 2)
     #expect(config.assets.secrets.map(\.id) == ["server-secrets"])
+    #expect(config.testRuns.map(\.name) == ["server", "client"])
+    #expect(config.test.requires.map(\.name) == ["postgres"])
   }
 }

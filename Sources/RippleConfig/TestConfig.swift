@@ -1,0 +1,96 @@
+/// A platform a test run can happen on.
+public enum Platform: String, Sendable, Hashable, CaseIterable, Codable {
+  case linux
+  case macos
+
+  /// The platform this process runs on.
+  public static var host: Platform {
+    #if os(macOS)
+      .macos
+    #else
+      .linux
+    #endif
+  }
+}
+
+/// What builds and runs a test run's targets.
+public enum TestRunnerKind: String, Sendable, Hashable, CaseIterable {
+  /// `swift build --build-tests` and `swift test`.
+  case swift
+}
+
+/// One entry of `test.runs`: where and how a part of the tests runs (docs/DESIGN.md, "Test runs").
+public struct TestRunSpec: Sendable, Hashable {
+  public var name: String
+  /// Set for `swift build` and `swift test` (and for evaluating the manifests of this run's graph).
+  public var environment: [String: String]
+  public var platforms: [Platform]
+  public var runner: TestRunnerKind
+
+  public init(
+    name: String, environment: [String: String] = [:], platforms: [Platform] = Platform.allCases,
+    runner: TestRunnerKind = .swift
+  ) {
+    self.name = name
+    self.environment = environment
+    self.platforms = platforms
+    self.runner = runner
+  }
+
+  public func runs(on platform: Platform) -> Bool { platforms.contains(platform) }
+}
+
+/// A prerequisite the tests need but Ripple does not start (a database, a simulator), checked before
+/// building: `command` must exit 0.
+public struct TestRequirement: Sendable, Hashable {
+  public var name: String
+  /// argv, no shell.
+  public var command: [String]
+  /// Where it is declared, for errors.
+  public var location: ConfigLocation
+
+  public init(name: String, command: [String], location: ConfigLocation) {
+    self.name = name
+    self.command = command
+    self.location = location
+  }
+}
+
+/// `test:` — how the selected tests run.
+public struct TestConfig: Sendable, Hashable {
+  /// As declared; empty means one run per manifest environment (`runs(manifestEnvironments:)`).
+  public var declaredRuns: [TestRunSpec]
+  public var requires: [TestRequirement]
+
+  public init(declaredRuns: [TestRunSpec] = [], requires: [TestRequirement] = []) {
+    self.declaredRuns = declaredRuns
+    self.requires = requires
+  }
+
+  /// The runs to plan, in order: the declared ones, or one per manifest environment on every platform,
+  /// named after its variables ("default" for none).
+  public func runs(manifestEnvironments: [[String: String]]) -> [TestRunSpec] {
+    if !declaredRuns.isEmpty { return declaredRuns }
+    let environments = manifestEnvironments.isEmpty ? [[:]] : manifestEnvironments
+    return environments.map { TestRunSpec(name: Self.name(of: $0), environment: $0) }
+  }
+
+  /// `TEST_SERVER=1` for `{TEST_SERVER: "1"}`; "default" for no variables.
+  public static func name(of environment: [String: String]) -> String {
+    environment.isEmpty
+      ? "default" : environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+  }
+}
+
+extension RippleConfiguration {
+  /// The runs `ripple test` plans (`test.runs`, or one per manifest environment).
+  public var testRuns: [TestRunSpec] { test.runs(manifestEnvironments: selection.manifestEnvironments) }
+
+  /// The environments every manifest is evaluated in: `selection.manifestEnvironments`, then each test
+  /// run's environment not already among them, so every run's graph is known.
+  public var graphEnvironments: [[String: String]] {
+    var environments = selection.manifestEnvironments
+    for run in testRuns where !environments.contains(run.environment) { environments.append(run.environment) }
+    return environments
+  }
+}

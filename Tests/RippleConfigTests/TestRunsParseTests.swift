@@ -1,0 +1,64 @@
+import ConfigLoading
+import RippleConfig
+import RippleCore
+import Testing
+
+/// `test.runs` and `test.requires`, and the runs planned without them.
+@Suite struct TestRunsParseTests {
+  @Test func runsAndRequirementsInOrder() throws {
+    let config = try ConfigLoader.parse(
+      """
+      test:
+        runs:
+          - name: server
+            environment: {TEST_SERVER: "1"}
+            platforms: [linux]
+            runner: swift
+          - name: client
+            platforms: [macos]
+        requires:
+          - name: postgres
+            command: [pg_isready, -q]
+      """, path: "ripple.yml")
+    #expect(
+      config.testRuns == [
+        TestRunSpec(name: "server", environment: ["TEST_SERVER": "1"], platforms: [.linux]),
+        TestRunSpec(name: "client", platforms: [.macos]),
+      ])
+    #expect(config.test.requires.map(\.name) == ["postgres"])
+    #expect(config.test.requires.first?.command == ["pg_isready", "-q"])
+    #expect(config.test.requires.first?.location.line == 10)
+    // Every run's graph is evaluated: the server environment joins the default `{}`.
+    #expect(config.graphEnvironments == [[:], ["TEST_SERVER": "1"]])
+  }
+
+  @Test func withoutRunsOneRunPerManifestEnvironmentOnEveryPlatform() throws {
+    let config = try ConfigLoader.parse(
+      """
+      selection:
+        manifestEnvironments: [{}, {TEST_SERVER: "1"}]
+      """, path: "ripple.yml")
+    #expect(config.testRuns.map(\.name) == ["default", "TEST_SERVER=1"])
+    #expect(config.testRuns.allSatisfy { $0.platforms == [.linux, .macos] && $0.runner == .swift })
+    #expect(RippleConfiguration().testRuns == [TestRunSpec(name: "default")])
+  }
+
+  @Test(arguments: [
+    ("test:\n  runs:\n    - name: a\n      platforms: [windows]\n", 4, "`windows` is not a platform"),
+    ("test:\n  runs:\n    - name: a\n      runner: xcodebuild\n", 4, "`xcodebuild` is not a test runner"),
+    ("test:\n  runs:\n    - name: a\n      environment: {TEST_SERVER: 1}\n", 4, "must be a string"),
+    ("test:\n  runs:\n    - name: a\n      environment: {X: [1]}\n", 4, "must be a string"),
+    ("test:\n  runs:\n    - name: a\n    - name: a\n", 4, "used twice"),
+    ("test:\n  runs:\n    - platforms: [linux]\n", 3, "needs a `name`"),
+    ("test:\n  requires:\n    - name: db\n", 3, "needs a `command`"),
+    ("test:\n  requires:\n    - name: db\n      command: []\n", 4, "cannot be empty"),
+    ("test:\n  runz: []\n", 2, "unknown key `runz`"),
+  ])
+  func badInputIsAConfigErrorWithItsLine(text: String, line: Int, message: String) throws {
+    let error = try #require(throws: ConfigError.self) { try ConfigLoader.parse(text, path: "ripple.yml") }
+    #expect(error.category == .usage)
+    #expect(error.line == line, "\(error.description)")
+    #expect(error.description.contains(message), "\(error.description)")
+    #expect(error.description.hasPrefix("ripple.yml:\(line):"))
+  }
+}
