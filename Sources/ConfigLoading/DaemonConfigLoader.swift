@@ -61,7 +61,7 @@ public enum DaemonConfigLoader {
     case http, stateDirectory, cacheDirectory, logsDirectory, concurrency, shutdownGrace, retention, repositories
   }
 
-  static let httpKeys = ["address", "tokenFile", "webhookSecretFile"]
+  static let httpKeys = ["address", "tokenFile", "webhookSecretFile", "publicURL"]
   static let retentionKeys = ["maxRuns", "maxAge", "maxLogSize"]
 
   private static func http(_ value: YAMLValue) throws -> HTTPSettings {
@@ -70,6 +70,7 @@ public enum DaemonConfigLoader {
       switch key {
       case "address": (settings.host, settings.port) = try child.listenAddress()
       case "tokenFile": settings.tokenFile = try child.optionalPath()
+      case "publicURL": settings.publicURL = try child.webURL(allowLoopbackHTTP: true).trimmingSuffix("/")
       default: settings.webhookSecretFile = try child.optionalPath()
       }
     }

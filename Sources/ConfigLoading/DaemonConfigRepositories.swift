@@ -4,7 +4,7 @@ import Yams
 
 /// Validates `repositories:` of `rippled.yml` into `[RepositorySettings]`.
 enum DaemonRepositoriesParser {
-  static let commonKeys = ["name", "remote", "path", "runTimeout", "bootstrap", "testArguments"]
+  static let commonKeys = ["name", "remote", "path", "runTimeout", "bootstrap", "testArguments", "status"]
   /// Keys that only make sense when branches are fetched from a remote.
   static let remoteKeys = ["branches", "fetchInterval", "fetchTimeout"]
   /// Keys that only make sense when a working tree on this machine is watched.
@@ -64,6 +64,7 @@ enum DaemonRepositoriesParser {
     if let value = entries["pollInterval"] { repository.pollInterval = try value.duration() }
     if let value = entries["bootstrap"] { repository.bootstrap = try value.boolean() }
     if let value = entries["testArguments"] { repository.testArguments = try testArguments(value) }
+    if let value = entries["status"] { repository.status = try CommitStatusParser.parse(value) }
     return repository
   }
 

@@ -26,6 +26,8 @@ struct DaemonWork: Service {
   var listening: Latch
   /// Opened after READY: the sources start following.
   var started: Latch
+  /// The last commit statuses get a few seconds after the runs drained.
+  var statuses: CommitStatusReporter?
   var queued: [RunRecord]
 
   func run() async throws {
@@ -51,5 +53,13 @@ struct DaemonWork: Service {
     log.info("stopping: no new runs; running runs have \(configuration.shutdownGrace) to finish")
     notifier.stopping(status: "stopping: \(await scheduler.activity)")
     await scheduler.shutdown(grace: configuration.shutdownGrace)
+    if let statuses {
+      await withTaskGroup(of: Void.self) { group in
+        group.addTask { await statuses.drain() }
+        group.addTask { try? await Task.sleep(for: .seconds(5)) }
+        await group.next()
+        group.cancelAll()
+      }
+    }
   }
 }

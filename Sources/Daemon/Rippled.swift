@@ -78,9 +78,13 @@ public struct Rippled: Sendable {
     let executor = RunExecutor(
       paths: paths, store: store, services: services, dirtyPaths: dirtyPaths)
     let activity = Locked("starting")
+    for warning in CommitStatusReporter.tokenFileWarnings(configuration.repositories) { log.warning(warning) }
+    let statuses = CommitStatusReporter(
+      repositories: configuration.repositories, publicURL: configuration.http.publicURL, log: log)
     let scheduler = Scheduler(
       limit: configuration.concurrency, store: store, executor: executor, repositories: configuration.repositories,
-      log: log, metrics: metrics, health: health, maxLogBytes: configuration.retention.maxLogBytes
+      log: log, metrics: metrics, health: health, maxLogBytes: configuration.retention.maxLogBytes,
+      statuses: statuses
     ) { text in
       let changed = activity.withLock { current in
         defer { current = text }
@@ -145,7 +149,7 @@ public struct Rippled: Sendable {
     let work = DaemonWork(
       scheduler: scheduler, branchSources: branchSources, worktreeSources: worktreeSources, notifier: notifier,
       log: log, configuration: configuration, ready: ready, listening: listening, started: started,
-      queued: try store.queued())
+      statuses: statuses, queued: try store.queued())
     // Stopped in reverse order: watchdog, maintenance and sources first, then the runs drain, then HTTP.
     var lifecycle: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app), .init(service: work)]
     lifecycle += branchSources.map { .init(service: SourceService($0, started: started)) }

@@ -24,6 +24,7 @@ actor Scheduler {
   private let health: HealthBoard
   private let maxLogBytes: Int
   private let onChange: @Sendable (String) -> Void
+  private let statuses: CommitStatusReporter?
   private var tasks: [Int64: Task<Void, Never>] = [:]
   private var causes: [Int64: StopCause] = [:]
   private var descriptions: [Int64: String] = [:]
@@ -31,8 +32,10 @@ actor Scheduler {
 
   init(
     limit: Int, store: RunStore, executor: RunExecutor, repositories: [RepositorySettings], log: DaemonLog,
-    metrics: DaemonMetrics, health: HealthBoard, maxLogBytes: Int, onChange: @escaping @Sendable (String) -> Void
+    metrics: DaemonMetrics, health: HealthBoard, maxLogBytes: Int, statuses: CommitStatusReporter? = nil,
+    onChange: @escaping @Sendable (String) -> Void
   ) {
+    self.statuses = statuses
     core = SchedulerCore(limit: limit)
     self.store = store
     self.executor = executor
@@ -143,6 +146,7 @@ actor Scheduler {
     }
     descriptions[id] = "run \(id) (\(run.repository)/\(run.branch) \(String(run.head.prefix(10))))"
     log.info("started \(run.repository)/\(run.branch) at \(String(run.head.prefix(10)))", run: id)
+    statuses?.started(run)
     let executor = executor
     let timeout = settings.runTimeout
     tasks[id] = Task {
@@ -215,6 +219,7 @@ actor Scheduler {
       } else {
         record = try store.finish(id, state: state, reason: reason)
       }
+      statuses?.finished(record)
       metrics.runFinished(
         repository: record.repository, state: state, duration: record.duration,
         selectedTestTargets: record.selectedTestTargets, totalTestTargets: record.totalTestTargets)

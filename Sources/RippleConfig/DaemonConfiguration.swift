@@ -43,6 +43,9 @@ public struct HTTPSettings: Sendable, Hashable {
   public var tokenFile: String?
   /// A file holding the GitHub webhook secret. nil: `/hooks/github` answers 404.
   public var webhookSecretFile: String?
+  /// How people reach the dashboard (`https://ci.example.com/ripple`): the base of the run links in
+  /// commit statuses. nil: statuses carry no link.
+  public var publicURL: String?
 
   public init(
     host: String = "127.0.0.1", port: Int = 7878, tokenFile: String? = nil, webhookSecretFile: String? = nil
@@ -103,6 +106,8 @@ public struct RepositorySettings: Sendable, Hashable {
   public var bootstrap: Bool
   /// Extra arguments for `swift build` and `swift test`.
   public var testArguments: [String]
+  /// Where each run's result is posted as a commit status (nil: nowhere).
+  public var status: CommitStatusSettings?
 
   public init(
     name: String, source: Source, branches: [BranchRule] = [BranchRule(pattern: "main")],
