@@ -1,0 +1,40 @@
+import ConfigLoading
+import Foundation
+import Git
+import PackageLoading
+
+/// `ripple cache …`: the manifest cache as something CI carries between machines.
+public enum CacheJob {
+  /// The key of the working tree's manifests under the configured environments and the toolchain
+  /// `ripple affected` would use (docs/DESIGN.md, section 7).
+  public static func key(directory: String, configPath: String?, services: RippleServices) async throws
+    -> ManifestCacheKey
+  {
+    let repository = try GitRepository.discover(from: directory)
+    guard let root = repository.workdir else {
+      throw GitError.bareRepository(path: repository.gitDirectory, operation: "read the packages")
+    }
+    let selection = try ConfigLoader.load(repoRoot: root, explicitPath: configPath).selection
+    let toolchain = try await services.graphLoader.toolchainVersion()
+    return try ManifestCacheKey.make(
+      tree: Snapshots.workingTree(of: repository), environments: selection.manifestEnvironments,
+      excludePackages: selection.excludePackages, toolchain: toolchain)
+  }
+
+  /// The directory `ripple affected` reads and writes evaluated manifests in (`RIPPLE_CACHE_DIR/manifests`,
+  /// else the XDG default): the path to save and restore.
+  public static func directory(services: RippleServices) -> String {
+    services.manifestCache.directory ?? ManifestCache.defaultDirectory(environment: services.environment)
+  }
+
+  public static func stats(services: RippleServices) throws -> CacheDirectoryUsage {
+    try CacheDirectoryUsage.measure(directory(services: services))
+  }
+
+  /// Removes the cache files written more than `age` seconds ago (all of them when nil).
+  public static func prune(olderThan age: TimeInterval?, services: RippleServices, now: Date = Date()) throws
+    -> CacheDirectoryUsage
+  {
+    try CacheDirectoryUsage.prune(directory(services: services), writtenBefore: age.map { now - $0 })
+  }
+}
