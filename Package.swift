@@ -164,7 +164,8 @@ let package = Package(
     .testTarget(name: "GitTests", dependencies: ["Git"]),
     .testTarget(name: "PackageLoadingTests", dependencies: ["PackageLoading", "PackageModel"]),
     .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig", "ConfigLoading"]),
-    .testTarget(name: "AffectedTests", dependencies: ["Affected", "PackageModel"]),
+    // Yams: the generated CI pipelines are read back as a CI system would read them.
+    .testTarget(name: "AffectedTests", dependencies: ["Affected", "PackageModel", "Yams"]),
     .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner"]),
     .testTarget(name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig"], exclude: ["Helpers"]),
     .testTarget(name: "AssetsTests", dependencies: ["Assets", "ConfigLoading"]),
