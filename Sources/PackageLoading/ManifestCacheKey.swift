@@ -61,9 +61,13 @@ public struct ManifestCacheKey: Sendable, Hashable {
         manifestCount += 1
       }
     }
-    let toolchainDigest = ManifestCache.hex(SHA256.hash(data: Array(toolchain.utf8))).prefix(16)
+    let toolchainDigest = hex(SHA256.hash(data: Array(toolchain.utf8))).prefix(16)
     return ManifestCacheKey(
-      toolchainDigest: String(toolchainDigest), contentDigest: ManifestCache.hex(hasher.finalize()),
+      toolchainDigest: String(toolchainDigest), contentDigest: hex(hasher.finalize()),
       packageCount: packages.count, manifestCount: manifestCount)
+  }
+
+  private static func hex(_ digest: some Sequence<UInt8>) -> String {
+    digest.map { byte in byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16) }.joined()
   }
 }

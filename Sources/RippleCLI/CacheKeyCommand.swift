@@ -1,4 +1,3 @@
-import Affected
 import ArgumentParser
 import Foundation
 import PackageLoading

@@ -13,8 +13,6 @@ struct CacheAge: ExpressibleByArgument {
     }
     seconds = TimeInterval(count) * unit
   }
-
-  static var defaultCompletionKind: CompletionKind { .default }
 }
 
 struct CachePruneCommand: ParsableCommand {

@@ -22,7 +22,7 @@ struct CacheStatsCommand: ParsableCommand {
   static func render(_ usage: CacheDirectoryUsage, directory: String, format: CacheOutputFormat, now: Date) -> String {
     switch format {
     case .json:
-      var document: [String: Any] = ["path": directory, "files": usage.files, "bytes": usage.bytes]
+      var document: [String: Any] = ["path": directory, "files": usage.files, "bytes": Int(usage.bytes)]
       if let oldest = usage.oldest { document["oldestAgeSeconds"] = Int(now.timeIntervalSince(oldest)) }
       if let newest = usage.newest { document["newestAgeSeconds"] = Int(now.timeIntervalSince(newest)) }
       let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])) ?? Data()
