@@ -57,8 +57,9 @@ enum CIPipeline {
   static func commands(_ job: ShardJob, report: AffectedReport, settings: CIPipelineSettings) -> [String] {
     let printReasons = (["printf", "%s\\n"] + reasonLines(job, report: report)).map(shellQuoted).joined(separator: " ")
     let test =
-      [settings.ripple] + (["test", "--shard", "\(job.shard)/\(job.of)"] + settings.testArguments
-        + ["--junit", junitPath(job)]).map(shellQuoted)
+      [settings.ripple]
+      + (["test", "--shard", "\(job.shard)/\(job.of)"] + settings.testArguments
+      + ["--junit", junitPath(job)]).map(shellQuoted)
     return [printReasons] + settings.setup + [test.joined(separator: " ")]
   }
 
@@ -68,13 +69,15 @@ enum CIPipeline {
 
   static func noOpCommand(_ report: AffectedReport) -> String {
     let files = report.changedFiles.count
-    let message = "Ripple: no test target is affected by the \(files) changed file(s) (base \(report.base.prefix(12)), head \(report.head.prefix(12)))."
+    let message =
+      "Ripple: no test target is affected by the \(files) changed file(s) (base \(report.base.prefix(12)), head \(report.head.prefix(12)))."
     return ["echo", message].map(shellQuoted).joined(separator: " ")
   }
 
   /// `text` as one POSIX shell word: as is when it holds only safe characters, else single-quoted.
   static func shellQuoted(_ text: String) -> String {
-    let safe = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || safeSymbols.contains($0)) }
+    let safe =
+      !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || safeSymbols.contains($0)) }
     return safe ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
   }
 

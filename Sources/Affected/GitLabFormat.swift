@@ -24,7 +24,8 @@ extension AffectedFormatter {
     for job in jobs {
       var entries: [(key: String, value: PipelineYAML)] = []
       if let image = settings.image { entries.append(("image", .string(image))) }
-      entries.append(("script", .list(CIPipeline.commands(job, report: report, settings: settings).map(PipelineYAML.string))))
+      entries.append(
+        ("script", .list(CIPipeline.commands(job, report: report, settings: settings).map(PipelineYAML.string))))
       entries.append(
         (
           "artifacts",

@@ -44,7 +44,8 @@ enum PipelineYAML: Sendable {
   }
 
   private static func key(_ text: String) -> String {
-    let plain = text.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } ?? false
+    let plain =
+      text.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } ?? false
       && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
     return plain ? text : quoted(text)
   }

@@ -22,7 +22,8 @@ extension AffectedFormatter {
       if byID[id] == nil { byID[id] = target }
       weights[id] = durations[id] ?? durations[target.name]
     }
-    let plan = ShardPlanner.plan(items: report.testTargets.map { "\($0.package):\($0.name)" }, weights: weights, shards: shards)
+    let plan = ShardPlanner.plan(
+      items: report.testTargets.map { "\($0.package):\($0.name)" }, weights: weights, shards: shards)
     return plan.map { shard in
       ShardJob(shard: shard.index, of: plan.count, targets: shard.items.compactMap { byID[$0] })
     }

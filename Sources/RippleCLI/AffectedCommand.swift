@@ -35,7 +35,8 @@ struct AffectedCommand: AsyncParsableCommand {
   func validate() throws {
     if let shards, shards < 1 { throw ValidationError("--shards must be at least 1 (got \(shards)).") }
     if shards != nil && !format.takesShards {
-      throw ValidationError("--shards goes with --format matrix, gitlab or buildkite (got --format \(format.rawValue)).")
+      throw ValidationError(
+        "--shards goes with --format matrix, gitlab or buildkite (got --format \(format.rawValue)).")
     }
     if format.takesShards && shards == nil { throw ValidationError("--format \(format.rawValue) needs --shards N.") }
     try pipeline.validate(format: format)

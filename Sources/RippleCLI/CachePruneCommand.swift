@@ -36,7 +36,9 @@ struct CachePruneCommand: ParsableCommand {
     let services = RippleServices.live
     let age = all ? nil : (olderThan?.seconds ?? 30 * 86400)
     let removed = try CacheJob.prune(olderThan: age, services: services)
-    print("removed \(removed.files) file\(removed.files == 1 ? "" : "s") (\(Self.size(removed.bytes))) from \(CacheJob.directory(services: services))")
+    print(
+      "removed \(removed.files) file\(removed.files == 1 ? "" : "s") (\(Self.size(removed.bytes))) from \(CacheJob.directory(services: services))"
+    )
   }
 
   /// `512 B`, `1.5 KiB`, `3.2 MiB`.

@@ -25,12 +25,15 @@ struct CacheStatsCommand: ParsableCommand {
       var document: [String: Any] = ["path": directory, "files": usage.files, "bytes": Int(usage.bytes)]
       if let oldest = usage.oldest { document["oldestAgeSeconds"] = Int(now.timeIntervalSince(oldest)) }
       if let newest = usage.newest { document["newestAgeSeconds"] = Int(now.timeIntervalSince(newest)) }
-      let data = (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+      let data =
+        (try? JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])) ?? Data()
       return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\\/", with: "/") + "\n"
     case .text:
       var lines = ["path: \(directory)", "files: \(usage.files)", "size: \(CachePruneCommand.size(usage.bytes))"]
       if let oldest = usage.oldest, let newest = usage.newest {
-        lines.append("written: \(CachePruneCommand.age(now.timeIntervalSince(oldest))) to \(CachePruneCommand.age(now.timeIntervalSince(newest))) ago")
+        lines.append(
+          "written: \(CachePruneCommand.age(now.timeIntervalSince(oldest))) to \(CachePruneCommand.age(now.timeIntervalSince(newest))) ago"
+        )
       }
       return lines.joined(separator: "\n") + "\n"
     }

@@ -64,7 +64,8 @@ private func shellWords(_ line: String) -> [String] {
 @Suite("CI pipeline formats")
 struct CIPipelineFormatTests {
   @Test func gitlabHasOneJobPerShardRunningRippleTestWithTheSameSelection() throws {
-    let text = AffectedFormatter.gitlab(three, shards: 2, durations: ["AppTests": 10, "CoreTests": 1], settings: settings)
+    let text = AffectedFormatter.gitlab(
+      three, shards: 2, durations: ["AppTests": 10, "CoreTests": 1], settings: settings)
     let document = try load(text)
     #expect((document["variables"] as? [String: Any])?["GIT_DEPTH"] as? String == "0", "the merge-base is needed")
     let jobNames = document.keys.filter { $0 != "variables" }.sorted()

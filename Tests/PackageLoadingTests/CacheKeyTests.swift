@@ -52,7 +52,8 @@ import Testing
       try Self.key(environments: [["A": "1", "B": "2"]]).key == Self.key(environments: [["B": "2", "A": "1"]]).key)
     #expect(try Self.key(environments: [["A": "12"]]).key != Self.key(environments: [["A1": "2"]]).key)
     let other = try Self.key(toolchain: "Swift version 6.2\nTarget: x86_64-unknown-linux-gnu")
-    #expect(other.key != base && !other.key.hasPrefix(try Self.key().restorePrefix), "another toolchain restores nothing")
+    #expect(
+      other.key != base && !other.key.hasPrefix(try Self.key().restorePrefix), "another toolchain restores nothing")
     #expect(try Self.key(rootName: "other-checkout").key != base)
   }
 
@@ -67,12 +68,14 @@ import Testing
 
 @Suite struct CacheDirectoryUsageTests {
   @Test func measuresAndPrunesEveryFileByAge() throws {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-cache-usage-\(UUID().uuidString)").path
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-cache-usage-\(UUID().uuidString)")
+      .path
     defer { try? FileManager.default.removeItem(atPath: root) }
     #expect(try CacheDirectoryUsage.measure(root + "/missing") == CacheDirectoryUsage(), "missing is empty")
     try FileManager.default.createDirectory(atPath: root + "/nested", withIntermediateDirectories: true)
     let now = Date()
-    for (name, size, age) in [("old.json", 10, 40 * 86400.0), ("nested/new.json", 5, 60.0), (".tmp-x", 3, 2 * 86400.0)] {
+    for (name, size, age) in [("old.json", 10, 40 * 86400.0), ("nested/new.json", 5, 60.0), (".tmp-x", 3, 2 * 86400.0)]
+    {
       let path = root + "/" + name
       try Data(repeating: 1, count: size).write(to: URL(fileURLWithPath: path))
       try FileManager.default.setAttributes([.modificationDate: now - age], ofItemAtPath: path)
@@ -89,7 +92,8 @@ import Testing
   }
 
   @Test func aFileWhereTheDirectoryShouldBeIsAnError() throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-cache-file-\(UUID().uuidString)").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-cache-file-\(UUID().uuidString)")
+      .path
     try Data().write(to: URL(fileURLWithPath: path))
     defer { try? FileManager.default.removeItem(atPath: path) }
     #expect(throws: CacheDirectoryError.notADirectory(path: path)) { try CacheDirectoryUsage.measure(path) }

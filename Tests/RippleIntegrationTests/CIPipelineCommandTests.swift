@@ -9,8 +9,9 @@ import Testing
   static func scalars(_ text: String, startingWith prefix: String) throws -> [String] {
     try text.split(separator: "\n").compactMap { line -> String? in
       let trimmed = line.trimmingCharacters(in: .whitespaces)
-      guard trimmed.hasPrefix("- \""), let value = try JSONSerialization.jsonObject(
-        with: Data(trimmed.dropFirst(2).utf8), options: .fragmentsAllowed) as? String,
+      guard trimmed.hasPrefix("- \""),
+        let value = try JSONSerialization.jsonObject(
+          with: Data(trimmed.dropFirst(2).utf8), options: .fragmentsAllowed) as? String,
         value.hasPrefix(prefix)
       else { return nil }
       return value
@@ -94,7 +95,8 @@ import Testing
     let repo = try ModularFixture.make()
     let result = try RippleBinary.run(["affected"] + arguments, in: repo.root)
     #expect(result.status == 2, "\(arguments): \(result.standardError)")
-    #expect(result.standardError.contains("--shards") || result.standardError.contains("--job-"), "\(result.standardError)")
+    #expect(
+      result.standardError.contains("--shards") || result.standardError.contains("--job-"), "\(result.standardError)")
     #expect(result.standardOutput.isEmpty, "nothing half-written")
   }
 

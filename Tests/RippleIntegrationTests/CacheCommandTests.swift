@@ -30,7 +30,8 @@ import Testing
     let versioned = try Self.key(repo)
     #expect(versioned != edited, "every manifest of a package counts")
 
-    try repo.write("ripple.yml", ModularFixture.config.replacingOccurrences(of: "TEST_SERVER: \"1\"", with: "TEST_SERVER: \"2\""))
+    try repo.write(
+      "ripple.yml", ModularFixture.config.replacingOccurrences(of: "TEST_SERVER: \"1\"", with: "TEST_SERVER: \"2\""))
     #expect(try Self.key(repo) != versioned, "the manifest environments count")
   }
 
@@ -45,7 +46,8 @@ import Testing
     }
     #expect(try Self.key(clone) == Self.key(other), "a key for any CI machine")
     let json = try RippleBinary.run(["cache", "key", "--format", "json"], in: clone.root)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: String])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: String])
     #expect(object["key"] == (try Self.key(clone)))
     #expect(object["packages"] == "3")
     #expect(object["manifests"] == "3")
