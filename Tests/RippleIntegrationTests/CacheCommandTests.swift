@@ -40,9 +40,9 @@ import Testing
     let clone = try TestRepository(folderName: "checkout")
     let other = try TestRepository(folderName: "checkout")
     for target in [clone, other] {
-      try run(["/usr/bin/git", "clone", "-q", origin.root, target.root + "/../clone-tmp"])
+      // The checkout replaces the empty repository `TestRepository` made, keeping its folder name.
       try FileManager.default.removeItem(atPath: target.root)
-      try FileManager.default.moveItem(atPath: target.root + "/../clone-tmp", toPath: target.root)
+      try run(["/usr/bin/git", "clone", "-q", origin.root, target.root])
     }
     #expect(try Self.key(clone) == Self.key(other), "a key for any CI machine")
     let json = try RippleBinary.run(["cache", "key", "--format", "json"], in: clone.root)
