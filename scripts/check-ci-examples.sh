@@ -13,6 +13,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ripple-ci-check.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 out=${2:-$work/out}
 mkdir -p "$out"
+out=$(cd "$out" && pwd)
 export RIPPLE_CACHE_DIR="$work/cache"
 
 schema() { # schema NAME FILE...: exits non-zero with the schema's complaints
