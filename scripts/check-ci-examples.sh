@@ -64,4 +64,4 @@ for name in key restore-prefix path test-targets filter run-all matrix; do
 done
 grep -q '^matrix={"include":\[{' "$GITHUB_OUTPUT" || fail "no matrix entries: $(cat "$GITHUB_OUTPUT")"
 cp "$GITHUB_OUTPUT" "$out/github-action-outputs.txt"
-echo "CI examples and generated pipelines are valid (pipelines in $out)"
+echo "CI examples and generated pipelines are valid${2:+ (pipelines in $out)}"
