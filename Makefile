@@ -8,7 +8,7 @@ BUILD_FLAGS ?=
 # Release binaries link the Swift runtime statically on Linux: ~20 ms less start-up per invocation.
 RELEASE_FLAGS ?= $(if $(filter Linux,$(shell uname)),--static-swift-stdlib,)
 
-.PHONY: all build deps deps-test test demo bench install format lint dashboard-shot install-daemon check-units
+.PHONY: all build deps deps-test test demo bench install format lint dashboard-shot install-daemon check-units check-ci
 
 all: build
 
@@ -31,6 +31,7 @@ test: deps-test
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	$(SWIFT) test --skip-build --no-parallel $(BUILD_FLAGS)
 	@scripts/check-units.sh
+	scripts/check-ci-examples.sh "$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/ripple"
 
 ## demo: run Ripple's main job on a built-in example repository
 demo: deps
@@ -72,3 +73,8 @@ install-daemon: $(if $(RIPPLED_BINARY),,deps)
 ## check-units: systemd-analyze verify both units, security exposure at most 2.5, install-daemon test
 check-units:
 	@scripts/check-units.sh
+
+## check-ci: action.yml, examples/ci/ and the generated GitLab/Buildkite pipelines against their schemas
+check-ci: deps-test
+	$(SWIFT) build --product ripple $(BUILD_FLAGS)
+	scripts/check-ci-examples.sh "$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/ripple"

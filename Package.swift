@@ -111,7 +111,7 @@ let package = Package(
     .target(
       name: "RippleCLI",
       dependencies: [
-        "CommandLineSupport", "RippleKit", "Affected", "PackageModel", "RippleCore", "SystemClients", "TestRunner",
+        "CommandLineSupport", "RippleKit", "Affected", "PackageModel", "PackageLoading", "RippleCore", "SystemClients", "TestRunner",
         "Assets", "AssetFetch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -172,7 +172,8 @@ let package = Package(
       ]),
     .testTarget(name: "PackageLoadingTests", dependencies: ["PackageLoading", "PackageModel"]),
     .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig", "ConfigLoading"]),
-    .testTarget(name: "AffectedTests", dependencies: ["Affected", "PackageModel"]),
+    // Yams: the generated CI pipelines are read back as a CI system would read them.
+    .testTarget(name: "AffectedTests", dependencies: ["Affected", "PackageModel", "Yams"]),
     .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner"]),
     .testTarget(name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig"], exclude: ["Helpers"]),
     .testTarget(name: "AssetsTests", dependencies: ["Assets", "ConfigLoading"]),

@@ -2,7 +2,8 @@
 # Installs what Ripple builds and tests against, only when it is missing.
 #   scripts/install-deps.sh            build: libgit2, libarchive, sqlite3 (with headers), pkg-config, git
 #   scripts/install-deps.sh --test     also what the tests use: python3 with moto[server] and boto3
-#                                      (a real S3 endpoint), openssl (test CAs), ffmpeg (transforms), zip (archives)
+#                                      (a real S3 endpoint), check-jsonschema (CI files), openssl (test CAs),
+#                                      ffmpeg (transforms), zip (archives)
 #   scripts/install-deps.sh --bench    also what `make bench` compares with: entr, sqlite3
 #   scripts/install-deps.sh --browser  also Chromium, for `make dashboard-shot`
 # Debian/Ubuntu: apt (as root, or through sudo). macOS: Homebrew. Anything else: says what to install.
@@ -70,5 +71,11 @@ if $want_test && ! python3 -c 'import moto.server, boto3, flask, flask_cors, pro
   echo "installing with pip: moto[server] boto3 prometheus-client"
   python3 -m pip install --quiet 'moto[server]' boto3 prometheus-client 2>/dev/null \
     || python3 -m pip install --quiet --break-system-packages 'moto[server]' boto3 prometheus-client
+fi
+# check-jsonschema: its built-in vendor schemas (GitHub, GitLab, Buildkite) validate the CI examples offline.
+if $want_test && ! python3 -c 'import check_jsonschema' 2>/dev/null; then
+  echo "installing with pip: check-jsonschema"
+  python3 -m pip install --quiet check-jsonschema 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages check-jsonschema
 fi
 exit 0

@@ -51,16 +51,9 @@ public enum AffectedFormatter {
   /// There are never more shards than test targets; with none, `include` is empty and the caller should
   /// skip the job (GitHub rejects an empty matrix).
   public static func matrix(_ report: AffectedReport, shards: Int, durations: [String: Double]) -> String {
-    let refs = report.testTargets.map { TargetRef(package: $0.package, name: $0.name) }
-    var weights: [String: Double] = [:]
-    for ref in refs {
-      weights[ref.description] = durations[ref.description] ?? durations[ref.name]
-    }
-    let plan = ShardPlanner.plan(items: refs.map(\.description), weights: weights, shards: shards)
-    let byID = Dictionary(refs.map { ($0.description, $0.name) }, uniquingKeysWith: { first, _ in first })
-    let include = plan.map { shard in
-      let names = shard.items.compactMap { byID[$0] }
-      return MatrixEntry(shard: shard.index, of: plan.count, targets: names, filter: filter(names: names) ?? "")
+    let include = shardJobs(report, shards: shards, durations: durations).map { job in
+      let names = job.targets.map(\.name)
+      return MatrixEntry(shard: job.shard, of: job.of, targets: names, filter: filter(names: names) ?? "")
     }
     return encode(Matrix(include: include), pretty: false)
   }

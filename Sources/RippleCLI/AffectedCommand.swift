@@ -6,6 +6,7 @@ import TestRunner
 
 enum AffectedFormat: String, ExpressibleByArgument, CaseIterable {
   case text, json, names, filter, github, matrix, dot
+  case gitlab, buildkite
 }
 
 struct AffectedCommand: AsyncParsableCommand {
@@ -17,19 +18,28 @@ struct AffectedCommand: AsyncParsableCommand {
   @OptionGroup var selection: SelectionOptions
 
   @Option(
-    help: "Output: text (people), json, names, filter (swift test --filter), github ($GITHUB_OUTPUT), matrix, dot.")
+    help: """
+      Output: text (people), json, names, filter (swift test --filter), github ($GITHUB_OUTPUT), matrix, dot, \
+      gitlab (child pipeline), buildkite (pipeline upload).
+      """)
   var format: AffectedFormat = .text
 
-  @Option(help: "With --format matrix: the number of CI shards.")
+  @Option(help: "With --format matrix, gitlab or buildkite: the number of CI shards.")
   var shards: Int?
+
+  @OptionGroup var pipeline: CIPipelineOptions
 
   @Option(help: ArgumentHelp("Show the chain from a changed file to TARGET.", valueName: "TARGET"))
   var explain: String?
 
   func validate() throws {
     if let shards, shards < 1 { throw ValidationError("--shards must be at least 1 (got \(shards)).") }
-    if shards != nil && format != .matrix { throw ValidationError("--shards goes with --format matrix.") }
-    if format == .matrix && shards == nil { throw ValidationError("--format matrix needs --shards N.") }
+    if shards != nil && !format.takesShards {
+      throw ValidationError(
+        "--shards goes with --format matrix, gitlab or buildkite (got --format \(format.rawValue)).")
+    }
+    if format.takesShards && shards == nil { throw ValidationError("--format \(format.rawValue) needs --shards N.") }
+    try pipeline.validate(format: format)
   }
 
   func run() async throws {
@@ -69,12 +79,19 @@ struct AffectedCommand: AsyncParsableCommand {
         print(output, terminator: "")
       }
     case .matrix:
-      // The same history `ripple test --shard` balances on, so each job runs exactly its entry.
-      let history = TimingStore(path: TimingStore.defaultPath(repositoryRoot: workspace.root)).load().history
-      print(AffectedFormatter.matrix(report, shards: shards ?? 1, durations: history.durationsByTarget))
+      print(AffectedFormatter.matrix(report, shards: shards ?? 1, durations: Self.durations(root: workspace.root)))
+    case .gitlab, .buildkite:
+      let settings = pipeline.settings(report: report, selection: selection, repositoryRoot: workspace.root)
+      let render = format == .gitlab ? AffectedFormatter.gitlab : AffectedFormatter.buildkite
+      print(render(report, shards ?? 1, Self.durations(root: workspace.root), settings), terminator: "")
     case .dot:
       print(AffectedFormatter.dot(graph: outcome.headGraph ?? outcome.baseGraph ?? .init(packages: []), report))
     }
+  }
+
+  /// The same history `ripple test --shard` balances on, so each CI job runs exactly its entry.
+  static func durations(root: String) -> [String: Double] {
+    TimingStore(path: TimingStore.defaultPath(repositoryRoot: root)).load().history.durationsByTarget
   }
 
   /// "pkg/dir:Target" → ("pkg/dir", "Target"); "Target" → (nil, "Target").

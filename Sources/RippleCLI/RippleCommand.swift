@@ -15,7 +15,7 @@ public struct RippleCommand: AsyncParsableCommand {
     version: RippleVersion.current,
     subcommands: [
       AffectedCommand.self, TestCommand.self, BootstrapCommand.self, ChangesCommand.self, GraphCommand.self,
-      DoctorCommand.self,
+      DoctorCommand.self, CacheCommand.self,
     ]
   )
   public init() {}

@@ -1,0 +1,32 @@
+import PackageModel
+import RippleCore
+
+/// One CI job of a sharded test run: shard `shard` of `of`, the test targets it runs.
+public struct ShardJob: Sendable, Hashable {
+  /// 1-based.
+  public var shard: Int
+  /// The number of shards actually planned (never more than the test targets), the `N` of `--shard I/N`.
+  public var of: Int
+  /// Sorted by `package:Name`, as `ripple test --shard` sees them.
+  public var targets: [AffectedReport.TestTargetEntry]
+}
+
+extension AffectedFormatter {
+  /// The shards of `matrix`, `gitlab` and `buildkite`: the report's test targets balanced on `durations`
+  /// (keyed by `package:Name` or by name, seconds) with `ShardPlanner` under the ids `ripple test --shard`
+  /// uses (`package:Name`), so each job runs exactly its entry. No jobs when no test target is selected.
+  public static func shardJobs(_ report: AffectedReport, shards: Int, durations: [String: Double]) -> [ShardJob] {
+    var byID: [String: AffectedReport.TestTargetEntry] = [:]
+    var weights: [String: Double] = [:]
+    for target in report.testTargets {
+      let id = TargetRef(package: target.package, name: target.name).description
+      if byID[id] == nil { byID[id] = target }
+      weights[id] = durations[id] ?? durations[target.name]
+    }
+    let plan = ShardPlanner.plan(
+      items: report.testTargets.map { "\($0.package):\($0.name)" }, weights: weights, shards: shards)
+    return plan.map { shard in
+      ShardJob(shard: shard.index, of: plan.count, targets: shard.items.compactMap { byID[$0] })
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import RippleKit
+
+/// An age on the command line: a whole number and a unit, `90s`, `45m`, `12h`, `30d`.
+struct CacheAge: ExpressibleByArgument {
+  var seconds: TimeInterval
+
+  init?(argument: String) {
+    let units: [Character: TimeInterval] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+    guard let unit = argument.last.flatMap({ units[$0] }), let count = Int(argument.dropLast()), count >= 0 else {
+      return nil
+    }
+    seconds = TimeInterval(count) * unit
+  }
+}
+
+struct CachePruneCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "prune",
+    abstract: "Remove manifest cache files written longer ago than --older-than (default 30d), or --all.",
+    discussion: "Always safe: a removed entry is evaluated again when next needed."
+  )
+
+  @Option(help: ArgumentHelp("Remove files written longer ago than this (90s, 45m, 12h, 30d).", valueName: "AGE"))
+  var olderThan: CacheAge?
+
+  @Flag(help: "Remove every file of the cache.")
+  var all = false
+
+  func validate() throws {
+    if all && olderThan != nil { throw ValidationError("--all and --older-than exclude each other.") }
+  }
+
+  func run() throws {
+    let services = RippleServices.live
+    let age = all ? nil : (olderThan?.seconds ?? 30 * 86400)
+    let removed = try CacheJob.prune(olderThan: age, services: services)
+    print(
+      "removed \(removed.files) file\(removed.files == 1 ? "" : "s") (\(Self.size(removed.bytes))) from \(CacheJob.directory(services: services))"
+    )
+  }
+
+  /// `512 B`, `1.5 KiB`, `3.2 MiB`.
+  static func size(_ bytes: Int64) -> String {
+    var value = Double(bytes)
+    for unit in ["B", "KiB", "MiB", "GiB"] {
+      if value < 1024 || unit == "GiB" {
+        return unit == "B" ? "\(bytes) B" : String(format: "%.1f", value) + " " + unit
+      }
+      value /= 1024
+    }
+    return "\(bytes) B"
+  }
+
+  /// `40s`, `12m`, `5h`, `3d`.
+  static func age(_ seconds: TimeInterval) -> String {
+    let s = max(0, Int(seconds))
+    if s < 60 { return "\(s)s" }
+    if s < 3600 { return "\(s / 60)m" }
+    if s < 86400 { return "\(s / 3600)h" }
+    return "\(s / 86400)d"
+  }
+}

@@ -1,0 +1,151 @@
+import Affected
+import Foundation
+import RippleCore
+import Testing
+import Yams
+
+private func report(_ tests: [(package: String, name: String, reason: String)], runAll: Bool = false)
+  -> AffectedReport
+{
+  let targets = tests.map { AffectedTarget(package: $0.package, name: $0.name, kind: .test, reasons: [$0.reason]) }
+  let result = AffectedResult(
+    targets: targets, testTargets: targets, runAll: runAll, runAllReasons: runAll ? ["global file Makefile"] : [])
+  return AffectedReport(
+    result: result, base: "0123456789abcdef", head: "fedcba9876543210", mergeBase: "m1",
+    changedFiles: [.modified("Sources/A/A.swift")])
+}
+
+private let three = report([
+  (".", "AppTests", "changed Sources/App/App.swift"), ("Packages/Core", "CoreTests", "depends on Core"),
+  (".", "UITests", "renamed Sources/A/It's.swift → Sources/B/$HOME #1.swift"),
+])
+
+private let settings = CIPipelineSettings(
+  testArguments: ["--base", "0123456789abcdef", "--head", "fedcba9876543210", "--config", "ci/ripple.yml"],
+  setup: ["make install PREFIX=$HOME/.local"], image: "swift:6.3")
+
+/// The document as a CI system reads it (YAML 1.1/1.2 via Yams).
+private func load(_ text: String) throws -> [String: Any] {
+  try #require(try Yams.load(yaml: text) as? [String: Any])
+}
+
+/// What a POSIX shell would pass as argv for `line` (single quotes and plain words only, as generated).
+private func shellWords(_ line: String) -> [String] {
+  var words: [String] = []
+  var current = ""
+  var quoted = false
+  var escaped = false
+  var inWord = false
+  for character in line {
+    if quoted {
+      if character == "'" { quoted = false } else { current.append(character) }
+    } else if escaped {
+      current.append(character)
+      escaped = false
+    } else if character == "'" {
+      quoted = true
+      inWord = true
+    } else if character == "\\" {
+      escaped = true
+      inWord = true
+    } else if character == " " {
+      if inWord { words.append(current) }
+      current = ""
+      inWord = false
+    } else {
+      current.append(character)
+      inWord = true
+    }
+  }
+  if inWord { words.append(current) }
+  return words
+}
+
+@Suite("CI pipeline formats")
+struct CIPipelineFormatTests {
+  @Test func gitlabHasOneJobPerShardRunningRippleTestWithTheSameSelection() throws {
+    let text = AffectedFormatter.gitlab(
+      three, shards: 2, durations: ["AppTests": 10, "CoreTests": 1], settings: settings)
+    let document = try load(text)
+    #expect((document["variables"] as? [String: Any])?["GIT_DEPTH"] as? String == "0", "the merge-base is needed")
+    let jobNames = document.keys.filter { $0 != "variables" }.sorted()
+    #expect(jobNames == ["test 1/2: AppTests", "test 2/2: UITests, CoreTests"], "\(jobNames)")
+    let job = try #require(document["test 2/2: UITests, CoreTests"] as? [String: Any])
+    #expect(job["image"] as? String == "swift:6.3")
+    let script = try #require(job["script"] as? [String])
+    #expect(script.count == 3)
+    #expect(script[1] == "make install PREFIX=$HOME/.local", "setup commands are kept as written")
+    #expect(
+      shellWords(script[2]) == [
+        "ripple", "test", "--shard", "2/2", "--base", "0123456789abcdef", "--head", "fedcba9876543210", "--config",
+        "ci/ripple.yml", "--junit", "ripple-junit-2-of-2.xml",
+      ])
+    let reasons = shellWords(script[0])
+    #expect(reasons.first == "printf")
+    #expect(reasons.contains("  Packages/Core:CoreTests: depends on Core"))
+    #expect(reasons.contains("  UITests: renamed Sources/A/It's.swift → Sources/B/$HOME #1.swift"), "\(reasons)")
+    let artifacts = try #require(job["artifacts"] as? [String: Any])
+    #expect(artifacts["when"] as? String == "always")
+    #expect((artifacts["reports"] as? [String: Any])?["junit"] as? String == "ripple-junit-2-of-2.xml")
+  }
+
+  @Test func buildkiteHasOneStepPerShardWithDollarsEscapedForUpload() throws {
+    let text = AffectedFormatter.buildkite(three, shards: 3, durations: [:], settings: settings)
+    let steps = try #require(try load(text)["steps"] as? [[String: Any]])
+    #expect(steps.map { $0["label"] as? String } == ["test 1/3: AppTests", "test 2/3: UITests", "test 3/3: CoreTests"])
+    for (index, step) in steps.enumerated() {
+      let commands = try #require(step["commands"] as? [String])
+      #expect(commands.last?.hasPrefix("ripple test --shard \(index + 1)/3 --base 0123456789abcdef") == true)
+      #expect(step["artifact_paths"] as? String == "ripple-junit-\(index + 1)-of-3.xml")
+      #expect(step["image"] == nil && step["plugins"] == nil, "no image on Buildkite: agents bring the toolchain")
+    }
+    let second = try #require(steps[1]["commands"] as? [String])
+    #expect(second[1] == "make install PREFIX=$$HOME/.local", "the agent interpolates $ on upload")
+    #expect(second[0].contains("$$HOME #1.swift"))
+    #expect(!text.replacingOccurrences(of: "$$", with: "").contains("$"), "no lone $ left")
+  }
+
+  @Test func nothingAffectedIsOneNoOpJob() throws {
+    let empty = report([])
+    let gitlab = try load(AffectedFormatter.gitlab(empty, shards: 4, durations: [:], settings: settings))
+    let job = try #require(gitlab["nothing to test"] as? [String: Any])
+    #expect(gitlab.count == 2, "variables and the one job")
+    #expect((job["variables"] as? [String: Any])?["GIT_STRATEGY"] as? String == "none")
+    let script = try #require(job["script"] as? [String])
+    #expect(script.count == 1 && script[0].hasPrefix("echo ") && !script[0].contains("ripple test"))
+    let buildkite = try load(AffectedFormatter.buildkite(empty, shards: 4, durations: [:], settings: settings))
+    let steps = try #require(buildkite["steps"] as? [[String: Any]])
+    #expect(steps.count == 1)
+    #expect(steps[0]["label"] as? String == "nothing to test")
+    #expect((steps[0]["command"] as? String)?.hasPrefix("echo ") == true)
+  }
+
+  @Test func runAllReasonsAreShownInEachJob() throws {
+    let all = report([(".", "AppTests", "global file Makefile")], runAll: true)
+    let text = AffectedFormatter.gitlab(all, shards: 1, durations: [:], settings: CIPipelineSettings())
+    let job = try #require(try load(text)["test 1/1: AppTests"] as? [String: Any])
+    let script = try #require(job["script"] as? [String])
+    #expect(job["image"] == nil)
+    #expect(script.count == 2, "no setup given")
+    #expect(shellWords(script[0]).contains("Every test target runs: global file Makefile"))
+    #expect(shellWords(script[1]) == ["ripple", "test", "--shard", "1/1", "--junit", "ripple-junit-1-of-1.xml"])
+  }
+
+  @Test func longJobNamesAreShortenedWithACount() throws {
+    let many = report((1...30).map { (".", "Feature\($0)LongTargetNameTests", "changed x") })
+    let text = AffectedFormatter.gitlab(many, shards: 1, durations: [:], settings: CIPipelineSettings())
+    let name = try #require(try load(text).keys.first { $0.hasPrefix("test 1/1: ") })
+    #expect(name.count <= 120)
+    #expect(name.hasSuffix(" more"), "\(name)")
+  }
+
+  @Test func theShardsAgreeWithTheMatrix() throws {
+    let durations = ["AppTests": 10.0, "CoreTests": 1, "UITests": 4]
+    let matrix = AffectedFormatter.matrix(three, shards: 2, durations: durations)
+    let include = try #require(
+      (try JSONSerialization.jsonObject(with: Data(matrix.utf8)) as? [String: Any])?["include"] as? [[String: Any]])
+    let jobs = AffectedFormatter.shardJobs(three, shards: 2, durations: durations)
+    #expect(jobs.map { $0.targets.map(\.name) } == include.map { $0["targets"] as? [String] ?? [] })
+    #expect(jobs.allSatisfy { $0.of == 2 })
+  }
+}
