@@ -3,8 +3,9 @@ import Foundation
 import Hummingbird
 import RunModel
 
-/// `/api/status`, `/api/runs` (list, one run, its log) for anyone who can reach the port; queuing and
-/// cancelling runs (`POST /api/runs`, `DELETE /api/runs/{id}`) behind the bearer token.
+/// `/api/status`, `/api/runs` (list, one run, its log, followed live) for anyone who can reach the port;
+/// queuing, cancelling and re-running runs (`POST /api/runs`, `DELETE /api/runs/{id}`,
+/// `POST /api/runs/{id}/cancel`, `POST /api/runs/{id}/rerun`) behind the bearer token.
 struct RunsAPIRoutes {
   var api: APIContext
 
@@ -39,15 +40,23 @@ struct RunsAPIRoutes {
       }
       return try HTTPAPI.json(detail)
     }
-    routes.get("runs/:id/log") { _, context in
+    routes.get("runs/:id/log") { request, context in
       let id = try context.parameters.require("id", as: Int64.self)
       guard let run = try api.read({ try api.store.run(id) }) else {
         throw HTTPError(.notFound, message: "no run \(id)")
       }
-      guard let path = run.logPath, let data = FileManager.default.contents(atPath: path) else {
+      let query = request.uri.queryParameters
+      let offset = query["offset"].flatMap { Int(String($0)) } ?? 0
+      let follow = ["1", "true"].contains(query["follow"].map(String.init) ?? "")
+      guard offset >= 0 else { throw HTTPError(.badRequest, message: "'offset' must be 0 or more") }
+      guard let path = run.logPath, follow || FileManager.default.fileExists(atPath: path) else {
         throw HTTPError(.notFound, message: "run \(id) has no log")
       }
-      return HTTPAPI.response(.ok, contentType: "text/plain; charset=utf-8", bytes: [UInt8](data))
+      let store = api.store
+      return RunLogStream.response(path: path, offset: offset, follow: follow) {
+        guard let state = (try? store.run(id))??.state else { return false }
+        return state == .queued || state == .running
+      }
     }
     let changes = routes.group().add(middleware: BearerAuthMiddleware(token: api.token))
     changes.post("runs") { request, _ in
@@ -56,11 +65,13 @@ struct RunsAPIRoutes {
       return try await Self.triggerRun(trigger, api)
     }
     changes.delete("runs/:id") { _, context in
-      let id = try context.parameters.require("id", as: Int64.self)
-      guard await api.runs.cancel(id) else {
-        throw HTTPError(.conflict, message: "run \(id) is not queued or running")
-      }
-      return try HTTPAPI.json(["cancelled": id], status: .accepted)
+      try await Self.cancel(try context.parameters.require("id", as: Int64.self), api)
+    }
+    changes.post("runs/:id/cancel") { _, context in
+      try await Self.cancel(try context.parameters.require("id", as: Int64.self), api)
+    }
+    changes.post("runs/:id/rerun") { _, context in
+      try await Self.rerun(try context.parameters.require("id", as: Int64.self), api)
     }
     return routes
   }
@@ -110,6 +121,28 @@ struct RunsAPIRoutes {
   static func isFullCommitID(_ text: String) -> Bool {
     text.utf8.count == 40
       && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) || (0x41...0x46).contains($0) }
+  }
+
+  static func cancel(_ id: Int64, _ api: APIContext) async throws -> Response {
+    guard await api.runs.cancel(id) else {
+      throw HTTPError(.conflict, message: "run \(id) is not queued or running")
+    }
+    return try HTTPAPI.json(["cancelled": id], status: .accepted)
+  }
+
+  /// The same commit of the same branch again, as a new run; a run still queued or running is a 409.
+  static func rerun(_ id: Int64, _ api: APIContext) async throws -> Response {
+    guard let run = try api.read({ try api.store.run(id) }) else {
+      throw HTTPError(.notFound, message: "no run \(id)")
+    }
+    guard run.state != .queued && run.state != .running else {
+      throw HTTPError(.conflict, message: "run \(id) is still \(run.state.rawValue); cancel it first or wait for it")
+    }
+    guard
+      let new = await api.runs.submit(
+        NewRun(repository: run.repository, branch: run.branch, head: run.head, trigger: .api, retryOf: id))
+    else { throw HTTPError(.serviceUnavailable, message: "the runs database is failing; see /readyz") }
+    return try HTTPAPI.json(new, status: .accepted)
   }
 
   static func triggerRun(_ trigger: TriggerRequest, _ api: APIContext) async throws -> Response {
