@@ -58,7 +58,8 @@ public enum AssetsError: RippleError, Hashable {
       .secretNotIgnored, .secretTemplate, .generateInputMatchedNothing, .generateInputOutsideRepository,
       .sharedOutputFile:
       .usage
-    case .missingTool, .toolVersionMismatch, .generateMissingTool, .missingFromCache, .accessRequired, .fetchFailed, .fileSystem,
+    case .missingTool, .toolVersionMismatch, .generateMissingTool, .missingFromCache, .accessRequired, .fetchFailed,
+      .fileSystem,
       .secretValuesMissing:
       .environment
     case .several(let errors):

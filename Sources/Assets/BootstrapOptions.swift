@@ -121,17 +121,18 @@ public struct BootstrapReport: Sendable, Hashable {
 
   public var failures: [AssetsError] {
     assets.compactMap { if case .failed(let error) = $0.status { error } else { nil } }
-      + generated.compactMap {
-        switch $0.status {
+      + generated.compactMap { report -> AssetsError? in
+        switch report.status {
         case .failed(let error): error
-        case .skipped(let after): .generateSkipped(entry: $0.id, after: after)
+        case .skipped(let after): .generateSkipped(entry: report.id, after: after)
         case .upToDate, .installed: nil
         }
       }
   }
 
   public static func == (a: BootstrapReport, b: BootstrapReport) -> Bool {
-    a.assets == b.assets && a.generated == b.generated && a.recovered == b.recovered && a.secrets.map(\.id) == b.secrets.map(\.id)
+    a.assets == b.assets && a.generated == b.generated && a.recovered == b.recovered
+      && a.secrets.map(\.id) == b.secrets.map(\.id)
       && a.secrets.map(\.outcome) == b.secrets.map(\.outcome)
   }
 

@@ -81,7 +81,10 @@ public struct Bootstrapper: Sendable {
     let variants = try await decideGenerate(config, access: access)
     try checkGenerateTools(config, variants: variants)
     try await checkTools(
-      variants.values.compactMap { if case .privateAsset(let plan) = $0 { .install(plan, .private, reason: nil) } else { nil } })
+      variants.values.compactMap { variant -> Decision? in
+        guard case .privateAsset(let plan) = variant else { return nil }
+        return .install(plan, .private, reason: nil)
+      })
     return variants
   }
 

@@ -88,7 +88,7 @@ enum OutputCheck {
   /// `wrapper` holds only `output` (a write to `$RIPPLE_OUTPUT_DIR/..` lands beside it); every entry
   /// under `output` is a folder, a regular file, or a relative symlink that stays inside `output`.
   static func problems(wrapper: String, output: String) -> [(path: String, reason: String)] {
-    var problems: [(String, String)] = []
+    var problems: [(path: String, reason: String)] = []
     let outputName = PathParts.name(output)
     for name in ((try? FileManager.default.contentsOfDirectory(atPath: wrapper)) ?? []).sorted()
     where name != outputName {

@@ -218,7 +218,8 @@ extension Bootstrapper {
       let wrapper = state.stagingPath(destination: spec.destination, assetID: spec.id)
       defer { try? FileIO.remove(wrapper) }
       do {
-        let status = try await runCommand(spec, reason: reason, wrapper: wrapper, knownIDs: knownIDs, installs: installs)
+        let status = try await runCommand(
+          spec, reason: reason, wrapper: wrapper, knownIDs: knownIDs, installs: installs)
         return GenerateReport(id: spec.id, status: status, commandReason: reason)
       } catch {
         let failure =
@@ -239,7 +240,8 @@ extension Bootstrapper {
     }
     var environment: [String: String] = [:]
     for name in spec.environment { environment[name] = options.environment[name] }
-    let toolchainOutput = try await spec.toolchain.map { try await toolchainVersion($0, entry: spec.id) }
+    var toolchainOutput: String?
+    if let toolchain = spec.toolchain { toolchainOutput = try await toolchainVersion(toolchain, entry: spec.id) }
     let fingerprint = GenerateKey.fingerprint(
       spec, inputs: inputs, environment: environment, toolchainOutput: toolchainOutput)
     if case .current = UpToDateCheck.evaluate(

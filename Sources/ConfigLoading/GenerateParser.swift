@@ -92,11 +92,12 @@ enum GenerateParser {
           "`\(spec.id)` is also the id of an asset", hint: "assets and generate entries share one namespace")
       }
       for (index, dependency) in spec.after.enumerated() {
+        let element = try entry.entries["after"]!.listElements()[index]
         if dependency == spec.id {
-          throw try entry.entries["after"]!.listElements()[index].error("`\(spec.id)` cannot run after itself")
+          throw element.error("`\(spec.id)` cannot run after itself")
         }
         guard assetsByID[dependency] != nil || generateIDs.contains(dependency) else {
-          throw try entry.entries["after"]!.listElements()[index].error(
+          throw element.error(
             "`\(dependency)` is neither an asset nor a generate entry",
             hint: "`after` lists ids from `assets:` or `generate:`")
         }

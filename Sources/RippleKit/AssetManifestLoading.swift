@@ -20,7 +20,12 @@ enum AssetManifestLoading {
   /// The config on one side: the defaults when the file is missing there, nil when it cannot be read or
   /// does not parse (an old revision may hold a config this version rejects).
   static func parse(_ path: String, in tree: TreeSnapshot) -> RippleConfiguration? {
-    guard let bytes = try? tree.read(path) else { return nil }
+    let bytes: [UInt8]?
+    do {
+      bytes = try tree.read(path)
+    } catch {
+      return nil
+    }
     guard let bytes else { return RippleConfiguration() }
     return try? ConfigLoader.parse(String(decoding: bytes, as: UTF8.self), path: path)
   }

@@ -76,7 +76,11 @@ struct AssetRuleTests {
     let result = run([.modified("ripple.yml")], base: config(), head: edited)
     #expect(result.runAll)
     #expect(result.runAllReasons == ["unowned file ripple.yml"])
-    let both = run([.modified("ripple.yml")], base: config(), head: { var c = edited; c.assets.assets[0].sha256 = sha2; return c }())
+    let both = run(
+      [.modified("ripple.yml")], base: config(),
+      head: {
+        var c = edited; c.assets.assets[0].sha256 = sha2; return c
+      }())
     #expect(both.runAll)
     #expect(both.reasons("Net")?.first == "asset fonts changed")
   }

@@ -12,13 +12,20 @@ struct GenerateTests {
   static func chain(environment: [String] = []) -> AssetsConfig {
     AssetsConfig(generate: [
       GenerateSpec(
-        id: "count", command: ["sh", "-c", "gunzip -c Sources/Words/Resources/words.txt.gz | wc -l > \"$RIPPLE_OUTPUT_DIR/count.txt\""],
+        id: "count",
+        command: [
+          "sh", "-c", "gunzip -c Sources/Words/Resources/words.txt.gz | wc -l > \"$RIPPLE_OUTPUT_DIR/count.txt\"",
+        ],
         inputs: [Glob("Sources/Words/Resources/*.gz")], destination: "Sources/Count/Resources", after: ["words"],
         outputs: ["count.txt"]),
       GenerateSpec(
         id: "words",
-        command: ["sh", "-c", "[ -z \"$FAIL\" ] || { echo boom >&2; exit 3; }; gzip -n -c Bootstrap/words.txt > \"$RIPPLE_OUTPUT_DIR/words.txt.gz\""],
-        inputs: [Glob("Bootstrap/words.txt")], destination: "Sources/Words/Resources", environment: ["FAIL"] + environment),
+        command: [
+          "sh", "-c",
+          "[ -z \"$FAIL\" ] || { echo boom >&2; exit 3; }; gzip -n -c Bootstrap/words.txt > \"$RIPPLE_OUTPUT_DIR/words.txt.gz\"",
+        ],
+        inputs: [Glob("Bootstrap/words.txt")], destination: "Sources/Words/Resources",
+        environment: ["FAIL"] + environment),
     ])
   }
 
@@ -44,17 +51,20 @@ struct GenerateTests {
     try first.check()
     #expect(first.generated.map(\.id) == ["words", "count"])
     #expect(repo.read("Sources/Count/Resources/count.txt")?.trimmingCharacters(in: .whitespaces) == "3\n")
-    #expect(try shell(["gunzip", "-c", repo.path("Sources/Words/Resources/words.txt.gz")]) == "APPLE\nBANANA\nCHERRY\n")
+    #expect(
+      try shell(["gunzip", "-c", repo.path("Sources/Words/Resources/words.txt.gz")]) == "APPLE\nBANANA\nCHERRY\n")
     #expect(repo.read(".build/ripple/receipts/count.json")?.contains("\"generated\"") == true)
     #expect(try FileManager.default.contentsOfDirectory(atPath: repo.path("Sources/Words")) == ["Resources"])
 
     let second = try await repo.bootstrapper(testFetcher([:], log: log)).run(Self.chain())
-    #expect(Self.statuses(second).mapValues(Self.kind) == ["words": "up to date generated", "count": "up to date generated"])
+    #expect(
+      Self.statuses(second).mapValues(Self.kind) == ["words": "up to date generated", "count": "up to date generated"])
 
     // A changed input re-runs the entry and, through its output, the entry after it.
     try repo.write("Bootstrap/words.txt", "APPLE\nBANANA\n")
     let third = try await repo.bootstrapper(testFetcher([:], log: log)).run(Self.chain())
-    #expect(Self.statuses(third).mapValues(Self.kind) == ["words": "installed generated", "count": "installed generated"])
+    #expect(
+      Self.statuses(third).mapValues(Self.kind) == ["words": "installed generated", "count": "installed generated"])
     #expect(repo.read("Sources/Count/Resources/count.txt")?.trimmingCharacters(in: .whitespaces) == "2\n")
     #expect(log.requests.isEmpty && log.accessChecks.isEmpty)
   }
@@ -85,7 +95,8 @@ struct GenerateTests {
 
     let report = try await repo.bootstrapper(testFetcher([:], log: FetchLog()), environment: ["FAIL": "1"]).run(
       Self.chain())
-    let command = "sh -c '[ -z \"$FAIL\" ] || { echo boom >&2; exit 3; }; gzip -n -c Bootstrap/words.txt > \"$RIPPLE_OUTPUT_DIR/words.txt.gz\"'"
+    let command =
+      "sh -c '[ -z \"$FAIL\" ] || { echo boom >&2; exit 3; }; gzip -n -c Bootstrap/words.txt > \"$RIPPLE_OUTPUT_DIR/words.txt.gz\"'"
     #expect(
       report.failures == [
         .generateFailed(entry: "words", command: command, status: 3, stderrTail: "    boom"),
@@ -106,7 +117,10 @@ struct GenerateTests {
     ("true", "generateOutputMissing [words.txt]"),
     ("ln -s /etc/hostname \"$RIPPLE_OUTPUT_DIR/words.txt\"", "escapes words.txt"),
     ("mkdir -p \"$RIPPLE_OUTPUT_DIR/a\" && ln -s ../../x \"$RIPPLE_OUTPUT_DIR/a/words.txt\"", "escapes a/words.txt"),
-    ("echo x > \"$RIPPLE_OUTPUT_DIR/../evil\"; echo y > \"$RIPPLE_OUTPUT_DIR/words.txt\"", "escapes $RIPPLE_OUTPUT_DIR/../evil"),
+    (
+      "echo x > \"$RIPPLE_OUTPUT_DIR/../evil\"; echo y > \"$RIPPLE_OUTPUT_DIR/words.txt\"",
+      "escapes $RIPPLE_OUTPUT_DIR/../evil"
+    ),
     ("mkfifo \"$RIPPLE_OUTPUT_DIR/words.txt\"", "escapes words.txt"),
   ])
   func whatTheCommandWroteIsCheckedBeforeInstalling(script: String, expected: String) async throws {
@@ -185,7 +199,8 @@ struct GenerateTests {
 
     try FileManager.default.createDirectory(atPath: repo.path("Bootstrap"), withIntermediateDirectories: true)
     try "secret".write(toFile: repo.base + "/outside.txt", atomically: true, encoding: .utf8)
-    try FileManager.default.createSymbolicLink(atPath: repo.path("Bootstrap/words.txt"), withDestinationPath: repo.base + "/outside.txt")
+    try FileManager.default.createSymbolicLink(
+      atPath: repo.path("Bootstrap/words.txt"), withDestinationPath: repo.base + "/outside.txt")
     let outside = try await expectAssetsError {
       _ = try await repo.bootstrapper(testFetcher([:], log: FetchLog())).run(nothing)
     }
@@ -210,7 +225,10 @@ struct GenerateTests {
     let repo = try TestRepository()
     func entry(_ id: String, _ text: String, after: [String] = []) -> GenerateSpec {
       GenerateSpec(
-        id: id, command: ["sh", "-c", "echo \(text) > \"$RIPPLE_OUTPUT_DIR/\(text).txt\"; echo \(id) > \"$RIPPLE_OUTPUT_DIR/same.txt\""],
+        id: id,
+        command: [
+          "sh", "-c", "echo \(text) > \"$RIPPLE_OUTPUT_DIR/\(text).txt\"; echo \(id) > \"$RIPPLE_OUTPUT_DIR/same.txt\"",
+        ],
         destination: "Sources/Shared/Resources", after: after)
     }
     let report = try await repo.bootstrapper(testFetcher([:], log: FetchLog())).run(
@@ -226,8 +244,10 @@ struct GenerateTests {
   @Test func entriesMayShareAFolderWithDifferentFiles() async throws {
     let repo = try TestRepository()
     let config = AssetsConfig(generate: [
-      GenerateSpec(id: "a", command: ["sh", "-c", "echo a > \"$RIPPLE_OUTPUT_DIR/a.txt\""], destination: "Sources/S/Resources"),
-      GenerateSpec(id: "b", command: ["sh", "-c", "echo b > \"$RIPPLE_OUTPUT_DIR/b.txt\""], destination: "Sources/S/Resources"),
+      GenerateSpec(
+        id: "a", command: ["sh", "-c", "echo a > \"$RIPPLE_OUTPUT_DIR/a.txt\""], destination: "Sources/S/Resources"),
+      GenerateSpec(
+        id: "b", command: ["sh", "-c", "echo b > \"$RIPPLE_OUTPUT_DIR/b.txt\""], destination: "Sources/S/Resources"),
     ])
     try await repo.bootstrapper(testFetcher([:], log: FetchLog())).run(config).check()
     #expect(repo.snapshot("Sources/S/Resources") == ["a.txt": "a\n", "b.txt": "b\n"])
@@ -241,7 +261,9 @@ struct GenerateTests {
 
   static func withPrivate() -> AssetsConfig {
     AssetsConfig(
-      assets: [.test("words-private", data: privateWords, destination: "Sources/Words/Resources", fileName: "words.txt")],
+      assets: [
+        .test("words-private", data: privateWords, destination: "Sources/Words/Resources", fileName: "words.txt")
+      ],
       generate: [
         GenerateSpec(
           id: "words", command: ["sh", "-c", "echo PUBLIC > \"$RIPPLE_OUTPUT_DIR/words.txt\""],
@@ -278,7 +300,8 @@ struct GenerateTests {
     try granted.check()
     #expect(repo.snapshot("Sources/Words/Resources") == ["words.txt": "PRIVATE\n"])
 
-    let publicRun = try await repo.bootstrapper(testFetcher([:], log: FetchLog()), mode: .public).run(Self.withPrivate())
+    let publicRun = try await repo.bootstrapper(testFetcher([:], log: FetchLog()), mode: .public).run(
+      Self.withPrivate())
     #expect(publicRun.generated.first?.commandReason == "--public")
     #expect(repo.snapshot("Sources/Words/Resources") == ["words.txt": "PUBLIC\n"])
   }
@@ -286,8 +309,10 @@ struct GenerateTests {
   @Test func requirePrivateMakesMissingAccessAnError() async throws {
     let repo = try TestRepository()
     let error = try await expectAssetsError {
-      _ = try await repo.bootstrapper(testFetcher([:], log: FetchLog(), access: .denied("HTTP 403")), mode: .requirePrivate)
-        .run(Self.withPrivate())
+      _ = try await repo.bootstrapper(
+        testFetcher([:], log: FetchLog(), access: .denied("HTTP 403")), mode: .requirePrivate
+      )
+      .run(Self.withPrivate())
     }
     #expect(error == .accessRequired(asset: "words-private", reason: "HTTP 403"))
     #expect(error.category == .environment)

@@ -47,9 +47,10 @@ struct GenerateParseTests {
     let entries = config.assets.generate
     #expect(entries.map(\.id) == ["words-db", "words"])
     #expect(entries[0].command.first == "sh")
-    #expect(entries[0].inputs.map(\.pattern) == [
-      "Sources/DictionaryFileClient/Dictionaries/Words.en.txt.gz", "Bootstrap/sqlite-words-import.sql",
-    ])
+    #expect(
+      entries[0].inputs.map(\.pattern) == [
+        "Sources/DictionaryFileClient/Dictionaries/Words.en.txt.gz", "Bootstrap/sqlite-words-import.sql",
+      ])
     #expect(entries[0].after == ["words"])
     #expect(entries[0].toolchain == ["sqlite3", "-version"])
     #expect(entries[0].outputs == ["Words.en.db"])

@@ -27,7 +27,8 @@ import Testing
       "Bootstrap/sqlite-words-import.sql",
       "CREATE TABLE words (word varchar(256) NOT NULL UNIQUE);\n.separator ,\n.import /dev/stdin words\n")
     try repo.write(
-      ".gitignore", ".build/\nSources/DictionaryFileClient/Dictionaries/\nSources/DictionarySqliteClient/Dictionaries/\n")
+      ".gitignore",
+      ".build/\nSources/DictionaryFileClient/Dictionaries/\nSources/DictionarySqliteClient/Dictionaries/\n")
     try repo.write("ripple.yml", dictionary)
     try repo.commitAll("Initial import")
     return repo
@@ -35,8 +36,10 @@ import Testing
 
   func count(_ repo: TestRepository) throws -> String {
     try run(
-      ["/usr/bin/env", "sqlite3", repo.root + "/Sources/DictionarySqliteClient/Dictionaries/Words.en.db",
-        "SELECT count(*) FROM words"]
+      [
+        "/usr/bin/env", "sqlite3", repo.root + "/Sources/DictionarySqliteClient/Dictionaries/Words.en.db",
+        "SELECT count(*) FROM words",
+      ]
     ).standardOutput
   }
 
@@ -65,7 +68,8 @@ import Testing
     try repo.write(
       "ripple.yml",
       config.replacingOccurrences(
-        of: "sqlite3 -batch --init", with: "{ echo 'Error: no such table: nowhere' >&2; exit 7; } && sqlite3 -batch --init"))
+        of: "sqlite3 -batch --init",
+        with: "{ echo 'Error: no such table: nowhere' >&2; exit 7; } && sqlite3 -batch --init"))
     let result = try RippleBinary.run(["bootstrap"], in: repo.root)
     #expect(result.status == 1, "\(result.standardError)")
     #expect(result.standardError.contains("generate `words-db`: `sh -c"), "\(result.standardError)")
@@ -76,12 +80,17 @@ import Testing
   @Test func configErrorsAndMissingToolsStopBeforeAnythingRuns() throws {
     let repo = try Self.make()
     try repo.write(
-      "ripple.yml", Self.dictionary.replacingOccurrences(of: "destination: Sources/DictionaryFileClient/Dictionaries", with: "destination: Sources/DictionaryFileClient/Dictionaries\n    after: [words-db]"))
+      "ripple.yml",
+      Self.dictionary.replacingOccurrences(
+        of: "destination: Sources/DictionaryFileClient/Dictionaries",
+        with: "destination: Sources/DictionaryFileClient/Dictionaries\n    after: [words-db]"))
     let cycle = try RippleBinary.run(["bootstrap"], in: repo.root)
     #expect(cycle.status == 2, "\(cycle.standardError)")
     #expect(cycle.standardError.contains("cycle: words → words-db → words"), "\(cycle.standardError)")
 
-    try repo.write("ripple.yml", Self.dictionary.replacingOccurrences(of: "toolchain: [sqlite3", with: "toolchain: [ripple-no-such-sqlite"))
+    try repo.write(
+      "ripple.yml",
+      Self.dictionary.replacingOccurrences(of: "toolchain: [sqlite3", with: "toolchain: [ripple-no-such-sqlite"))
     let missing = try RippleBinary.run(["bootstrap"], in: repo.root)
     #expect(missing.status == 3, "\(missing.standardError)")
     #expect(missing.standardError.contains("`ripple-no-such-sqlite`"))
@@ -120,7 +129,8 @@ import Testing
     #expect(input.tests.contains("Packages/Shared:ModelTests"))
     #expect(!input.tests.contains(".:AppCoreTests"))
     let explain = try RippleBinary.run(["affected", "--base", "HEAD", "--explain", "ModelTests"], in: repo.root)
-    #expect(explain.standardOutput.contains("changed Bootstrap/words.txt → asset words → Model"), "\(explain.standardOutput)")
+    #expect(
+      explain.standardOutput.contains("changed Bootstrap/words.txt → asset words → Model"), "\(explain.standardOutput)")
 
     try repo.write("ripple.yml", config + "daemon: {bootstrap: false}\n")
     let other = try RippleBinary.affectedTests(["--base", "HEAD"], in: repo.root)
