@@ -250,7 +250,7 @@ public struct Bootstrapper: Sendable {
     }
     var downloaded = false
     switch kind {
-    case .placeholder:
+    case .placeholder, .generated:  // `.generated` is a generate entry's kind (GenerateRunner), never an asset's
       for staging in plan.stagings {
         for placeholder in plan.spec.placeholders {
           let path = staging + "/" + placeholder.path

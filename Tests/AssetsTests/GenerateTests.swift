@@ -102,7 +102,7 @@ struct GenerateTests {
         .generateFailed(entry: "words", command: command, status: 3, stderrTail: "    boom"),
         .generateSkipped(entry: "count", after: ["words"]),
       ])
-    let error = try #require(AssetsError.combine(report.failures))
+    let error = try await expectAssetsError { try report.check() }
     #expect(error.category == .checkFailed)
     #expect(error.description.contains("generate `words`: `sh -c"))
     #expect(error.description.contains("exited with status 3:\n    boom"))
