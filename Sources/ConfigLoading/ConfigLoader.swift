@@ -65,7 +65,7 @@ public enum ConfigLoader {
   /// `daemon` holds this repository's overrides of its `rippled.yml` settings
   /// (`RepositoryDaemonSettings`).
   private enum TopLevelKey: String, CaseIterable {
-    case selection, assets, secrets, daemon, generate
+    case selection, assets, generate, secrets, daemon
   }
 
   static func read(_ path: String) throws -> String {
