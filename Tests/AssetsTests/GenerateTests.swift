@@ -241,6 +241,32 @@ struct GenerateTests {
     #expect(repo.snapshot("Sources/Shared/Resources") == ["one.txt": "one\n", "same.txt": "first\n"])
   }
 
+  @Test func independentEntriesRunAtTheSameTimeAndWhatFollowsWaits() async throws {
+    let repo = try TestRepository()
+    let meeting = repo.base + "/meeting"
+    try FileManager.default.createDirectory(atPath: meeting, withIntermediateDirectories: true)
+    // Each of a and b waits (up to 10 s) for the other to have started: only parallel runs both succeed.
+    func waiting(_ me: String, for other: String) -> GenerateSpec {
+      GenerateSpec(
+        id: me,
+        command: [
+          "sh", "-c",
+          "touch \(meeting)/\(me); i=0; while [ ! -f \(meeting)/\(other) ]; do sleep 0.1; i=$((i+1));"
+            + " [ $i -gt 100 ] && exit 9; done; echo \(me) > \"$RIPPLE_OUTPUT_DIR/\(me).txt\"",
+        ],
+        destination: "Sources/\(me.uppercased())/Resources")
+    }
+    let last = GenerateSpec(
+      id: "c",
+      command: ["sh", "-c", "cat Sources/A/Resources/a.txt Sources/B/Resources/b.txt > \"$RIPPLE_OUTPUT_DIR/c.txt\""],
+      destination: "Sources/C/Resources", after: ["a", "b"])
+    let report = try await repo.bootstrapper(testFetcher([:], log: FetchLog())).run(
+      AssetsConfig(generate: [last, waiting("a", for: "b"), waiting("b", for: "a")]))
+    try report.check()
+    #expect(report.generated.last?.id == "c")
+    #expect(repo.read("Sources/C/Resources/c.txt") == "a\nb\n")
+  }
+
   @Test func entriesMayShareAFolderWithDifferentFiles() async throws {
     let repo = try TestRepository()
     let config = AssetsConfig(generate: [
