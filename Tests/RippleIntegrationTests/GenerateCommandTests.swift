@@ -94,6 +94,12 @@ import Testing
     let missing = try RippleBinary.run(["bootstrap"], in: repo.root)
     #expect(missing.status == 3, "\(missing.standardError)")
     #expect(missing.standardError.contains("`ripple-no-such-sqlite`"))
+    let doctor = try RippleBinary.run(["doctor"], in: repo.root)
+    #expect(doctor.status == 1)
+    #expect(
+      (doctor.standardOutput + doctor.standardError).contains(
+        "`ripple-no-such-sqlite` is not on PATH; generate words-db runs with it"),
+      "\(doctor.standardOutput)\(doctor.standardError)")
     #expect(!FileManager.default.fileExists(atPath: repo.root + "/Sources/DictionaryFileClient"))
   }
 
