@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what Ripple builds and tests against, only when it is missing.
-#   scripts/install-deps.sh            build: libgit2, libarchive, sqlite3 (with headers), pkg-config, git
+#   scripts/install-deps.sh            build: libgit2, libarchive, sqlite3 (with headers and the CLI: `make demo`
+#                                      and the generate tests build a SQLite dictionary), pkg-config, git
 #   scripts/install-deps.sh --test     also what the tests use: python3 with moto[server] and boto3
 #                                      (a real S3 endpoint), check-jsonschema (CI files), openssl (test CAs),
 #                                      ffmpeg (transforms), zip (archives)
-#   scripts/install-deps.sh --bench    also what `make bench` compares with: entr, sqlite3
+#   scripts/install-deps.sh --bench    also what `make bench` compares with: entr
 #   scripts/install-deps.sh --browser  also Chromium, for `make dashboard-shot`
 # Debian/Ubuntu: apt (as root, or through sudo). macOS: Homebrew. Anything else: says what to install.
 set -euo pipefail
@@ -26,6 +27,7 @@ pkg-config --exists libgit2 2>/dev/null || missing+=(libgit2-dev)
 pkg-config --exists libarchive 2>/dev/null || missing+=(libarchive-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 command -v git >/dev/null 2>&1 || missing+=(git)
+command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
 if $want_test; then
   command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-pip)
   command -v openssl >/dev/null 2>&1 || missing+=(openssl)
@@ -34,7 +36,6 @@ if $want_test; then
 fi
 if $want_bench; then
   command -v entr >/dev/null 2>&1 || missing+=(entr)
-  command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
 fi
 if $want_browser; then
   command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)

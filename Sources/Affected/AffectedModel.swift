@@ -15,11 +15,13 @@ public struct AffectedInput: Sendable {
   public var selection: SelectionConfig
   /// `--direct`: only direct dependents of changed targets, not the transitive closure.
   public var directOnly: Bool
+  /// `ripple.yml` at base and head for the asset rule (rule 11); nil: the config file follows rule 8.
+  public var assetManifests: AssetManifests?
 
   public init(
     changes: [ChangedFile], base: PackageGraph, head: PackageGraph,
     resolvedChanges: [String: (base: ResolvedPins?, head: ResolvedPins?)] = [:],
-    selection: SelectionConfig = .init(), directOnly: Bool = false
+    selection: SelectionConfig = .init(), directOnly: Bool = false, assetManifests: AssetManifests? = nil
   ) {
     self.changes = changes
     self.base = base
@@ -27,6 +29,7 @@ public struct AffectedInput: Sendable {
     self.resolvedChanges = resolvedChanges
     self.selection = selection
     self.directOnly = directOnly
+    self.assetManifests = assetManifests
   }
 }
 

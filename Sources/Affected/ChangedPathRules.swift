@@ -7,7 +7,9 @@ import RippleCore
 /// Per path, in order: an `ignore` glob → nothing; a `global` glob → run every test; a manifest or
 /// `Package.resolved` of a package → left to the manifest and pin rules; then the owning target (base
 /// graph for the old side, head graph for the new side, both for a modification) and any `inputs` entry
-/// that names the path — both apply when both match; a path that neither owns → unowned.
+/// that names the path — both apply when both match; a path that neither owns → unowned. Rule 11
+/// (AssetRules.swift): after the `global` check, `ripple.yml` may be handled by its asset entries; a
+/// `generate:` input counts like an `inputs` entry.
 struct ChangedPathRules {
   let input: AffectedInput
 
@@ -59,6 +61,8 @@ struct ChangedPathRules {
       selection.runAll("global file \(path)")
       return true
     }
+    let assets = AssetRules(manifests: input.assetManifests, base: input.base, head: input.head)
+    if assets.claimConfig(path, into: &selection) { return true }
     if Ownership.isPackageFile(path, in: [input.head, input.base]) {
       if Ownership.isResolvedFile(path), input.resolvedChanges[path] == nil {
         selection.runAll("\(path) changed but its pins were not compared")
@@ -75,6 +79,7 @@ struct ChangedPathRules {
       selection.add("input \(path)", to: targets)
       owned = true
     }
+    if assets.claimInput(path, into: &selection) { owned = true }
     return owned
   }
 

@@ -34,18 +34,32 @@ public enum AssetsError: RippleError, Hashable {
   case secretNotIgnored(secret: String, output: String)
   case secretValuesMissing(secret: String, variables: [String])
   case secretTemplate(secret: String, reason: String)
+  /// `generate:` entries (GenerateRunner.swift): the command failed or wrote nothing usable.
+  case generateFailed(entry: String, command: String, status: Int32, stderrTail: String)
+  case generateOutputMissing(entry: String, command: String, missing: [String])
+  /// An output that is not a plain file or a symlink inside `$RIPPLE_OUTPUT_DIR`, or a write beside it.
+  case generateOutputEscapes(entry: String, path: String, reason: String)
+  case generateInputMatchedNothing(entry: String, glob: String)
+  case generateInputOutsideRepository(entry: String, path: String, resolved: String)
+  case generateMissingTool(entry: String, tool: String)
+  case generateSkipped(entry: String, after: [String])
+  /// Two entries (asset or generate) install the same file.
+  case sharedOutputFile(entry: String, path: String, owner: String)
   /// Several assets failed; each message is kept.
   case several([AssetsError])
 
   public var category: ErrorCategory {
     switch self {
     case .checksumMismatch, .sizeMismatch, .unsafeArchiveEntry, .archiveLimitExceeded, .archiveUnreadable,
-      .nameCollision, .transformFailed, .unmanagedFileInTheWay, .gitTrackedFileInTheWay, .protectedFile:
+      .nameCollision, .transformFailed, .unmanagedFileInTheWay, .gitTrackedFileInTheWay, .protectedFile,
+      .generateFailed, .generateOutputMissing, .generateOutputEscapes, .generateSkipped:
       .checkFailed
     case .includeMatchedNothing, .destinationOutsideRepository, .protectedDestination, .overlappingDestinations,
-      .secretNotIgnored, .secretTemplate:
+      .secretNotIgnored, .secretTemplate, .generateInputMatchedNothing, .generateInputOutsideRepository,
+      .sharedOutputFile:
       .usage
-    case .missingTool, .toolVersionMismatch, .missingFromCache, .accessRequired, .fetchFailed, .fileSystem,
+    case .missingTool, .toolVersionMismatch, .generateMissingTool, .missingFromCache, .accessRequired, .fetchFailed,
+      .fileSystem,
       .secretValuesMissing:
       .environment
     case .several(let errors):
@@ -114,6 +128,32 @@ public enum AssetsError: RippleError, Hashable {
         + " not set; set \(variables.count == 1 ? "it" : "them"), or add `example:` for people without access."
     case .secretTemplate(let secret, let reason):
       "secret `\(secret)`: \(reason)."
+    case .generateFailed(let entry, let command, let status, let tail):
+      "generate `\(entry)`: `\(command)` exited with status \(status)" + (tail.isEmpty ? "" : ":\n" + tail)
+        + "\nThe previous outputs were kept."
+    case .generateOutputMissing(let entry, let command, let missing):
+      "generate `\(entry)`: `\(command)` succeeded but did not write "
+        + (missing.isEmpty
+          ? "anything into $RIPPLE_OUTPUT_DIR" : missing.map { "`\($0)`" }.joined(separator: ", "))
+        + "; the previous outputs were kept."
+    case .generateOutputEscapes(let entry, let path, let reason):
+      "generate `\(entry)`: refused output `\(path)`: \(reason); nothing was installed for this entry."
+    case .generateInputMatchedNothing(let entry, let glob):
+      "generate `\(entry)`: input glob `\(glob)` matches no file; fix `inputs` in ripple.yml"
+        + " (or list the entry that writes it in `after`). Nothing was run."
+    case .generateInputOutsideRepository(let entry, let path, let resolved):
+      "generate `\(entry)`: input `\(path)` resolves to \(resolved), outside the repository (through a symlink);"
+        + " inputs must be files of the repository. Nothing was run."
+    case .generateMissingTool(let entry, let tool):
+      "generate `\(entry)`: the command needs `\(tool)`, which is not on PATH (nor a file of the repository);"
+        + " install it and run again. Nothing was downloaded."
+    case .generateSkipped(let entry, let after):
+      "generate `\(entry)`: skipped because "
+        + after.map { "`\($0)`" }.joined(separator: ", ") + (after.count == 1 ? " was" : " were")
+        + " not installed; its previous outputs were kept."
+    case .sharedOutputFile(let entry, let path, let owner):
+      "generate `\(entry)`: writes `\(path)`, which `\(owner)` installs; two entries cannot write one file."
+        + " Nothing was installed for `\(entry)`; change its outputs or destination in ripple.yml."
     case .several(let errors):
       "\(errors.count) problems:\n" + errors.map { "- " + $0.description }.joined(separator: "\n")
     }

@@ -70,18 +70,69 @@ public struct AssetReport: Sendable, Hashable {
   public var keptEdited: [String]
 }
 
+/// What happened to one `generate:` entry.
+public enum GenerateStatus: Sendable, Hashable {
+  /// `.generated` (the command's outputs) or `.private` (its private asset's files).
+  case upToDate(InstallKind)
+  case installed(InstallKind, InstallOutcome)
+  case failed(AssetsError)
+  /// Not run: these entries (or assets) it runs after were not installed.
+  case skipped(after: [String])
+}
+
+public struct GenerateReport: Sendable, Hashable {
+  public var id: String
+  public var status: GenerateStatus
+  /// Why the command ran although the entry has a private asset (no access, `--public`).
+  public var commandReason: String?
+
+  public init(id: String, status: GenerateStatus, commandReason: String? = nil) {
+    self.id = id
+    self.status = status
+    self.commandReason = commandReason
+  }
+
+  /// Installed or up to date: entries after it may run.
+  public var succeeded: Bool {
+    switch status {
+    case .upToDate, .installed: true
+    case .failed, .skipped: false
+    }
+  }
+}
+
 public struct BootstrapReport: Sendable, Hashable {
   public var assets: [AssetReport]
   public var secrets: [(id: String, outcome: SecretOutcome)]
   /// Interrupted installs completed or rolled back at the start of the run.
   public var recovered: [String]
+  /// `generate:` entries, in the order they finished.
+  public var generated: [GenerateReport]
+
+  public init(
+    assets: [AssetReport], secrets: [(id: String, outcome: SecretOutcome)], recovered: [String],
+    generated: [GenerateReport] = []
+  ) {
+    self.assets = assets
+    self.secrets = secrets
+    self.recovered = recovered
+    self.generated = generated
+  }
 
   public var failures: [AssetsError] {
     assets.compactMap { if case .failed(let error) = $0.status { error } else { nil } }
+      + generated.compactMap { report -> AssetsError? in
+        switch report.status {
+        case .failed(let error): error
+        case .skipped(let after): .generateSkipped(entry: report.id, after: after)
+        case .upToDate, .installed: nil
+        }
+      }
   }
 
   public static func == (a: BootstrapReport, b: BootstrapReport) -> Bool {
-    a.assets == b.assets && a.recovered == b.recovered && a.secrets.map(\.id) == b.secrets.map(\.id)
+    a.assets == b.assets && a.generated == b.generated && a.recovered == b.recovered
+      && a.secrets.map(\.id) == b.secrets.map(\.id)
       && a.secrets.map(\.outcome) == b.secrets.map(\.outcome)
   }
 
@@ -98,4 +149,7 @@ public enum BootstrapEvent: Sendable {
   case transforming(asset: String, file: String, done: Int, total: Int)
   case finished(AssetReport)
   case secretWritten(id: String, outcome: SecretOutcome)
+  /// A `generate:` entry's command starts (`reason`: why not its private asset), or its private asset installs.
+  case generateStarted(entry: String, kind: InstallKind, reason: String?)
+  case generateFinished(GenerateReport)
 }

@@ -19,7 +19,7 @@ struct AssetPlan: Sendable, Hashable {
   func fingerprint(_ kind: InstallKind) -> String {
     var parts = ["v1", kind.rawValue] + destinations
     switch kind {
-    case .placeholder:
+    case .placeholder, .generated:  // `.generated` is a generate entry's kind (GenerateKey), never an asset's
       parts += spec.placeholders.flatMap { [$0.path, $0.contents] }
     case .private:
       parts.append(spec.sha256)

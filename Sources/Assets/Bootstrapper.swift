@@ -36,19 +36,23 @@ public struct Bootstrapper: Sendable {
   /// a failed validation throws before anything is touched: no lock, no state folder, no download.
   public func run(_ config: AssetsConfig) async throws -> BootstrapReport {
     let onEvent = self.onEvent
-    let plans = config.assets.map { AssetPlan($0, state: state) }
+    // An asset that is a `generate:` entry's private variant installs through that entry only.
+    let variantsOf = Self.privateVariants(config)
+    let plans = config.assets.filter { variantsOf[$0.id] == nil }.map { AssetPlan($0, state: state) }
     if let error = AssetsError.combine(
       PlanValidator.validate(
-        plans, secrets: config.secrets, repositoryRoot: options.repositoryRoot,
+        plans, secrets: config.secrets, generate: config.generate, repositoryRoot: options.repositoryRoot,
         protected: try await protectedFolders()))
     {
       throw error
     }
+    try checkGenerateInputs(config)
     let secrets = try await prepareSecrets(config.secrets)
     // Decided once before the lock, to check tools (and `--offline`, access) without writing anything;
     // again under the lock, where another run may have installed meanwhile. Access answers are reused.
     let access = AccessAnswers()
     try await checkTools(try await decide(plans, access: access))
+    try await checkGenerate(config, access: access)
 
     let lock = try await FileLock.acquire(state.lockPath) { onEvent(.waitingForRepository(holder: $0)) }
     defer { lock.release() }
@@ -56,8 +60,10 @@ public struct Bootstrapper: Sendable {
     for id in recovered { onEvent(.recovered(asset: id)) }
     let decisions = try await decide(plans, access: access)
     try await checkTools(decisions)
+    let variants = try await checkGenerate(config, access: access)
 
     let reports = try await execute(decisions)
+    let generated = await runGenerate(config, variants: variants, assetReports: reports)
     var secretOutcomes: [(id: String, outcome: SecretOutcome)] = []
     for secret in secrets {
       let changed = try SecretsWriter.write(secret.text, to: state.absolute(secret.spec.output))
@@ -65,7 +71,21 @@ public struct Bootstrapper: Sendable {
       secretOutcomes.append((secret.spec.id, outcome))
       onEvent(.secretWritten(id: secret.spec.id, outcome: outcome))
     }
-    return BootstrapReport(assets: reports, secrets: secretOutcomes, recovered: recovered)
+    return BootstrapReport(assets: reports, secrets: secretOutcomes, recovered: recovered, generated: generated)
+  }
+
+  /// The variant of each `generate:` entry, with the tools it needs checked (a private variant's
+  /// transform tools as for assets).
+  @discardableResult
+  private func checkGenerate(_ config: AssetsConfig, access: AccessAnswers) async throws -> [String: GenerateVariant] {
+    let variants = try await decideGenerate(config, access: access)
+    try checkGenerateTools(config, variants: variants)
+    try await checkTools(
+      variants.values.compactMap { variant -> Decision? in
+        guard case .privateAsset(let plan) = variant else { return nil }
+        return .install(plan, .private, reason: nil)
+      })
+    return variants
   }
 
   /// Folders git uses that the config cannot name lexically (the hooks path may be configured anywhere),
@@ -222,14 +242,15 @@ public struct Bootstrapper: Sendable {
     }
   }
 
-  private func install(_ plan: AssetPlan, kind: InstallKind) async throws -> (InstallOutcome, Bool) {
+  /// `receiptID`: the `generate:` entry a private variant installs for (default: the asset itself).
+  func install(_ plan: AssetPlan, kind: InstallKind, receiptID: String? = nil) async throws -> (InstallOutcome, Bool) {
     for staging in plan.stagings {
       try FileIO.remove(staging)
       try FileIO.createDirectory(staging)
     }
     var downloaded = false
     switch kind {
-    case .placeholder:
+    case .placeholder, .generated:  // `.generated` is a generate entry's kind (GenerateRunner), never an asset's
       for staging in plan.stagings {
         for placeholder in plan.spec.placeholders {
           let path = staging + "/" + placeholder.path
@@ -251,9 +272,10 @@ public struct Bootstrapper: Sendable {
       StagedDestination(destination: destination, staging: staging, files: FileIO.listFiles(staging))
     }
     let tracked = try await git.trackedFiles(under: plan.destinations)
+    let owner = receiptID ?? plan.spec.id
     let outcome = try Installer(state: state, hook: hooks.afterInstallStep).install(
-      assetID: plan.spec.id, kind: kind, fingerprint: plan.fingerprint(kind), staged: staged,
-      oldReceipt: state.loadReceipt(plan.spec.id), gitTracked: tracked, force: options.force)
+      assetID: owner, kind: kind, fingerprint: plan.fingerprint(kind), staged: staged,
+      oldReceipt: state.loadReceipt(owner), gitTracked: tracked, force: options.force)
     return (outcome, downloaded)
   }
 
@@ -315,7 +337,7 @@ public struct Bootstrapper: Sendable {
 }
 
 /// Access checks already answered in this run, so deciding twice asks the server once per asset.
-private actor AccessAnswers {
+actor AccessAnswers {
   private var answers: [String: AccessStatus] = [:]
 
   func answer(_ assetID: String, _ ask: @Sendable () async -> AccessStatus) async -> AccessStatus {

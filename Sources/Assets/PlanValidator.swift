@@ -22,7 +22,8 @@ struct ProtectedFolder: Sendable, Hashable {
 /// Each error names the config line of the path.
 enum PlanValidator {
   static func validate(
-    _ plans: [AssetPlan], secrets: [SecretSpec], repositoryRoot: String, protected: [ProtectedFolder] = []
+    _ plans: [AssetPlan], secrets: [SecretSpec], generate: [GenerateSpec] = [], repositoryRoot: String,
+    protected: [ProtectedFolder] = []
   ) -> [AssetsError] {
     var errors: [AssetsError] = []
     guard let root = resolve(repositoryRoot) else {
@@ -55,6 +56,11 @@ enum PlanValidator {
         }
         claimed.append((owner, resolved, destination))
       }
+    }
+    // Generate entries may share a folder with each other and with assets: a file two of them write is
+    // refused at install time (`sharedOutputFile`), when the files are known.
+    for entry in generate {
+      _ = writable(entry.destination, owner: "generate `\(entry.id)`", at: entry.origins[entry.destination])
     }
     for secret in secrets {
       let owner = "secret `\(secret.id)`"

@@ -64,6 +64,14 @@ public struct ProgressRenderer: Sendable {
       "\(asset): installing placeholders" + (reason.map { " (no access: \($0))" } ?? " (--public)")
     case .started(let asset, .private, _):
       "\(asset): installing"
+    case .started(let asset, .generated, _):
+      "\(asset): generating"
+    case .generateStarted(let entry, .private, _):
+      "\(entry): installing its private asset"
+    case .generateStarted(let entry, _, let reason):
+      "\(entry): running its command" + (reason.map { " (\($0))" } ?? "")
+    case .generateFinished(let report):
+      generateSummaryLine(report)
     case .transforming(let asset, let file, let done, let total):
       "\(asset): transforming \(file) (\(done + 1)/\(total))"
     case .finished(let report):
@@ -95,6 +103,21 @@ public struct ProgressRenderer: Sendable {
     }
     for path in report.keptEdited { text += "\n  kept \(path): edited locally (use --force to replace it)" }
     return text
+  }
+
+  /// One line per `generate:` entry for the summary.
+  public static func generateSummaryLine(_ report: GenerateReport) -> String {
+    switch report.status {
+    case .upToDate(let kind):
+      "\(report.id): up to date" + (kind == .private ? " (private asset)" : "")
+    case .installed(let kind, let outcome):
+      "\(report.id): \(kind == .private ? "installed its private asset" : "generated"): \(outcome.added) added,"
+        + " \(outcome.replaced) replaced, \(outcome.removed) removed, \(outcome.unchanged) unchanged"
+    case .failed(let error):
+      "\(report.id): FAILED: \(error.description)"
+    case .skipped(let after):
+      "\(report.id): SKIPPED: " + AssetsError.generateSkipped(entry: report.id, after: after).description
+    }
   }
 
   static func bytes(_ count: Int64) -> String {

@@ -10,10 +10,12 @@ public struct ManagedFile: Codable, Sendable, Hashable {
   public var sha256: String
 }
 
-/// Whether an asset's files are the real ones or its placeholders.
+/// Whether an asset's files are the real ones or its placeholders; for a `generate:` entry, the
+/// command's outputs (`generated`) or its private asset's files (`private`).
 public enum InstallKind: String, Codable, Sendable, Hashable {
   case `private`
   case placeholder
+  case generated
 }
 
 /// What Ripple installed for one asset: `<repo>/.build/ripple/receipts/<asset-id>.json`.

@@ -41,6 +41,7 @@ public enum ConfigLoader {
     var configuration = RippleConfiguration(sourcePath: path)
     guard let root else { return configuration }
     let document = YAMLValue(node: root, file: path, keyPath: "")
+    var generate: [GenerateParser.Parsed] = []
     for (key, value) in try document.mappingEntries(allowedKeys: TopLevelKey.allCases.map(\.rawValue)) {
       switch TopLevelKey(rawValue: key)! {
       case .selection:
@@ -53,15 +54,20 @@ public enum ConfigLoader {
         configuration.daemon = try DaemonOverridesParser.parse(value)
       case .test:
         configuration.test = try TestParser.parse(value)
+      case .generate:
+        generate = try GenerateParser.parse(value)
       }
     }
+    try GenerateParser.crossCheck(generate, assets: configuration.assets.assets)
+    configuration.assets.generate = generate.map(\.spec)
     return configuration
   }
 
-  /// Top-level sections. `daemon` holds this repository's overrides of its `rippled.yml` settings
+  /// Top-level sections. `generate` holds commands that build resources (GenerateParser.swift);
+  /// `daemon` holds this repository's overrides of its `rippled.yml` settings
   /// (`RepositoryDaemonSettings`).
   private enum TopLevelKey: String, CaseIterable {
-    case selection, assets, secrets, daemon, test
+    case selection, assets, generate, secrets, daemon, test
   }
 
   static func read(_ path: String) throws -> String {

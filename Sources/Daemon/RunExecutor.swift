@@ -221,7 +221,8 @@ struct RunExecutor: Sendable {
   ) async throws {
     let configuration = workspace.configuration
     let enabled = settings.applying(configuration.daemon).bootstrap
-    guard enabled, !configuration.assets.assets.isEmpty || !configuration.assets.secrets.isEmpty else { return }
+    let assets = configuration.assets
+    guard enabled, !assets.assets.isEmpty || !assets.secrets.isEmpty || !assets.generate.isEmpty else { return }
     let marker = workspace.root + ".assets"
     let fingerprint = String(describing: configuration.assets)
     if (try? String(contentsOfFile: marker, encoding: .utf8)) == fingerprint { return }

@@ -8,10 +8,12 @@ import SystemClients
 struct BootstrapCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "bootstrap",
-    abstract: "Install private assets (verified, cached, atomically) and generate secret files.",
+    abstract: "Install private assets (verified, cached, atomically), generated resources and secret files.",
     discussion: """
-      Assets and secrets are configured under `assets:` and `secrets:` in ripple.yml. Without access \
-      (auto mode), placeholders are installed so every target still builds. State: \
+      Assets and secrets are configured under `assets:` and `secrets:` in ripple.yml, commands that \
+      build resources under `generate:` (run in dependency order, installed like assets). Without access \
+      (auto mode), placeholders are installed (or a generate entry's command runs instead of its private \
+      asset) so every target still builds. State: \
       <repo>/.build/ripple (receipts, journal, lock); destinations may not reach into it or into \
       git's folders (.git, work tree and submodule git folders, the hooks path). Downloads: $RIPPLE_CACHE_DIR, else \
       $XDG_CACHE_HOME/ripple, else ~/.cache/ripple (~/Library/Caches/ripple on macOS).
@@ -60,10 +62,11 @@ struct BootstrapCommand: AsyncParsableCommand {
     let report = try await repository.openWorkspace().bootstrap(
       settings, makeFetcher: BootstrapJob.liveFetcher, onEvent: output.handle)
     output.finish()
-    if report.assets.isEmpty && report.secrets.isEmpty {
-      print("nothing to bootstrap: no `assets:` or `secrets:` in ripple.yml")
+    if report.assets.isEmpty && report.secrets.isEmpty && report.generated.isEmpty {
+      print("nothing to bootstrap: no `assets:`, `generate:` or `secrets:` in ripple.yml")
     } else if report.failures.isEmpty,
       report.assets.allSatisfy({ if case .upToDate = $0.status { true } else { false } }),
+      report.generated.allSatisfy({ if case .upToDate = $0.status { true } else { false } }),
       report.secrets.allSatisfy({ $0.outcome == .unchanged })
     {
       print("up to date")

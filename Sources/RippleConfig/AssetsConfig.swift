@@ -7,10 +7,13 @@ import RippleCore
 public struct AssetsConfig: Sendable, Hashable {
   public var assets: [AssetSpec]
   public var secrets: [SecretSpec]
+  /// `generate:` — resources built by a command (AssetsGenerate.swift).
+  public var generate: [GenerateSpec]
 
-  public init(assets: [AssetSpec] = [], secrets: [SecretSpec] = []) {
+  public init(assets: [AssetSpec] = [], secrets: [SecretSpec] = [], generate: [GenerateSpec] = []) {
     self.assets = assets
     self.secrets = secrets
+    self.generate = generate
   }
 }
 

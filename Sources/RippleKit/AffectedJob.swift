@@ -79,10 +79,13 @@ extension Workspace {
     var result: AffectedResult
     if let headGraph, let baseGraph {
       let resolved = try AffectedJob.resolvedChanges(changeSet.changes, base: baseTree, head: headTree)
+      // Rule 11: ripple.yml at both sides, for assets and generated resources (AssetManifestLoading.swift).
+      let manifests = AssetManifestLoading.load(
+        configuration: configuration, repositoryRoot: root, base: baseTree, head: headTree)
       result = AffectedAnalysis.analyze(
         AffectedInput(
           changes: changeSet.changes, base: baseGraph, head: headGraph, resolvedChanges: resolved,
-          selection: selection, directOnly: options.directOnly))
+          selection: selection, directOnly: options.directOnly, assetManifests: manifests))
     } else {
       let known = headGraph ?? partialGraphs["head"] ?? baseGraph ?? partialGraphs["base"]
       result = AffectedJob.everything(in: known ?? PackageGraph(packages: []), reasons: fallbackReasons)

@@ -1,19 +1,28 @@
 import Foundation
 import RippleConfig
 
-/// `ripple doctor`'s checks for what the `assets:` manifest needs: transform tools on PATH, and the
+/// `ripple doctor`'s checks for what the `assets:` manifest needs: transform and `generate:` tools on PATH, and the
 /// credentials it names (that they are set; whether the server accepts them is `ripple bootstrap`'s
 /// access check).
 enum AssetChecks {
   static func tools(_ config: AssetsConfig, environment: [String: String]) -> [DoctorCheck] {
     var seen: Set<String> = []
-    return config.assets.compactMap { asset -> DoctorCheck? in
-      guard let tool = asset.transform?.command.first, seen.insert(tool).inserted else { return nil }
+    // Transform tools, then the commands (and toolchain commands) of `generate:` entries found on PATH;
+    // a repo-relative command (`Bootstrap/x.sh`) is checked by `ripple bootstrap` itself.
+    let uses =
+      config.assets.compactMap { asset in asset.transform.map { ($0.command[0], "asset \(asset.id) transforms") } }
+      + config.generate.flatMap { entry in
+        ([entry.command[0]] + (entry.toolchain.map { [$0[0]] } ?? [])).filter { !$0.contains("/") }.map {
+          ($0, "generate \(entry.id) runs")
+        }
+      }
+    return uses.compactMap { tool, user -> DoctorCheck? in
+      guard seen.insert(tool).inserted else { return nil }
       if let path = which(tool, environment: environment) {
-        return DoctorCheck(name: "tool \(tool)", ok: true, detail: "\(path) (asset \(asset.id))", fix: nil)
+        return DoctorCheck(name: "tool \(tool)", ok: true, detail: "\(path) (\(user) with it)", fix: nil)
       }
       return DoctorCheck(
-        name: "tool \(tool)", ok: false, detail: "`\(tool)` is not on PATH; asset \(asset.id) transforms with it",
+        name: "tool \(tool)", ok: false, detail: "`\(tool)` is not on PATH; \(user) with it",
         fix: "install it, e.g. `sudo apt-get install \(tool)` or `brew install \(tool)`")
     }
   }

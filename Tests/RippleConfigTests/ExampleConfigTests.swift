@@ -10,7 +10,8 @@ import Testing
       .appendingPathComponent("../../Config/ripple.example.yml").standardized.path
     let config = try ConfigLoader.parse(String(contentsOfFile: path, encoding: .utf8), path: path)
     #expect(config.selection.manifestEnvironments.count == 2)
-    #expect(config.assets.assets.map(\.id) == ["audio", "fonts"])
+    #expect(config.assets.assets.map(\.id) == ["audio", "fonts", "words-private"])
+    #expect(config.assets.generate.map(\.id) == ["words", "words-db"])
     #expect(config.assets.assets.first?.transform?.variants.count == 2)
     #expect(config.assets.secrets.map(\.id) == ["server-secrets"])
     #expect(config.testRuns.map(\.name) == ["server", "client"])

@@ -81,7 +81,7 @@ struct ParseTests {
 
   @Test func unrelatedUnknownKeyListsTheValidKeys() throws {
     let error = try failure("colour: red\n")
-    #expect(error.hint == "valid keys: selection, assets, secrets, daemon, test")
+    #expect(error.hint == "valid keys: selection, assets, generate, secrets, daemon, test")
   }
 
   @Test func badUnownedValueListsTheChoices() throws {
