@@ -172,7 +172,7 @@ struct RunExecutor: Sendable {
         scope: prepared.change.map { .affected(AffectedRequest(changes: $0, fallbackAll: true)) } ?? .everything,
         scratchPath: paths.scratch(run.repository, lane: prepared.lane), timingsPath: paths.timings(run.repository),
         extraArguments: effective.testArguments))
-    let analysis: RunAnalysis
+    var analysis: RunAnalysis
     if let outcome = plan.affected {
       if outcome.headGraph == nil && outcome.baseGraph == nil {
         // Never "passed, 0 tests" because nothing could be evaluated.
@@ -184,6 +184,12 @@ struct RunExecutor: Sendable {
     } else {
       analysis = Self.everything(
         in: plan.graph ?? PackageGraph(packages: []), reason: prepared.everythingReason ?? "every test")
+    }
+    // What selective testing saves, from the recorded timings: every test target of the graph vs the selection.
+    if let graph = plan.affected?.headGraph ?? plan.graph {
+      analysis.fullSuiteSeconds = plan.history.estimate(
+        graph.testTargets.map { TestUnit(package: $0.package, target: $0.name) })
+      analysis.selectedSeconds = plan.history.estimate(plan.selection.units)
     }
     try store.recordAnalysis(run.id, analysis)
     say(

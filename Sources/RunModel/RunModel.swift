@@ -75,14 +75,20 @@ public struct RunRecord: Codable, Sendable, Hashable, Identifiable {
   public var retryOf: Int64?
   public var attempt: Int
   /// The run's log file (capped), when one was written.
+  /// Estimated test time of the whole suite and of the selection (`RunAnalysis`).
+  public var fullSuiteSeconds: Double?
+  public var selectedSeconds: Double?
   public var logPath: String?
 
   public init(
     id: Int64, repository: String, branch: String, trigger: RunTrigger, base: String? = nil, head: String,
     state: RunState = .queued, reason: String? = nil, queuedAt: Date, startedAt: Date? = nil,
     finishedAt: Date? = nil, selectedTestTargets: Int? = nil, totalTestTargets: Int? = nil,
-    failedTests: Int? = nil, retryOf: Int64? = nil, attempt: Int = 1, logPath: String? = nil
+    failedTests: Int? = nil, retryOf: Int64? = nil, attempt: Int = 1, logPath: String? = nil,
+    fullSuiteSeconds: Double? = nil, selectedSeconds: Double? = nil
   ) {
+    self.fullSuiteSeconds = fullSuiteSeconds
+    self.selectedSeconds = selectedSeconds
     self.id = id
     self.repository = repository
     self.branch = branch
@@ -192,11 +198,18 @@ public struct RunAnalysis: Codable, Sendable, Hashable {
   public var edges: [RunEdge]
   public var selectedTestTargets: Int
   public var totalTestTargets: Int
+  /// Recorded test time of every test target of the graph, and of the selected ones (estimates from the
+  /// timing history; nil before anything was timed): what selective testing saves.
+  public var fullSuiteSeconds: Double?
+  public var selectedSeconds: Double?
 
   public init(
     base: String?, changedFiles: [String], runAllReasons: [String] = [], warnings: [String] = [],
-    targets: [RunTarget], edges: [RunEdge], selectedTestTargets: Int, totalTestTargets: Int
+    targets: [RunTarget], edges: [RunEdge], selectedTestTargets: Int, totalTestTargets: Int,
+    fullSuiteSeconds: Double? = nil, selectedSeconds: Double? = nil
   ) {
+    self.fullSuiteSeconds = fullSuiteSeconds
+    self.selectedSeconds = selectedSeconds
     self.base = base
     self.changedFiles = changedFiles
     self.runAllReasons = runAllReasons

@@ -163,8 +163,14 @@ public final class RunStore: Sendable {
     try write("record the analysis of run \(id)") { db in
       _ = try Rows.requireRun(db, id)
       try db.execute(
-        sql: "UPDATE runs SET base = ?, selectedTestTargets = ?, totalTestTargets = ? WHERE id = ?",
-        arguments: [analysis.base, analysis.selectedTestTargets, analysis.totalTestTargets, id])
+        sql: """
+          UPDATE runs SET base = ?, selectedTestTargets = ?, totalTestTargets = ?, fullSuiteSeconds = ?,
+            selectedSeconds = ? WHERE id = ?
+          """,
+        arguments: [
+          analysis.base, analysis.selectedTestTargets, analysis.totalTestTargets, analysis.fullSuiteSeconds,
+          analysis.selectedSeconds, id,
+        ])
       try db.execute(
         sql: "INSERT OR REPLACE INTO analyses (runID, changedFiles, runAllReasons, warnings) VALUES (?, ?, ?, ?)",
         arguments: [
@@ -241,7 +247,8 @@ public final class RunStore: Sendable {
           runAllReasons: try lists.map { try Rows.list($0, "runAllReasons", of: owner) } ?? [],
           warnings: try lists.map { try Rows.list($0, "warnings", of: owner) } ?? [],
           targets: targets, edges: edges, selectedTestTargets: run.selectedTestTargets ?? 0,
-          totalTestTargets: run.totalTestTargets ?? 0)
+          totalTestTargets: run.totalTestTargets ?? 0, fullSuiteSeconds: run.fullSuiteSeconds,
+          selectedSeconds: run.selectedSeconds)
       }
       let transitions = try Row.fetchAll(
         db, sql: "SELECT runID, fromState, toState, at, note FROM transitions WHERE runID = ? ORDER BY id",

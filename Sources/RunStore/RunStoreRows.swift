@@ -12,7 +12,8 @@ enum Rows {
   /// The `runs` columns a `RunRecord` needs: scalars only, never the analysis lists.
   static let runColumns =
     "id, repository, branch, trigger, base, head, state, reason, queuedAt, startedAt, finishedAt, "
-    + "selectedTestTargets, totalTestTargets, failedTests, retryOf, attempt, logPath"
+    + "selectedTestTargets, totalTestTargets, failedTests, retryOf, attempt, logPath, fullSuiteSeconds, "
+    + "selectedSeconds"
 
   static func seconds(_ date: Date) -> Double { date.timeIntervalSince1970 }
 
@@ -36,7 +37,8 @@ enum Rows {
       startedAt: date(try row.decode(atIndex: 9)), finishedAt: date(try row.decode(atIndex: 10)),
       selectedTestTargets: try row.decode(atIndex: 11), totalTestTargets: try row.decode(atIndex: 12),
       failedTests: try row.decode(atIndex: 13), retryOf: try row.decode(atIndex: 14),
-      attempt: try row.decode(atIndex: 15), logPath: try row.decode(atIndex: 16))
+      attempt: try row.decode(atIndex: 15), logPath: try row.decode(atIndex: 16),
+      fullSuiteSeconds: try row.decode(atIndex: 17), selectedSeconds: try row.decode(atIndex: 18))
   }
 
   static func fetchRun(_ db: Database, _ id: Int64) throws -> RunRecord? {

@@ -104,6 +104,10 @@ enum RunStoreSchema {
           ) WITHOUT ROWID;
           """)
     }
+    migrator.registerMigration("v3: time estimates") { db in
+      try db.execute(sql: "ALTER TABLE runs ADD COLUMN fullSuiteSeconds REAL")
+      try db.execute(sql: "ALTER TABLE runs ADD COLUMN selectedSeconds REAL")
+    }
     return migrator
   }
 }

@@ -18,6 +18,18 @@ public struct TimingHistory: Sendable, Codable, Hashable {
     packages[unit.package]?[unit.target ?? "*"]
   }
 
+  /// The recorded test time of `units` added up (one after another, builds left out): a unit without a record
+  /// weighs the median of the recorded ones. nil when none of them has a record.
+  public func estimate(_ units: [TestUnit]) -> Double? {
+    let known = units.compactMap { duration(of: $0) }
+    guard !known.isEmpty else { return nil }
+    let sorted = known.sorted()
+    let median =
+      sorted.count.isMultiple(of: 2)
+      ? (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2 : sorted[sorted.count / 2]
+    return units.reduce(0) { $0 + (duration(of: $1) ?? median) }
+  }
+
   public mutating func record(_ seconds: Double, for unit: TestUnit) {
     packages[unit.package, default: [:]][unit.target ?? "*"] = seconds
   }

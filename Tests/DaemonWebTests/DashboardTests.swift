@@ -108,6 +108,16 @@ import Testing
 }
 
 @Suite struct DashboardRunTests {
+  @Test func theRunPageShowsWhatTheSelectionSaved() throws {
+    var detail = SampleData.failedDetail
+    #expect(try XML(Dashboard.run(detail, now: SampleData.now)).text.contains("no timings recorded yet"))
+    detail.run.fullSuiteSeconds = 840
+    detail.run.selectedSeconds = 84
+    let text = try XML(Dashboard.run(detail, now: SampleData.now)).text
+    #expect(text.contains("of recorded test time; this selection ~"), "\(text)")
+    #expect(text.contains("(90% saved)"))
+  }
+
   @Test func failedRunWithAnalysis() throws {
     let detail = SampleData.failedDetail
     let html = Dashboard.run(detail, now: SampleData.now)

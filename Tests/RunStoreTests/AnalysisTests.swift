@@ -47,6 +47,20 @@ struct AnalysisTests {
     }
   }
 
+  @Test func timeEstimatesRoundTripOnTheRunAndTheAnalysis() throws {
+    try withStore { store, _ in
+      let run = try makeRun(store, in: .running)
+      var analysis = sampleAnalysis
+      analysis.fullSuiteSeconds = 840.5
+      analysis.selectedSeconds = 65
+      try store.recordAnalysis(run.id, analysis)
+      let detail = try #require(try store.detail(run.id))
+      #expect(detail.analysis == analysis)
+      #expect(detail.run.fullSuiteSeconds == 840.5 && detail.run.selectedSeconds == 65)
+      #expect(try store.runs().first?.fullSuiteSeconds == 840.5)
+    }
+  }
+
   @Test func recordingAnAnalysisAgainReplacesIt() throws {
     try withStore { store, _ in
       let run = try makeRun(store, in: .running)

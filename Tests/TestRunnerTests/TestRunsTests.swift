@@ -66,6 +66,13 @@ import Testing
     #expect(second.packages.first?.run == Self.client)
   }
 
+  @Test func theEstimateAddsRecordedTimesAndWeighsTheUnknownAtTheMedian() {
+    let history = TimingHistory(packages: [".": ["A": 10, "B": 20, "C": 60]])
+    let units = ["A", "B", "C", "New"].map { TestUnit(package: ".", target: $0) }
+    #expect(history.estimate(units) == 110)
+    #expect(history.estimate([TestUnit(package: "Other", target: "X")]) == nil)
+  }
+
   static let notRunHere = [
     NotRunTarget(
       package: ".", name: "ClientTests", reason: "exists only in run `client`, platforms: macos", platform: "linux")
