@@ -5,7 +5,7 @@ import RippleKit
 import TestRunner
 
 enum AffectedFormat: String, ExpressibleByArgument, CaseIterable {
-  case text, json, names, filter, github, matrix, dot
+  case text, json, names, filter, github, matrix, dot, xcodebuild
 }
 
 struct AffectedCommand: AsyncParsableCommand {
@@ -17,8 +17,12 @@ struct AffectedCommand: AsyncParsableCommand {
   @OptionGroup var selection: SelectionOptions
 
   @Option(
-    help: "Output: text (people), json, names, filter (swift test --filter), github ($GITHUB_OUTPUT), matrix, dot.")
+    help:
+      "Output: text (people), json, names, filter (swift test --filter), github ($GITHUB_OUTPUT), matrix, dot, "
+      + "xcodebuild (-only-testing: arguments for --scheme).")
   var format: AffectedFormat = .text
+
+  @OptionGroup var xcode: XcodebuildOptions
 
   @Option(help: "With --format matrix: the number of CI shards.")
   var shards: Int?
@@ -30,6 +34,7 @@ struct AffectedCommand: AsyncParsableCommand {
     if let shards, shards < 1 { throw ValidationError("--shards must be at least 1 (got \(shards)).") }
     if shards != nil && format != .matrix { throw ValidationError("--shards goes with --format matrix.") }
     if format == .matrix && shards == nil { throw ValidationError("--format matrix needs --shards N.") }
+    try xcode.validate(format: format)
   }
 
   func run() async throws {
@@ -73,6 +78,8 @@ struct AffectedCommand: AsyncParsableCommand {
       print(AffectedFormatter.matrix(report, shards: shards ?? 1, durations: history.durationsByTarget))
     case .dot:
       print(AffectedFormatter.dot(graph: outcome.headGraph ?? outcome.baseGraph ?? .init(packages: []), report))
+    case .xcodebuild:
+      try xcode.emit(outcome, workingDirectory: FileManager.default.currentDirectoryPath)
     }
   }
 

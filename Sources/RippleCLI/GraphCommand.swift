@@ -20,7 +20,7 @@ struct GraphCommand: AsyncParsableCommand {
   var format: GraphFormat = .dot
 
   func run() async throws {
-    let (_, graph) = try await GraphJob.load(
+    let (_, graph) = try await GraphJob.loadWithXcodeProjects(
       directory: repository.resolvedDirectory, configPath: repository.config, services: .live)
     switch format {
     case .json:

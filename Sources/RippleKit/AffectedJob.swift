@@ -7,6 +7,7 @@ import PackageModel
 import RippleConfig
 import RippleCore
 import SystemClients
+import XcodeModel
 
 /// What `ripple affected` (and later `ripple test`) is asked.
 public struct AffectedOptions: Sendable {
@@ -98,14 +99,21 @@ public enum AffectedJob {
       do {
         let loaded = try await loader.loadPartialGraph(
           tree, environments: selection.manifestEnvironments, excludePackages: selection.excludePackages)
-        if let error = PackageGraphError.combining(loaded.failures) {
-          guard options.fallbackAll, error.category != .internal else { throw error }
-          fallbackReasons.append("--fallback all: \(error.description)")
-          warnings.append(error.description)
-          partialGraphs[side] = loaded.graph
-          unevaluated.formUnion(loaded.failedPackages)
+        // Xcode projects join the graph as packages (docs/DESIGN.md, rule 11).
+        let xcode = XcodeGraphs.merge(loaded.graph, tree: tree, excludePackages: selection.excludePackages)
+        let errors: [any RippleError] =
+          [PackageGraphError.combining(loaded.failures) as (any RippleError)?, XcodeError.combining(xcode.failures)]
+          .compactMap { $0 }
+        if !errors.isEmpty {
+          for error in errors where !options.fallbackAll || error.category == .internal { throw error }
+          for error in errors {
+            fallbackReasons.append("--fallback all: \(error.description)")
+            warnings.append(error.description)
+          }
+          partialGraphs[side] = xcode.graph
+          unevaluated.formUnion(loaded.failedPackages + xcode.failedProjects)
         } else {
-          graphs[side] = loaded.graph
+          graphs[side] = xcode.graph
         }
       } catch let error as RippleError where options.fallbackAll && error.category != .internal {
         fallbackReasons.append("--fallback all: \(error.description)")
