@@ -101,9 +101,9 @@ public enum AffectedJob {
           tree, environments: selection.manifestEnvironments, excludePackages: selection.excludePackages)
         // Xcode projects join the graph as packages (docs/DESIGN.md, rule 11).
         let xcode = XcodeGraphs.merge(loaded.graph, tree: tree, excludePackages: selection.excludePackages)
-        let errors: [any RippleError] =
-          [PackageGraphError.combining(loaded.failures) as (any RippleError)?, XcodeError.combining(xcode.failures)]
-          .compactMap { $0 }
+        var errors: [any RippleError] = []
+        if let error = PackageGraphError.combining(loaded.failures) { errors.append(error) }
+        if let error = XcodeError.combining(xcode.failures) { errors.append(error) }
         if !errors.isEmpty {
           for error in errors where !options.fallbackAll || error.category == .internal { throw error }
           for error in errors {

@@ -15,10 +15,10 @@ public enum SchemeReader {
     let delegate = Delegate(base: XcodeScheme.referenceBase(ofContainer: container))
     let parser = XMLParser(data: Data(bytes))
     parser.delegate = delegate
-    guard parser.parse(), delegate.sawScheme else {
+    guard parser.parse(), delegate.sawScheme, delegate.depth == 0 else {
       let reason =
         parser.parserError.map { "not valid XML: \(($0 as NSError).localizedDescription), line \(parser.lineNumber)" }
-        ?? "no <Scheme> element"
+        ?? (delegate.sawScheme ? "it ends inside an element (truncated?)" : "no <Scheme> element")
       throw .malformedScheme(path: path, revision: revision, reason: reason)
     }
     let file = path.split(separator: "/").last.map(String.init) ?? path
@@ -30,6 +30,8 @@ public enum SchemeReader {
   private final class Delegate: NSObject, XMLParserDelegate {
     let base: String
     var sawScheme = false
+    /// Open elements: not 0 at the end when the file is truncated (libxml2 may not report it on Linux).
+    var depth = 0
     var inTestAction = false
     var testableSkipped: Bool?
     var testables: [TestEntry] = []
@@ -41,6 +43,7 @@ public enum SchemeReader {
       _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
       attributes: [String: String] = [:]
     ) {
+      depth += 1
       switch name {
       case "Scheme": sawScheme = true
       case "TestAction": inTestAction = true
@@ -66,6 +69,7 @@ public enum SchemeReader {
     }
 
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+      depth -= 1
       if name == "TestAction" { inTestAction = false }
       if name == "TestableReference" { testableSkipped = nil }
     }

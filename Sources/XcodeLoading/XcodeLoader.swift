@@ -67,16 +67,17 @@ public enum XcodeLoader {
       snapshot.projects, schemes: snapshot.schemes, testPlans: snapshot.testPlans, into: graph, files: Set(files))
   }
 
-  static func read(
-    _ path: String, in tree: TreeSnapshot, error: (String, String) -> XcodeError
+  /// The bytes of `path`, which must exist; `makeError` builds the error from the path and a reason.
+  public static func read(
+    _ path: String, in tree: TreeSnapshot, error makeError: (String, String) -> XcodeError
   ) throws(XcodeError) -> [UInt8] {
     let bytes: [UInt8]?
     do {
       bytes = try tree.read(path)
     } catch {
-      throw error(path, "\(error)")
+      throw makeError(path, "\(error)")
     }
-    guard let bytes else { throw error(path, "the file is missing") }
+    guard let bytes else { throw makeError(path, "the file is missing") }
     return bytes
   }
 }

@@ -327,6 +327,27 @@ public struct PBXProjFixture: Sendable {
             ("defaultConfigurationIsVisible", .string("0")), ("defaultConfigurationName", .string("Debug")),
           ], comment: "")
       ))
+    all.append(
+      (
+        projectID,
+        Object(
+          isa: "PBXProject",
+          fields: [
+            (
+              "attributes",
+              .dictionary([
+                ("BuildIndependentTargetsInParallel", .string("1")), ("LastSwiftUpdateCheck", .string("1600")),
+                ("LastUpgradeCheck", .string("1600")), ("TargetAttributes", .dictionary(targetAttributes)),
+              ])
+            ),
+            ("buildConfigurationList", .string(projectList)), ("developmentRegion", .string("en")),
+            ("hasScannedForEncodings", .string("0")), ("knownRegions", .list([.string("en"), .string("Base")])),
+            ("mainGroup", .string(mainGroup)), ("minimizedProjectReferenceProxies", .string("1")),
+            ("packageReferences", .list(packageIDs.map(Value.string))), ("preferredProjectObjectVersion", .string("77")),
+            ("productRefGroup", .string(productsGroup)), ("projectDirPath", .string("")), ("projectRoot", .string("")),
+            ("targets", .list(targetIDs.map(Value.string))),
+          ], comment: "Project object")
+      ))
     var sections: [String: [(String, Object)]] = [:]
     for (id, object) in all { sections[object.isa, default: []].append((id, object)) }
     var text = "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tclasses = {\n\t};\n\tobjectVersion = 77;\n\tobjects = {\n"
