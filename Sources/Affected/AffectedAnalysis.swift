@@ -29,7 +29,8 @@ public enum AffectedAnalysis {
     }
     for ref in removed {
       let fromProject = input.base.package(at: ref.package)?.isXcodeProject == true
-      reasons[ref] = [fromProject ? ManifestRules.removedFromProjectReason : ManifestRules.removedReason] + (reasons[ref] ?? [])
+      reasons[ref] =
+        [fromProject ? ManifestRules.removedFromProjectReason : ManifestRules.removedReason] + (reasons[ref] ?? [])
     }
 
     var targets: [AffectedTarget] = []

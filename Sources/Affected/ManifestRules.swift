@@ -39,7 +39,8 @@ struct ManifestRules {
     if old.packageFingerprint != new.packageFingerprint {
       let reason =
         new.isXcodeProject
-        ? "project.pbxproj: project settings changed" : "Package.swift: package settings changed (platforms, tools version, …)"
+        ? "project.pbxproj: project settings changed"
+        : "Package.swift: package settings changed (platforms, tools version, …)"
       selection.add(reason, to: refs(new.targets, in: new))
     }
     for target in new.targets {

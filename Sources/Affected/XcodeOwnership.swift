@@ -17,7 +17,8 @@ enum XcodeOwnership {
   /// by entry, like a manifest), a `Package.resolved` (the pin rule) and `xcuserdata` (personal state,
   /// never selects anything).
   static func isProjectFile(_ path: String, in graphs: [PackageGraph]) -> Bool {
-    guard let bundle = projectBundle(of: path), graphs.contains(where: { $0.package(at: bundle)?.isXcodeProject == true })
+    guard let bundle = projectBundle(of: path),
+      graphs.contains(where: { $0.package(at: bundle)?.isXcodeProject == true })
     else { return false }
     let inner = RepoPath.relative(path, to: bundle)
     return inner == "project.pbxproj" || Ownership.isResolvedFile(path) || inner.hasPrefix("xcuserdata/")

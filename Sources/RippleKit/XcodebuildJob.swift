@@ -96,7 +96,8 @@ public enum XcodebuildJob {
     }
     let full = URL(fileURLWithPath: absolute(project, in: workingDirectory)).standardizedFileURL.path
     let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
-    let relative = full.hasPrefix(rootPath + "/") ? RepoPath.normalize(String(full.dropFirst(rootPath.count + 1))) : full
+    let relative =
+      full.hasPrefix(rootPath + "/") ? RepoPath.normalize(String(full.dropFirst(rootPath.count + 1))) : full
     guard containers.contains(relative) else { throw .unknownProject(path: project, available: containers) }
     return relative
   }

@@ -4,7 +4,8 @@ import XcodeModel
 /// Reads `project.pbxproj`, an old-style (OpenStep) property list, with Foundation's property-list reader:
 /// no dependency beyond Foundation, and a large project reads in milliseconds on Linux too.
 public enum ProjectFileReader {
-  public static func document(_ bytes: [UInt8], projectPath: String, revision: String) throws(XcodeError) -> PBXDocument {
+  public static func document(_ bytes: [UInt8], projectPath: String, revision: String) throws(XcodeError) -> PBXDocument
+  {
     let file = projectPath + "/project.pbxproj"
     let object: Any
     do {

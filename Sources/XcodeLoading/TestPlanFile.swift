@@ -14,7 +14,8 @@ public enum TestPlanFile {
         throw .malformedTestPlan(path: path, revision: revision, reason: "a test target has no `target`")
       }
       let name = target["name"] as? String ?? ""
-      guard let container = (target["containerPath"] as? String).flatMap({ XcodeScheme.resolveReference($0, base: base) })
+      guard
+        let container = (target["containerPath"] as? String).flatMap({ XcodeScheme.resolveReference($0, base: base) })
       else { continue }
       targets.append(
         TestEntry(

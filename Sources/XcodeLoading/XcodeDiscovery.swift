@@ -5,7 +5,9 @@ public enum XcodeDiscovery {
   /// Every `*.xcodeproj` and `*.xcworkspace` folder holding a file of `files`, minus those under a `.build`
   /// or `.swiftpm` folder, workspaces inside a project (`project.xcworkspace`), and those matching
   /// `excludePackages` (the bundle or its folder). Sorted.
-  public static func containers(in files: [String], excludePackages: [Glob]) -> (projects: [String], workspaces: [String]) {
+  public static func containers(in files: [String], excludePackages: [Glob]) -> (
+    projects: [String], workspaces: [String]
+  ) {
     var projects: Set<String> = []
     var workspaces: Set<String> = []
     for file in files {
@@ -32,6 +34,8 @@ public enum XcodeDiscovery {
   /// `xcuserdata` are personal and not read).
   public static func sharedSchemes(of container: String, in files: [String]) -> [String] {
     let folder = container + "/xcshareddata/xcschemes/"
-    return files.filter { $0.hasPrefix(folder) && $0.hasSuffix(".xcscheme") && !$0.dropFirst(folder.count).contains("/") }
+    return files.filter {
+      $0.hasPrefix(folder) && $0.hasSuffix(".xcscheme") && !$0.dropFirst(folder.count).contains("/")
+    }
   }
 }

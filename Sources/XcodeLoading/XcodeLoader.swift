@@ -31,7 +31,9 @@ public enum XcodeLoader {
     snapshot.containers = (found.projects + found.workspaces).sorted()
     for path in found.projects {
       do throws(XcodeError) {
-        let bytes = try read(path + "/project.pbxproj", in: tree) { .malformedProject(path: $0, revision: tree.label, reason: $1) }
+        let bytes = try read(path + "/project.pbxproj", in: tree) {
+          .malformedProject(path: $0, revision: tree.label, reason: $1)
+        }
         let document = try ProjectFileReader.document(bytes, projectPath: path, revision: tree.label)
         snapshot.projects.append(try ProjectResolver.resolve(document, repositoryRoot: tree.workingDirectoryRoot))
       } catch {

@@ -31,7 +31,9 @@ public struct ProjectResolver {
 
   private mutating func resolve() throws(XcodeError) -> XcodeProject {
     let project = try document.object(document.rootObject, from: "rootObject")
-    if let mainGroup = project["mainGroup"]?.string { try walk(mainGroup, from: "PBXProject.mainGroup", in: sourceRoot) }
+    if let mainGroup = project["mainGroup"]?.string {
+      try walk(mainGroup, from: "PBXProject.mainGroup", in: sourceRoot)
+    }
 
     let packageReferences = try packages(of: project)
     let targetIDs = project["targets"]?.strings ?? []
@@ -238,7 +240,9 @@ public struct ProjectResolver {
     return XcodeTarget(
       id: id, name: name, productType: productType, kind: XcodeTarget.kind(ofProductType: productType),
       paths: Self.unique(paths), excludedPaths: Self.unique(excluded), dependencies: dependencyNames, host: host,
-      productDependencies: Array(Set(products)).sorted { ($0.name, $0.packageReference ?? "") < ($1.name, $1.packageReference ?? "") },
+      productDependencies: Array(Set(products)).sorted {
+        ($0.name, $0.packageReference ?? "") < ($1.name, $1.packageReference ?? "")
+      },
       fingerprint: PlistValue.dictionary(fingerprint).canonicalText)
   }
 
@@ -305,7 +309,9 @@ public struct ProjectResolver {
         fromRoot = true
       }
     }
-    for spelling in ["$(TARGET_NAME)", "${TARGET_NAME}"] { text = text.replacingOccurrences(of: spelling, with: target) }
+    for spelling in ["$(TARGET_NAME)", "${TARGET_NAME}"] {
+      text = text.replacingOccurrences(of: spelling, with: target)
+    }
     guard !text.contains("$"), !text.isEmpty else { return nil }
     if text.hasPrefix("/") && !fromRoot {
       guard let root = repositoryRoot, text.hasPrefix(root + "/") else { return nil }

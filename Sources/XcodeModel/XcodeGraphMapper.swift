@@ -55,7 +55,9 @@ public enum XcodeGraphMapper {
     }
     for reference in project.packageReferences {
       identities[reference.id] = reference.identity
-      add(PackageDependency(identity: reference.identity, location: reference.location, fingerprint: reference.fingerprint))
+      add(
+        PackageDependency(
+          identity: reference.identity, location: reference.location, fingerprint: reference.fingerprint))
     }
     // A folder reference holding a Package.swift is a local package (Xcode's older way of adding one).
     let folderPackages = project.fileReferences.filter { files.contains(RepoPath.join($0, "Package.swift")) }
@@ -88,7 +90,9 @@ public enum XcodeGraphMapper {
   }
 
   private static func local(_ path: String, graph: PackageGraph) -> PackageDependency {
-    let identity = path == "." ? (graph.package(at: ".")?.name.lowercased() ?? ".") : XcodePackageReference.identity(ofLocation: path)
+    let identity =
+      path == "."
+      ? (graph.package(at: ".")?.name.lowercased() ?? ".") : XcodePackageReference.identity(ofLocation: path)
     return PackageDependency(identity: identity, location: .local(path: path), fingerprint: path)
   }
 }

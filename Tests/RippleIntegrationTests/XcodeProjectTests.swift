@@ -122,7 +122,8 @@ import XcodeFixtures
     #expect(json["runAll"] as? Bool == true)
     #expect(tests == ["Packages/Core:CoreTests"])
     let reasons = try #require(json["runAllReasons"] as? [String])
-    #expect(reasons.contains { $0.hasPrefix("--fallback all: The Xcode project file `App/MyApp.xcodeproj/project.pbxproj`") })
+    #expect(
+      reasons.contains { $0.hasPrefix("--fallback all: The Xcode project file `App/MyApp.xcodeproj/project.pbxproj`") })
     let result = try xcodebuild(["--scheme", "MyApp", "--fallback", "all"], in: repo)
     #expect(result.status == 0)
     #expect(result.standardOutput == "-only-testing:MyAppTests\n-only-testing:CoreTests\n")

@@ -94,7 +94,9 @@ public struct PBXProjFixture: Sendable {
   // MARK: - Groups and files
 
   /// A group (`path` nil: a group without folder) inside `parent` (the main group by default).
-  public mutating func group(_ path: String?, name: String? = nil, in parent: String? = nil, sourceTree: String = "<group>")
+  public mutating func group(
+    _ path: String?, name: String? = nil, in parent: String? = nil, sourceTree: String = "<group>"
+  )
     -> String
   {
     var fields: [(String, Value)] = [("children", .list([]))]
@@ -129,7 +131,8 @@ public struct PBXProjFixture: Sendable {
 
   /// A variant group (localised file) with one child per language folder.
   public mutating func variantGroup(_ name: String, languages: [String], in group: String? = nil) -> String {
-    let id = add("PBXVariantGroup", [("children", .list([])), ("name", .string(name)), ("sourceTree", .string("<group>"))])
+    let id = add(
+      "PBXVariantGroup", [("children", .list([])), ("name", .string(name)), ("sourceTree", .string("<group>"))])
     append(child: id, to: group ?? mainGroup)
     for language in languages {
       let child = add(
@@ -177,7 +180,10 @@ public struct PBXProjFixture: Sendable {
       "XCRemoteSwiftPackageReference",
       [
         ("repositoryURL", .string(url)),
-        ("requirement", .dictionary([("kind", .string("upToNextMajorVersion")), ("minimumVersion", .string(minimumVersion))])),
+        (
+          "requirement",
+          .dictionary([("kind", .string("upToNextMajorVersion")), ("minimumVersion", .string(minimumVersion))])
+        ),
       ])
     packageIDs.append(id)
     return id
@@ -244,9 +250,11 @@ public struct PBXProjFixture: Sendable {
       if type == .uiTest {
         buildSettings["TEST_TARGET_NAME"] = hostName
       } else {
-        buildSettings["TEST_HOST"] = "$(BUILT_PRODUCTS_DIR)/\(hostName).app/$(BUNDLE_EXECUTABLE_FOLDER_PATH)/\(hostName)"
+        buildSettings["TEST_HOST"] =
+          "$(BUILT_PRODUCTS_DIR)/\(hostName).app/$(BUNDLE_EXECUTABLE_FOLDER_PATH)/\(hostName)"
         buildSettings["BUNDLE_LOADER"] = "$(TEST_HOST)"
-        targetAttributes.append((targetID, .dictionary([("CreatedOnToolsVersion", .string("16.0")), ("TestTargetID", .string(host))])))
+        targetAttributes.append(
+          (targetID, .dictionary([("CreatedOnToolsVersion", .string("16.0")), ("TestTargetID", .string(host))])))
       }
       if !allDependencies.contains(host) { allDependencies.append(host) }
     }
@@ -313,7 +321,10 @@ public struct PBXProjFixture: Sendable {
         Object(
           isa: "XCBuildConfiguration",
           fields: [
-            ("buildSettings", .dictionary(projectSettings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+            (
+              "buildSettings",
+              .dictionary(projectSettings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+            ),
             ("name", .string("Debug")),
           ], comment: "Debug")
       ))
@@ -343,7 +354,8 @@ public struct PBXProjFixture: Sendable {
             ("buildConfigurationList", .string(projectList)), ("developmentRegion", .string("en")),
             ("hasScannedForEncodings", .string("0")), ("knownRegions", .list([.string("en"), .string("Base")])),
             ("mainGroup", .string(mainGroup)), ("minimizedProjectReferenceProxies", .string("1")),
-            ("packageReferences", .list(packageIDs.map(Value.string))), ("preferredProjectObjectVersion", .string("77")),
+            ("packageReferences", .list(packageIDs.map(Value.string))),
+            ("preferredProjectObjectVersion", .string("77")),
             ("productRefGroup", .string(productsGroup)), ("projectDirPath", .string("")), ("projectRoot", .string("")),
             ("targets", .list(targetIDs.map(Value.string))),
           ], comment: "Project object")
@@ -378,14 +390,17 @@ public struct PBXProjFixture: Sendable {
       if items.isEmpty { return "(\n\(indent))" }
       return "(\n" + items.map { "\(indent)\t\(render($0, indent: indent + "\t")),\n" }.joined() + "\(indent))"
     case .dictionary(let fields):
-      return "{\n" + fields.map { "\(indent)\t\(Self.quote($0.0)) = \(render($0.1, indent: indent + "\t"));\n" }.joined()
+      return "{\n"
+        + fields.map { "\(indent)\t\(Self.quote($0.0)) = \(render($0.1, indent: indent + "\t"));\n" }.joined()
         + "\(indent)}"
     }
   }
 
   /// Xcode leaves plain words unquoted and quotes the rest.
   static func quote(_ text: String) -> String {
-    let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "_./".unicodeScalars.contains($0) }
+    let plain =
+      !text.isEmpty
+      && text.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "_./".unicodeScalars.contains($0) }
     if plain { return text }
     return "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
   }

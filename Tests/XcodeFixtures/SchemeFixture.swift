@@ -44,7 +44,8 @@ public enum SchemeFixture {
     if !testPlans.isEmpty {
       xml += "      <TestPlans>\n"
       for (index, plan) in testPlans.enumerated() {
-        xml += "         <TestPlanReference\n            reference = \"\(plan)\"\(index == 0 ? "\n            default = \"YES\"" : "")>\n         </TestPlanReference>\n"
+        xml +=
+          "         <TestPlanReference\n            reference = \"\(plan)\"\(index == 0 ? "\n            default = \"YES\"" : "")>\n         </TestPlanReference>\n"
       }
       xml += "      </TestPlans>\n"
     }

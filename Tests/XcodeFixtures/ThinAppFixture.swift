@@ -28,7 +28,9 @@ public struct ThinAppFixture: Sendable {
       "Widget", .appExtension, sources: [widgetSwift], products: [.init("Collections", package: collections)])
     let app = p.target(
       "MyApp", .app, sources: [appSwift, content], resources: [strings],
-      settings: ["INFOPLIST_FILE": "MyApp/Info.plist", "CODE_SIGN_ENTITLEMENTS": "$(SRCROOT)/MyApp/MyApp.entitlements"],
+      settings: [
+        "INFOPLIST_FILE": "MyApp/Info.plist", "CODE_SIGN_ENTITLEMENTS": "$(SRCROOT)/MyApp/MyApp.entitlements",
+      ],
       dependencies: [widget], products: [.init("Feature", package: core)])
     let tests = p.target("MyAppTests", .unitTest, synchronized: [testsFolder], host: app)
     p.membershipException(folder: testsFolder, target: tests, files: ["Fixtures/big.json"])

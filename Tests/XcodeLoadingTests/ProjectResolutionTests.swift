@@ -7,7 +7,8 @@ import XcodeModel
 @Suite struct ProjectResolutionTests {
   private func project(_ app: ThinApp = ThinApp()) throws -> XcodeProject {
     let text = app.files[ThinApp.projectPath + "/project.pbxproj"]!
-    let document = try ProjectFileReader.document(Array(text.utf8), projectPath: ThinApp.projectPath, revision: "worktree")
+    let document = try ProjectFileReader.document(
+      Array(text.utf8), projectPath: ThinApp.projectPath, revision: "worktree")
     return try ProjectResolver.resolve(document)
   }
 
@@ -100,7 +101,8 @@ import XcodeModel
     var text = ThinApp().files[ThinApp.projectPath + "/project.pbxproj"]!
     // The main group's first child is the products group; point it at an object that does not exist.
     text = text.replacingOccurrences(of: "\t\t\t\t0000000000000000000000AC,", with: "\t\t\t\t\(missing),")
-    let document = try ProjectFileReader.document(Array(text.utf8), projectPath: ThinApp.projectPath, revision: "worktree")
+    let document = try ProjectFileReader.document(
+      Array(text.utf8), projectPath: ThinApp.projectPath, revision: "worktree")
     #expect {
       _ = try ProjectResolver.resolve(document)
     } throws: { error in

@@ -50,7 +50,8 @@ import XcodeModel
     let result = try analyze(base: app, head: app, changes: [modified("Packages/Core/Sources/Core/Core.swift")])
     let report = AffectedReport(result: result, base: "b", head: "worktree", mergeBase: nil, changedFiles: [])
     let tested = [
-      TargetRef(package: ThinApp.projectPath, name: "MyAppTests"), TargetRef(package: "Packages/Core", name: "CoreTests"),
+      TargetRef(package: ThinApp.projectPath, name: "MyAppTests"),
+      TargetRef(package: "Packages/Core", name: "CoreTests"),
     ]
     let output = AffectedFormatter.xcodebuild(report, tested: tested)
     #expect(output.onlyTesting == ["-only-testing:MyAppTests", "-only-testing:CoreTests"])
@@ -93,7 +94,8 @@ import XcodeModel
 
   @Test func aTestPlanThatIsNotJSONIsAnError() {
     #expect(throws: XcodeError.self) {
-      _ = try TestPlanFile.plan(Array("{\"testTargets\": [".utf8), path: "x.xctestplan", base: ".", revision: "worktree")
+      _ = try TestPlanFile.plan(
+        Array("{\"testTargets\": [".utf8), path: "x.xctestplan", base: ".", revision: "worktree")
     }
   }
 }

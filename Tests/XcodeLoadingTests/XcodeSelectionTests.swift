@@ -66,7 +66,8 @@ import XcodeModel
     let head = ThinApp()
     var text = head.files[ThinApp.projectPath + "/project.pbxproj"]!
     // The UI tests' only build settings block names TEST_TARGET_NAME; give it one more setting.
-    text = text.replacingOccurrences(of: "TEST_TARGET_NAME = MyApp;", with: "TEST_TARGET_NAME = MyApp;\n\t\t\t\tSWIFT_STRICT_CONCURRENCY = complete;")
+    text = text.replacingOccurrences(
+      of: "TEST_TARGET_NAME = MyApp;", with: "TEST_TARGET_NAME = MyApp;\n\t\t\t\tSWIFT_STRICT_CONCURRENCY = complete;")
     var changed = head
     changed.files[ThinApp.projectPath + "/project.pbxproj"] = text
     let result = try analyze(base: app, head: changed, changes: [modified("App/MyApp.xcodeproj/project.pbxproj")])
@@ -88,7 +89,9 @@ import XcodeModel
     let result = try analyze(
       base: app, head: app, changes: [modified(path)],
       resolved: [
-        path: (ResolvedPins(pins: ["swift-collections": "1.1.0@a"]), ResolvedPins(pins: ["swift-collections": "1.2.0@b"]))
+        path: (
+          ResolvedPins(pins: ["swift-collections": "1.1.0@a"]), ResolvedPins(pins: ["swift-collections": "1.2.0@b"])
+        )
       ])
     #expect(result.byName["App/MyApp.xcodeproj:Widget"] == ["Package.resolved: swift-collections 1.1.0@a → 1.2.0@b"])
     #expect(result.byName["App/MyApp.xcodeproj:MyApp"] == ["depends on Widget"])
@@ -161,7 +164,8 @@ import XcodeModel
     let json = AffectedFormatter.json(report)
     #expect(json.contains("\"package\" : \"App/MyApp.xcodeproj\""))
     #expect(json.contains("\"kind\" : \"app\""))
-    #expect(AffectedFormatter.text(report, color: false).contains("App/MyApp.xcodeproj\n  MyAppTests  depends on MyApp"))
+    #expect(
+      AffectedFormatter.text(report, color: false).contains("App/MyApp.xcodeproj\n  MyAppTests  depends on MyApp"))
     let dot = AffectedFormatter.dot(graph: try mergedGraph(app), report)
     #expect(dot.contains("\"App/MyApp.xcodeproj:MyAppTests\" -> \"App/MyApp.xcodeproj:MyApp\";"))
     #expect(dot.contains("\"App/MyApp.xcodeproj:MyApp\" -> \"Packages/Core:Feature\";"))
