@@ -46,6 +46,15 @@ public enum PlistValue: Sendable, Hashable {
   }
 
   private func quote(_ text: String) -> String {
-    "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    // Escaping only when needed: this runs for every string of a project.
+    guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) else {
+      return "\"" + text + "\""
+    }
+    var out = "\""
+    for character in text {
+      if character == "\\" || character == "\"" { out.append("\\") }
+      out.append(character)
+    }
+    return out + "\""
   }
 }
