@@ -17,9 +17,9 @@ struct AffectedCommand: AsyncParsableCommand {
   @OptionGroup var selection: SelectionOptions
 
   @Option(
-    help:
+    help: ArgumentHelp(
       "Output: text (people), json, names, filter (swift test --filter), github ($GITHUB_OUTPUT), matrix, dot, "
-      + "xcodebuild (-only-testing: arguments for --scheme).")
+        + "xcodebuild (-only-testing: arguments for --scheme)."))
   var format: AffectedFormat = .text
 
   @OptionGroup var xcode: XcodebuildOptions
