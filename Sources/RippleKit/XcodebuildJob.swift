@@ -53,8 +53,7 @@ public enum XcodebuildJob {
     if !untested.isEmpty {
       messages.append(
         "warning: \(untested.count) selected test target\(untested.count == 1 ? " is" : "s are") not tested by "
-          + "scheme \(name): \(untested.joined(separator: ", ")) (run \(untested.count == 1 ? "it" : "them") another "
-          + "way, e.g. `ripple test` for package tests)")
+          + "scheme \(name) (skipped, disabled or not listed there): \(untested.joined(separator: ", "))")
     }
     guard !lines.isEmpty else {
       messages.append(
