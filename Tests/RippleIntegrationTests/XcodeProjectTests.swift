@@ -51,7 +51,9 @@ import XcodeFixtures
     let result = try xcodebuild(["--scheme", "MyApp"], in: repo)
     #expect(result.status == 0)
     #expect(result.standardOutput == "-only-testing:MyAppTests\n")
-    #expect(result.standardError.contains("not tested by scheme MyApp (skipped, disabled or not listed there): App/MyApp.xcodeproj:MyAppUITests"))
+    #expect(
+      result.standardError.contains(
+        "not tested by scheme MyApp (skipped, disabled or not listed there): App/MyApp.xcodeproj:MyAppUITests"))
 
     let explain = try RippleBinary.run(["affected", "--explain", "MyAppUITests"], in: repo.root)
     #expect(explain.standardOutput.contains("MyApp → MyAppUITests (depends on MyApp)"))
