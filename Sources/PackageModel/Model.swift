@@ -15,11 +15,11 @@ public struct PackageGraph: Sendable, Codable, Hashable {
     packages.first { $0.path == path }
   }
 
-  /// The innermost package whose directory holds `path` (a file or directory), if any. Xcode projects are not
-  /// considered: their targets own files by `ownedPaths`, not by directory.
+  /// The innermost package whose directory holds `path` (a file or directory), if any. Xcode projects and
+  /// workspaces are not considered: their targets own files by `ownedPaths`, not by directory.
   public func owningPackage(of path: String) -> Package? {
     var best: Package?
-    for package in packages where !package.isXcodeProject && RepoPath.isInside(path, directory: package.path) {
+    for package in packages where package.origin == nil && RepoPath.isInside(path, directory: package.path) {
       if best == nil || package.path.count > best!.path.count || best!.path == "." { best = package }
     }
     return best
@@ -32,6 +32,9 @@ public enum PackageOrigin: String, Sendable, Codable, Hashable {
   case swiftPackage
   /// An `.xcodeproj` (docs/DESIGN.md, rule 11): `path` is the project bundle, `manifestFile` its `project.pbxproj`.
   case xcodeProject
+  /// An `.xcworkspace`: no targets, a local dependency on each project it holds, so that its
+  /// `Package.resolved` covers them (rule 11).
+  case xcodeWorkspace
 }
 
 /// One package: a directory holding a `Package.swift`, or an Xcode project (`origin`).

@@ -6,6 +6,7 @@ import XcodeModel
 /// The Xcode side of one revision: its projects, shared schemes and the test plans they use.
 public struct XcodeSnapshot: Sendable {
   public var projects: [XcodeProject] = []
+  public var workspaces: [XcodeWorkspace] = []
   public var schemes: [XcodeScheme] = []
   /// By repo-relative path.
   public var testPlans: [String: XcodeTestPlan] = [:]
@@ -41,6 +42,16 @@ public enum XcodeLoader {
         snapshot.failedProjects.append(path)
       }
     }
+    for path in found.workspaces where tree.files.contains(path + "/contents.xcworkspacedata") {
+      do throws(XcodeError) {
+        let bytes = try read(path + "/contents.xcworkspacedata", in: tree) {
+          .malformedWorkspace(path: $0, revision: tree.label, reason: $1)
+        }
+        snapshot.workspaces.append(try WorkspaceReader.workspace(bytes, path: path, revision: tree.label))
+      } catch {
+        snapshot.failures.append(error)
+      }
+    }
     for container in snapshot.containers {
       for path in XcodeDiscovery.sharedSchemes(of: container, in: tree.files) {
         do throws(XcodeError) {
@@ -64,9 +75,10 @@ public enum XcodeLoader {
 
   /// `graph` with the snapshot's projects added as packages of origin `.xcodeProject`.
   public static func merge(_ snapshot: XcodeSnapshot, into graph: PackageGraph, files: [String]) -> PackageGraph {
-    guard !snapshot.projects.isEmpty || !snapshot.schemes.isEmpty else { return graph }
+    guard !snapshot.projects.isEmpty || !snapshot.schemes.isEmpty || !snapshot.workspaces.isEmpty else { return graph }
     return XcodeGraphMapper.merge(
-      snapshot.projects, schemes: snapshot.schemes, testPlans: snapshot.testPlans, into: graph, files: Set(files))
+      snapshot.projects, workspaces: snapshot.workspaces, schemes: snapshot.schemes, testPlans: snapshot.testPlans,
+      into: graph, files: Set(files))
   }
 
   /// The bytes of `path`, which must exist; `makeError` builds the error from the path and a reason.

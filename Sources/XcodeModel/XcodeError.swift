@@ -9,6 +9,8 @@ public enum XcodeError: RippleError, Equatable {
   case missingObject(path: String, revision: String, id: String, referencedBy: String)
   /// A shared scheme that is not XML Ripple can read.
   case malformedScheme(path: String, revision: String, reason: String)
+  /// A workspace's `contents.xcworkspacedata` that is not XML Ripple can read.
+  case malformedWorkspace(path: String, revision: String, reason: String)
   /// A test plan that is missing or not JSON Ripple can read.
   case malformedTestPlan(path: String, revision: String, reason: String)
   /// `--scheme NAME` names no shared scheme of the project.
@@ -28,7 +30,8 @@ public enum XcodeError: RippleError, Equatable {
 
   public var category: ErrorCategory {
     switch self {
-    case .malformedProject, .missingObject, .malformedScheme, .malformedTestPlan, .cannotWriteTestPlan:
+    case .malformedProject, .missingObject, .malformedScheme, .malformedWorkspace, .malformedTestPlan,
+      .cannotWriteTestPlan:
       .environment
     case .unknownScheme, .ambiguousProject, .unknownProject, .noProject, .noTestPlan: .usage
     case .several(let errors): errors.contains { $0.category == .usage } ? .usage : .environment
@@ -46,6 +49,8 @@ public enum XcodeError: RippleError, Equatable {
         + "does not contain; the file is damaged (a bad merge?): open the project in Xcode to repair it."
     case .malformedScheme(let path, let revision, let reason):
       "The shared scheme `\(path)` at \(revision) cannot be read (\(reason)); open it in Xcode to repair it."
+    case .malformedWorkspace(let path, let revision, let reason):
+      "The workspace file `\(path)` at \(revision) cannot be read (\(reason)); open the workspace in Xcode to repair it."
     case .malformedTestPlan(let path, let revision, let reason):
       "The test plan `\(path)` at \(revision) cannot be read (\(reason)); open it in Xcode to repair it."
     case .unknownScheme(let name, let container, let available):

@@ -7,11 +7,24 @@ import RippleCore
 /// test a target (Xcode's or a package's) become paths it owns.
 public enum XcodeGraphMapper {
   public static func merge(
-    _ projects: [XcodeProject], schemes: [XcodeScheme], testPlans: [String: XcodeTestPlan],
-    into graph: PackageGraph, files: Set<String>
+    _ projects: [XcodeProject], workspaces: [XcodeWorkspace] = [], schemes: [XcodeScheme],
+    testPlans: [String: XcodeTestPlan], into graph: PackageGraph, files: Set<String>
   ) -> PackageGraph {
     var packages = graph.packages
     for project in projects { packages.append(package(of: project, graph: graph, files: files)) }
+    // A workspace depends on the projects and packages it holds: its Package.resolved covers them (rule 5).
+    let known = Set(packages.map(\.path))
+    for workspace in workspaces {
+      let held = workspace.references.filter(known.contains).map {
+        PackageDependency(
+          identity: XcodePackageReference.identity(ofLocation: $0), location: .local(path: $0), fingerprint: $0)
+      }
+      let name = workspace.path.split(separator: "/").last.map(String.init) ?? workspace.path
+      packages.append(
+        Package(
+          path: workspace.path, name: name, manifestFile: "contents.xcworkspacedata", packageFingerprint: "",
+          targets: [], dependencies: held, origin: .xcodeWorkspace))
+    }
     var merged = PackageGraph(packages: packages)
     let byPath = Dictionary(projects.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     for scheme in schemes {
@@ -70,7 +83,7 @@ public enum XcodeGraphMapper {
     for product in unnamed.sorted() {
       let fromFolders = folderPackages.contains { graph.package(at: $0)?.product(named: product) != nil }
       guard !fromFolders else { continue }
-      for vendor in graph.packages where !vendor.isXcodeProject && vendor.product(named: product) != nil {
+      for vendor in graph.packages where vendor.origin == nil && vendor.product(named: product) != nil {
         add(local(vendor.path, graph: graph))
       }
     }

@@ -124,3 +124,16 @@ public struct XcodePackageReference: Sendable, Hashable {
     return last.lowercased()
   }
 }
+
+/// An `.xcworkspace`: the projects and packages it holds (`contents.xcworkspacedata`).
+public struct XcodeWorkspace: Sendable, Hashable {
+  /// The repo-relative bundle (`App.xcworkspace`).
+  public var path: String
+  /// Repo-relative locations of its file references (projects, package folders).
+  public var references: [String]
+
+  public init(path: String, references: [String]) {
+    self.path = path
+    self.references = references
+  }
+}
