@@ -71,6 +71,28 @@ import XcodeFixtures
     #expect(result.standardOutput == "-only-testing:MyAppTests\n-only-testing:CoreTests\n")
   }
 
+  @Test func committedHeadsAndTheOtherCommandsSeeTheProject() throws {
+    let repo = try makeRepository()
+    try repo.append("App/MyAppTests/AppTests.swift", "// more\n")
+    try repo.commitAll("A test edit")
+    let result = try xcodebuild(["--scheme", "MyApp", "--base", "HEAD~1", "--head", "HEAD"], in: repo)
+    #expect(result.standardOutput == "-only-testing:MyAppTests\n")
+
+    let graph = try RippleBinary.run(["graph", "--format", "json"], in: repo.root)
+    #expect(graph.status == 0)
+    #expect(graph.standardOutput.contains("\"path\" : \"App/MyApp.xcodeproj\""))
+    #expect(graph.standardOutput.contains("\"kind\" : \"unitTest\""))
+
+    // `ripple test` runs the package's tests and says the Xcode ones are left to xcodebuild.
+    try repo.append("Packages/Core/Sources/Core/Core.swift", "public let version = 3\n")
+    let plan = try RippleBinary.run(["test", "--dry-run"], in: repo.root)
+    #expect(plan.status == 0)
+    #expect(plan.standardOutput.contains("Packages/Core: CoreTests"))
+    #expect(!plan.standardOutput.contains("xcodeproj"))
+    #expect(
+      (plan.standardOutput + plan.standardError).contains("selected Xcode test targets are not run by `ripple test`"))
+  }
+
   @Test func theTestPlanCopyEnablesOnlyWhatIsSelected() throws {
     let repo = try makeRepository()
     try repo.append("App/MyApp/App.swift", "// edit\n")
