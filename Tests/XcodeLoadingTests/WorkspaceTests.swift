@@ -38,6 +38,9 @@ import XcodeModel
     let node = try #require(graph.package(at: "MyApp.xcworkspace"))
     #expect(node.origin == .xcodeWorkspace)
     #expect(node.targets.isEmpty)
+    let nothing = AffectedReport(
+      result: AffectedResult(), base: "b", head: "worktree", mergeBase: nil, changedFiles: [])
+    #expect(!AffectedFormatter.dot(graph: graph, nothing).contains("MyApp.xcworkspace"))
   }
 
   @Test func theWorkspacesPinsCoverItsProjects() throws {
