@@ -61,6 +61,12 @@ let package = Package(
         "RippleCore", "PackageModel", "SystemClients", .product(name: "Crypto", package: "swift-crypto"),
       ]
     ),
+    // Pure: Xcode projects (pbxproj objects resolved into targets and files), schemes, test plans, and their
+    // nodes in the package graph.
+    .target(name: "XcodeModel", dependencies: ["RippleCore", "PackageModel"]),
+    // Xcode projects found and read: project.pbxproj (Foundation's property-list reader), shared schemes
+    // (Foundation's XMLParser), test plans (JSON).
+    .target(name: "XcodeLoading", dependencies: ["RippleCore", "PackageModel", "PackageLoading", "XcodeModel"]),
     // Pure: the ripple.yml and rippled.yml models, their errors, the paths bootstrap may never write.
     .target(name: "RippleConfig", dependencies: ["RippleCore"]),
     // ripple.yml and rippled.yml read and validated (Yams, with file:line:column in every error).
@@ -101,7 +107,7 @@ let package = Package(
       name: "RippleKit",
       dependencies: [
         "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "ConfigLoading",
-        "Affected", "TestRunner", "Assets", "AssetFetch",
+        "Affected", "TestRunner", "Assets", "AssetFetch", "XcodeModel", "XcodeLoading",
       ]),
     // Both executables' exit: errors mapped to exit codes once, through ArgumentParser's ExitCode.
     .target(
@@ -174,6 +180,11 @@ let package = Package(
     .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig", "ConfigLoading"]),
     // Yams: the generated CI pipelines are read back as a CI system would read them.
     .testTarget(name: "AffectedTests", dependencies: ["Affected", "PackageModel", "Yams"]),
+    // Writes real project.pbxproj, scheme and test plan text for the Xcode tests.
+    .target(name: "XcodeFixtures", path: "Tests/XcodeFixtures"),
+    .testTarget(
+      name: "XcodeLoadingTests",
+      dependencies: ["XcodeLoading", "XcodeModel", "PackageModel", "PackageLoading", "Affected", "XcodeFixtures"]),
     .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner"]),
     .testTarget(name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig"], exclude: ["Helpers"]),
     .testTarget(name: "AssetsTests", dependencies: ["Assets", "ConfigLoading"]),
@@ -191,7 +202,7 @@ let package = Package(
       name: "DaemonIntegrationTests", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(
       name: "RippleIntegrationTests",
-      dependencies: ["TestSupport", "RippleKit", "RippleCLI", "Git", "TestRunner", "Affected"]),
+      dependencies: ["TestSupport", "RippleKit", "RippleCLI", "Git", "TestRunner", "Affected", "XcodeFixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -27,7 +27,11 @@ public enum AffectedAnalysis {
         }
       }
     }
-    for ref in removed { reasons[ref] = [ManifestRules.removedReason] + (reasons[ref] ?? []) }
+    for ref in removed {
+      let fromProject = input.base.package(at: ref.package)?.isXcodeProject == true
+      reasons[ref] =
+        [fromProject ? ManifestRules.removedFromProjectReason : ManifestRules.removedReason] + (reasons[ref] ?? [])
+    }
 
     var targets: [AffectedTarget] = []
     var removedTargets: [AffectedTarget] = []

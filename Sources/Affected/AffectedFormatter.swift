@@ -18,8 +18,15 @@ public enum AffectedFormatter {
   ///
   /// Nil when no test target is selected: there is no filter that means "nothing" to `swift test`
   /// (an empty filter would run everything), so the caller decides what to do — skip the run, say so.
+  /// Xcode test targets are left out: `swift test` cannot run them (`--format xcodebuild` does).
   public static func filter(_ report: AffectedReport) -> String? {
-    filter(names: report.testTargets.map(\.name))
+    filter(names: swiftTestTargets(report).map(\.name))
+  }
+
+  /// The selected test targets `swift test` can run: those of Swift packages, not of Xcode projects
+  /// (whose package path is the `.xcodeproj` bundle; docs/DESIGN.md, rule 12).
+  static func swiftTestTargets(_ report: AffectedReport) -> [AffectedReport.TestTargetEntry] {
+    report.testTargets.filter { !$0.package.hasSuffix(".xcodeproj") }
   }
 
   /// The filter for `names` (deduplicated, in order), or nil for none.
@@ -45,7 +52,8 @@ public enum AffectedFormatter {
     ].joined(separator: "\n") + "\n"
   }
 
-  /// `--format matrix --shards N`: a GitHub Actions `strategy.matrix` JSON object,
+  /// `--format matrix --shards N` (package test targets only, as `ripple test --shard` runs them): a GitHub
+  /// Actions `strategy.matrix` JSON object,
   /// `{"include":[{"filter":"…","of":N,"shard":1,"targets":[…]}]}`, balanced on `durations` with
   /// `ShardPlanner`. `durations` is keyed by `package:Name` or by test target name (seconds).
   /// There are never more shards than test targets; with none, `include` is empty and the caller should

@@ -75,12 +75,19 @@ struct ChangedPathRules {
       selection.add(side.reason, to: owner)
       owned = true
     }
+    // Xcode targets (and test targets a shared scheme or test plan tests) list the paths they own.
+    for graph in side.graphs {
+      for owner in XcodeOwnership.listedOwners(of: path, in: graph) {
+        selection.add(side.reason, to: owner)
+        owned = true
+      }
+    }
     for (glob, targets) in inputs where glob.matches(path) {
       selection.add("input \(path)", to: targets)
       owned = true
     }
     if assets.claimInput(path, into: &selection) { owned = true }
-    return owned
+    return owned || XcodeOwnership.isSharedScheme(path)
   }
 
   /// `selection.inputs` keys (`Target` or `pkg/dir:Target`) resolved to targets of the head graph (of the

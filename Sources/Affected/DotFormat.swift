@@ -13,7 +13,8 @@ extension AffectedFormatter {
       state[TargetRef(package: target.package, name: target.name)] = direct ? .changed : .affected
     }
     var lines = ["digraph ripple {", "  rankdir=LR;", "  node [shape=ellipse, fontname=\"Helvetica\"];"]
-    for (number, package) in graph.packages.enumerated() {
+    // A workspace has no targets of its own (docs/DESIGN.md, rule 12): no empty cluster for it.
+    for (number, package) in graph.packages.enumerated() where package.origin != .xcodeWorkspace {
       lines.append("  subgraph \(quote("cluster_\(number)")) {")
       lines.append("    label=\(quote(package.path));")
       for target in package.targets.sorted(by: { $0.name < $1.name }) {

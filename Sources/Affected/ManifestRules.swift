@@ -11,13 +11,15 @@ struct ManifestRules {
   let head: GraphIndex
 
   static let removedReason = "removed from Package.swift"
+  static let removedFromProjectReason = "removed from project.pbxproj"
 
   /// Adds the changed targets to `selection` and returns the targets the head graph no longer has.
   func apply(to selection: inout SelectionBuilder) -> [TargetRef] {
     var removed: [TargetRef] = []
     for package in head.graph.packages {
       guard let old = base.package(at: package.path) else {
-        selection.add("Package.swift: new package", to: refs(package.targets, in: package))
+        let reason = package.isXcodeProject ? "project.pbxproj: new project" : "Package.swift: new package"
+        selection.add(reason, to: refs(package.targets, in: package))
         continue
       }
       compare(old, package, into: &selection)
@@ -32,28 +34,33 @@ struct ManifestRules {
   }
 
   private func compare(_ old: Package, _ new: Package, into selection: inout SelectionBuilder) {
+    // An Xcode project's entries are compared the same way (docs/DESIGN.md, rule 12).
+    let file = new.isXcodeProject ? "project.pbxproj" : "Package.swift"
     if old.packageFingerprint != new.packageFingerprint {
-      selection.add(
-        "Package.swift: package settings changed (platforms, tools version, …)", to: refs(new.targets, in: new))
+      let reason =
+        new.isXcodeProject
+        ? "project.pbxproj: project settings changed"
+        : "Package.swift: package settings changed (platforms, tools version, …)"
+      selection.add(reason, to: refs(new.targets, in: new))
     }
     for target in new.targets {
       let ref = TargetRef(package: new.path, name: target.name)
       guard let before = old.target(named: target.name) else {
-        selection.add("Package.swift: new target", to: ref)
+        selection.add("\(file): new target", to: ref)
         continue
       }
-      if before.fingerprint != target.fingerprint { selection.add("Package.swift: entry changed", to: ref) }
+      if before.fingerprint != target.fingerprint { selection.add("\(file): entry changed", to: ref) }
     }
     for dependency in new.dependencies {
       let before = old.dependencies.first { $0.identity == dependency.identity }
       guard before?.fingerprint != dependency.fingerprint || before?.location != dependency.location else { continue }
       selection.add(
-        "Package.swift: dependency \(dependency.identity) changed",
+        "\(file): dependency \(dependency.identity) changed",
         to: head.users(ofDependency: dependency.identity, in: new))
     }
     for product in new.products where Set(old.product(named: product.name)?.targets ?? []) != Set(product.targets) {
       selection.add(
-        "Package.swift: product \(product.name) changed",
+        "\(file): product \(product.name) changed",
         to: head.users(of: ProductRef(package: new.path, name: product.name)))
     }
   }

@@ -18,6 +18,7 @@ enum Ownership {
   /// package of one of the graphs: such files are handled by the manifest and pin rules.
   static func isPackageFile(_ path: String, in graphs: [PackageGraph]) -> Bool {
     let name = path.split(separator: "/").last.map(String.init) ?? path
+    if XcodeOwnership.isProjectFile(path, in: graphs) { return true }
     let isManifest =
       name == "Package.swift" || name == "Package.resolved"
       || (name.hasPrefix("Package@swift-") && name.hasSuffix(".swift"))

@@ -19,7 +19,7 @@ struct PinRules {
       let newPins = after?.pins ?? [:]
       let changed = Set(oldPins.keys).union(newPins.keys).filter { oldPins[$0] != newPins[$0] }.sorted()
       guard !changed.isEmpty else { continue }
-      let directory = RepoPath.parent(path)
+      let directory = XcodeOwnership.resolvedScope(of: path)
       let index = head.graph.package(at: directory) != nil ? head : base
       let packages = index.packagesResolved(from: directory)
       for identity in changed {

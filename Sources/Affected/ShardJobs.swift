@@ -18,13 +18,16 @@ extension AffectedFormatter {
   public static func shardJobs(_ report: AffectedReport, shards: Int, durations: [String: Double]) -> [ShardJob] {
     var byID: [String: AffectedReport.TestTargetEntry] = [:]
     var weights: [String: Double] = [:]
-    for target in report.testTargets {
+    // Xcode test bundles run under xcodebuild (`--format xcodebuild`), not in `ripple test` shards.
+    let targets = AffectedFormatter.swiftTestTargets(report)
+    for target in targets {
       let id = TargetRef(package: target.package, name: target.name).description
       if byID[id] == nil { byID[id] = target }
       weights[id] = durations[id] ?? durations[target.name]
     }
     let plan = ShardPlanner.plan(
-      items: report.testTargets.map { "\($0.package):\($0.name)" }, weights: weights, shards: shards)
+      items: targets.map { TargetRef(package: $0.package, name: $0.name).description }, weights: weights,
+      shards: shards)
     return plan.map { shard in
       ShardJob(shard: shard.index, of: plan.count, targets: shard.items.compactMap { byID[$0] })
     }

@@ -15,17 +15,29 @@ public struct PackageGraph: Sendable, Codable, Hashable {
     packages.first { $0.path == path }
   }
 
-  /// The innermost package whose directory holds `path` (a file or directory), if any.
+  /// The innermost package whose directory holds `path` (a file or directory), if any. Xcode projects and
+  /// workspaces are not considered: their targets own files by `ownedPaths`, not by directory.
   public func owningPackage(of path: String) -> Package? {
     var best: Package?
-    for package in packages where RepoPath.isInside(path, directory: package.path) {
+    for package in packages where package.origin == nil && RepoPath.isInside(path, directory: package.path) {
       if best == nil || package.path.count > best!.path.count || best!.path == "." { best = package }
     }
     return best
   }
 }
 
-/// One package: a directory holding a `Package.swift`.
+/// Where a node of the graph comes from.
+public enum PackageOrigin: String, Sendable, Codable, Hashable {
+  /// A directory holding a `Package.swift`.
+  case swiftPackage
+  /// An `.xcodeproj` (docs/DESIGN.md, rule 12): `path` is the project bundle, `manifestFile` its `project.pbxproj`.
+  case xcodeProject
+  /// An `.xcworkspace`: no targets, a local dependency on each project it holds, so that its
+  /// `Package.resolved` covers them (rule 12).
+  case xcodeWorkspace
+}
+
+/// One package: a directory holding a `Package.swift`, or an Xcode project (`origin`).
 public struct Package: Sendable, Codable, Hashable {
   /// Repo-relative directory, "." for the root.
   public var path: String
@@ -39,10 +51,13 @@ public struct Package: Sendable, Codable, Hashable {
   public var targets: [Target]
   public var products: [Product]
   public var dependencies: [PackageDependency]
+  /// Nil for a SwiftPM package (so its JSON stays as it was); `.xcodeProject` for an Xcode project.
+  public var origin: PackageOrigin?
 
   public init(
     path: String, name: String, manifestFile: String = "Package.swift", packageFingerprint: String,
-    targets: [Target], products: [Product] = [], dependencies: [PackageDependency] = []
+    targets: [Target], products: [Product] = [], dependencies: [PackageDependency] = [],
+    origin: PackageOrigin? = nil
   ) {
     self.path = path
     self.name = name
@@ -51,7 +66,10 @@ public struct Package: Sendable, Codable, Hashable {
     self.targets = targets
     self.products = products
     self.dependencies = dependencies
+    self.origin = origin
   }
+
+  public var isXcodeProject: Bool { origin == .xcodeProject }
 
   public func target(named name: String) -> Target? { targets.first { $0.name == name } }
   public func product(named name: String) -> Product? { products.first { $0.name == name } }
@@ -71,8 +89,16 @@ public enum TargetKind: String, Sendable, Codable, Hashable {
   case macro
   case system
   case binary
+  // Xcode native targets (docs/DESIGN.md, rule 12), by product type.
+  case app
+  case appExtension
+  case framework
+  case unitTest
+  case uiTest
+  /// Any other Xcode product type (bundles, XPC services, …).
+  case bundle
 
-  public var isTest: Bool { self == .test }
+  public var isTest: Bool { self == .test || self == .unitTest || self == .uiTest }
 }
 
 /// One target of a package, with its directory resolved against the tree of the revision.
@@ -91,11 +117,17 @@ public struct Target: Sendable, Codable, Hashable {
   /// The indices of the manifest environments the target exists in, when it is missing from some (a
   /// target the manifest adds only when a variable is set); nil: every environment.
   public var environments: [Int]?
+  /// Files and folders the target owns besides `directory` (repo-relative; a folder owns what it holds):
+  /// an Xcode target's build files, synchronised folders, Info.plist and entitlements, and for any test
+  /// target the shared schemes and test plans that test it. Nil for a plain SwiftPM target.
+  public var ownedPaths: [String]?
+  /// Paths inside `ownedPaths` folders that are not the target's (synchronised-folder exceptions).
+  public var excludedPaths: [String]?
 
   public init(
     name: String, kind: TargetKind, declaredPath: String? = nil, directory: String,
     dependencies: [TargetDependency] = [], pluginUsages: [TargetDependency] = [], fingerprint: String = "",
-    environments: [Int]? = nil
+    environments: [Int]? = nil, ownedPaths: [String]? = nil, excludedPaths: [String]? = nil
   ) {
     self.name = name
     self.kind = kind
@@ -105,6 +137,14 @@ public struct Target: Sendable, Codable, Hashable {
     self.pluginUsages = pluginUsages
     self.fingerprint = fingerprint
     self.environments = environments
+    self.ownedPaths = ownedPaths
+    self.excludedPaths = excludedPaths
+  }
+
+  /// Whether `path` is one of `ownedPaths` or inside one, and not excluded.
+  public func ownsListed(_ path: String) -> Bool {
+    guard let ownedPaths, ownedPaths.contains(where: { RepoPath.isInside(path, directory: $0) }) else { return false }
+    return !(excludedPaths ?? []).contains { RepoPath.isInside(path, directory: $0) }
   }
 
   /// Whether the manifest declares the target when evaluated in environment `index`.

@@ -5,7 +5,7 @@ import RippleKit
 import TestRunner
 
 enum AffectedFormat: String, ExpressibleByArgument, CaseIterable {
-  case text, json, names, filter, github, matrix, dot
+  case text, json, names, filter, github, matrix, dot, xcodebuild
   case gitlab, buildkite
 }
 
@@ -20,9 +20,11 @@ struct AffectedCommand: AsyncParsableCommand {
   @Option(
     help: """
       Output: text (people), json, names, filter (swift test --filter), github ($GITHUB_OUTPUT), matrix, dot, \
-      gitlab (child pipeline), buildkite (pipeline upload).
+      gitlab (child pipeline), buildkite (pipeline upload), xcodebuild (-only-testing: arguments for --scheme).
       """)
   var format: AffectedFormat = .text
+
+  @OptionGroup var xcode: XcodebuildOptions
 
   @Option(help: "With --format matrix, gitlab or buildkite: the number of CI shards.")
   var shards: Int?
@@ -40,6 +42,7 @@ struct AffectedCommand: AsyncParsableCommand {
     }
     if format.takesShards && shards == nil { throw ValidationError("--format \(format.rawValue) needs --shards N.") }
     try pipeline.validate(format: format)
+    try xcode.validate(format: format)
   }
 
   func run() async throws {
@@ -86,6 +89,8 @@ struct AffectedCommand: AsyncParsableCommand {
       print(render(report, shards ?? 1, Self.durations(root: workspace.root), settings), terminator: "")
     case .dot:
       print(AffectedFormatter.dot(graph: outcome.headGraph ?? outcome.baseGraph ?? .init(packages: []), report))
+    case .xcodebuild:
+      try xcode.emit(outcome, in: workspace, workingDirectory: FileManager.default.currentDirectoryPath)
     }
   }
 

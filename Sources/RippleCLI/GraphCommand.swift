@@ -20,7 +20,7 @@ struct GraphCommand: AsyncParsableCommand {
   var format: GraphFormat = .dot
 
   func run() async throws {
-    let graph = try await repository.openWorkspace().graph()
+    let graph = try await repository.openWorkspace().graphWithXcodeProjects()
     switch format {
     case .json:
       let encoder = JSONEncoder()

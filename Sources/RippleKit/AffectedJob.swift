@@ -7,6 +7,7 @@ import PackageModel
 import RippleConfig
 import RippleCore
 import SystemClients
+import XcodeModel
 
 /// What `ripple affected` (and the affected step of `test` and of a daemon run) is asked.
 public struct AffectedRequest: Sendable {
@@ -57,14 +58,21 @@ extension Workspace {
       do {
         let loaded = try await loader.loadPartialGraph(
           tree, environments: environments, excludePackages: selection.excludePackages)
-        if let error = PackageGraphError.combining(loaded.failures) {
-          guard options.fallbackAll, error.category != .internal else { throw error }
-          fallbackReasons.append("--fallback all: \(error.description)")
-          warnings.append(error.description)
-          partialGraphs[side] = loaded.graph
-          unevaluated.formUnion(loaded.failedPackages)
+        // Xcode projects join the graph as packages (docs/DESIGN.md, rule 12).
+        let xcode = XcodeGraphs.merge(loaded.graph, tree: tree, excludePackages: selection.excludePackages)
+        var errors: [any RippleError] = []
+        if let error = PackageGraphError.combining(loaded.failures) { errors.append(error) }
+        if let error = XcodeError.combining(xcode.failures) { errors.append(error) }
+        if !errors.isEmpty {
+          for error in errors where !options.fallbackAll || error.category == .internal { throw error }
+          for error in errors {
+            fallbackReasons.append("--fallback all: \(error.description)")
+            warnings.append(error.description)
+          }
+          partialGraphs[side] = xcode.graph
+          unevaluated.formUnion(loaded.failedPackages + xcode.failedProjects)
         } else {
-          graphs[side] = loaded.graph
+          graphs[side] = xcode.graph
         }
       } catch let error as RippleError where options.fallbackAll && error.category != .internal {
         fallbackReasons.append("--fallback all: \(error.description)")

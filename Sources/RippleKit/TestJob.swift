@@ -12,11 +12,16 @@ public enum TestSelectionBuilder {
   /// so does every package whose own manifest did not evaluate.
   public static func make(_ outcome: AffectedOutcome) -> TestSelection {
     var byPackage: [String: [String]] = [:]
-    for target in outcome.report.testTargets { byPackage[target.package, default: []].append(target.name) }
+    // Xcode test targets run through xcodebuild (`ripple affected --format xcodebuild`), not `swift test`.
+    for target in outcome.report.testTargets where !XcodeGraphs.isProject(target.package, in: outcome.headGraph) {
+      byPackage[target.package, default: []].append(target.name)
+    }
     var packages = byPackage.keys.sorted().map { PackageSelection(path: $0, testTargets: byPackage[$0]!.sorted()) }
     if outcome.report.runAll && outcome.headGraph == nil {
       let known = Set(byPackage.keys)
-      let others = (outcome.baseGraph?.packages ?? []).map(\.path) + outcome.unevaluatedPackages
+      let others = ((outcome.baseGraph?.packages ?? []).map(\.path) + outcome.unevaluatedPackages).filter {
+        !XcodeGraphs.isProject($0, in: outcome.baseGraph)
+      }
       packages += Set(others).subtracting(known).sorted().map {
         PackageSelection(path: $0, testTargets: [], runAll: true)
       }
@@ -159,7 +164,7 @@ extension Workspace {
     case .affected(let affectedRequest):
       let outcome = try await self.affected(affectedRequest)
       selection = TestSelectionBuilder.make(outcome)
-      warnings = outcome.report.warnings
+      warnings = outcome.report.warnings + [XcodeGraphs.notRunWarning(outcome)].compactMap { $0 }
       let count = outcome.report.changedFiles.count
       nothingMessage = "no test target is affected by \(count) changed file\(count == 1 ? "" : "s")"
       affected = outcome

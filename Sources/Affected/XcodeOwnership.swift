@@ -1,0 +1,51 @@
+import PackageModel
+import RippleCore
+
+/// Which targets own a path through their listed paths, and which files of an Xcode project bundle other
+/// rules decide (docs/DESIGN.md, rule 12).
+enum XcodeOwnership {
+  /// The `.xcodeproj` (or, outside one, `.xcworkspace`) bundle holding `path`, if any.
+  static func projectBundle(of path: String) -> String? {
+    let parts = path.split(separator: "/")
+    for (index, part) in parts.enumerated().dropLast()
+    where part.hasSuffix(".xcodeproj") || part.hasSuffix(".xcworkspace") {
+      return parts[...index].joined(separator: "/")
+    }
+    return nil
+  }
+
+  /// Files of a project or workspace of the graphs that ownership does not decide: `project.pbxproj`
+  /// (compared entry by entry, like a manifest), a workspace's `contents.xcworkspacedata` (the projects it
+  /// lists are found anyway), a `Package.resolved` (the pin rule) and `xcuserdata` (personal state, never
+  /// selects anything).
+  static func isProjectFile(_ path: String, in graphs: [PackageGraph]) -> Bool {
+    guard let bundle = projectBundle(of: path), graphs.contains(where: { $0.package(at: bundle)?.origin != nil })
+    else { return false }
+    let inner = RepoPath.relative(path, to: bundle)
+    return inner == "project.pbxproj" || inner == "contents.xcworkspacedata" || Ownership.isResolvedFile(path)
+      || inner.hasPrefix("xcuserdata/") || inner.contains("/xcuserdata/")
+  }
+
+  /// A shared scheme: it selects the test targets it tests (they list it), and nothing when it tests none.
+  static func isSharedScheme(_ path: String) -> Bool {
+    path.hasSuffix(".xcscheme") && path.contains("/xcshareddata/xcschemes/")
+  }
+
+  /// The targets of `graph` whose `ownedPaths` hold `path` (every one of them: a file can be in several
+  /// Xcode targets), sorted.
+  static func listedOwners(of path: String, in graph: PackageGraph) -> [TargetRef] {
+    var owners: [TargetRef] = []
+    for package in graph.packages {
+      for target in package.targets where target.ownsListed(path) {
+        owners.append(TargetRef(package: package.path, name: target.name))
+      }
+    }
+    return owners.sorted()
+  }
+
+  /// The package a `Package.resolved` belongs to: the project or workspace bundle holding it
+  /// (`App.xcodeproj/project.xcworkspace/xcshareddata/swiftpm/Package.resolved`), else its folder.
+  static func resolvedScope(of path: String) -> String {
+    projectBundle(of: path) ?? RepoPath.parent(path)
+  }
+}

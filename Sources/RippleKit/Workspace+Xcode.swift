@@ -1,0 +1,15 @@
+import PackageModel
+import XcodeModel
+
+extension Workspace {
+  /// `graph()`, with the Xcode projects of the working tree added (docs/DESIGN.md, rule 12): what
+  /// `ripple graph` shows. A project that cannot be read is an error. (`planTests(.everything)` takes
+  /// `graph()`: Xcode test bundles run under xcodebuild, not `swift test`.)
+  public func graphWithXcodeProjects() async throws -> PackageGraph {
+    let graph = try await graph()
+    let merged = XcodeGraphs.merge(
+      graph, tree: try Snapshots.workingTree(of: repository), excludePackages: configuration.selection.excludePackages)
+    if let error = XcodeError.combining(merged.failures) { throw error }
+    return merged.graph
+  }
+}

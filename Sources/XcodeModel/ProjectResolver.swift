@@ -1,0 +1,377 @@
+import PackageModel
+import RippleCore
+
+/// Resolves a `PBXDocument` into an `XcodeProject` (docs/DESIGN.md, rule 12): the group tree into paths
+/// (source trees `<group>`, `SOURCE_ROOT`, `<absolute>`; others such as `BUILT_PRODUCTS_DIR` are not files
+/// of the repository), build phases into files, folder-synchronised groups and their membership
+/// exceptions, Info.plist, entitlements and xcconfig files from build configurations, target and package
+/// product dependencies, and test hosts.
+public struct ProjectResolver {
+  let document: PBXDocument
+  /// The absolute repository root when known (the working tree): `<absolute>` paths under it count.
+  let repositoryRoot: String?
+  let sourceRoot: String
+  /// Object id → repo-relative location (nil: not a file of the repository), for the group tree.
+  private var locations: [String: String?] = [:]
+
+  public static func resolve(_ document: PBXDocument, repositoryRoot: String? = nil) throws(XcodeError)
+    -> XcodeProject
+  {
+    var resolver = try ProjectResolver(document: document, repositoryRoot: repositoryRoot)
+    return try resolver.resolve()
+  }
+
+  private init(document: PBXDocument, repositoryRoot: String?) throws(XcodeError) {
+    self.document = document
+    self.repositoryRoot = repositoryRoot
+    let project = try document.object(document.rootObject, from: "rootObject")
+    let projectDirectory = RepoPath.parent(document.projectPath)
+    sourceRoot = RepoPath.join(projectDirectory, project["projectDirPath"]?.string ?? "")
+  }
+
+  private mutating func resolve() throws(XcodeError) -> XcodeProject {
+    let project = try document.object(document.rootObject, from: "rootObject")
+    if let mainGroup = project["mainGroup"]?.string {
+      try walk(mainGroup, from: "PBXProject.mainGroup", in: sourceRoot)
+    }
+
+    let packageReferences = try packages(of: project)
+    let targetIDs = project["targets"]?.strings ?? []
+    var productOwners: [String: String] = [:]
+    var names: [String: String] = [:]
+    for id in targetIDs {
+      let target = try document.object(id, from: "PBXProject.targets")
+      names[id] = target["name"]?.string ?? id
+      if let product = target["productReference"]?.string { productOwners[product] = names[id] }
+    }
+    let exceptions = membershipExceptions()
+    let attributes = project["attributes"]?["TargetAttributes"]?.dictionary ?? [:]
+    var targets: [XcodeTarget] = []
+    for id in targetIDs {
+      let object = try document.object(id, from: "PBXProject.targets")
+      guard object["isa"]?.string == "PBXNativeTarget" else { continue }
+      targets.append(
+        try target(
+          id, object, names: names, productOwners: productOwners, exceptions: exceptions[id] ?? [],
+          attributes: attributes[id], packages: packageReferences))
+    }
+    let fileReferences = locations.compactMap { id, location -> String? in
+      guard let location, document.objects[id]?["isa"]?.string == "PBXFileReference" else { return nil }
+      return location
+    }
+    return XcodeProject(
+      path: document.projectPath, name: Self.projectName(document.projectPath), sourceRoot: sourceRoot,
+      fingerprint: try projectFingerprint(project), targets: targets, packageReferences: packageReferences,
+      fileReferences: fileReferences.sorted())
+  }
+
+  static func projectName(_ path: String) -> String {
+    let last = path.split(separator: "/").last.map(String.init) ?? path
+    return last.hasSuffix(".xcodeproj") ? String(last.dropLast(10)) : last
+  }
+
+  // MARK: - Group tree
+
+  /// Records the location of `id` and its children, `directory` being the parent group's folder.
+  private mutating func walk(_ id: String, from referrer: String, in directory: String?) throws(XcodeError) {
+    let object = try document.object(id, from: referrer)
+    let location = locate(object, parent: directory)
+    locations[id] = location
+    for child in object["children"]?.strings ?? [] {
+      try walk(child, from: "group \(id)", in: location)
+    }
+  }
+
+  /// The repo-relative path of a file reference or group; nil when it is not a file of the repository.
+  private func locate(_ object: [String: PlistValue], parent: String?) -> String? {
+    let path = object["path"]?.string
+    switch object["sourceTree"]?.string ?? "<group>" {
+    case "<group>":
+      guard let parent else { return nil }
+      return path.map { inside(RepoPath.join(parent, $0)) } ?? parent
+    case "SOURCE_ROOT":
+      return path.map { inside(RepoPath.join(sourceRoot, $0)) } ?? sourceRoot
+    case "<absolute>":
+      guard let path, let root = repositoryRoot, path.hasPrefix(root + "/") else { return nil }
+      return RepoPath.normalize(String(path.dropFirst(root.count + 1)))
+    default:
+      return nil
+    }
+  }
+
+  /// Nil for a path that leaves the repository.
+  private func inside(_ path: String) -> String? {
+    path == ".." || path.hasPrefix("../") ? nil : path
+  }
+
+  /// The location of an object, also one outside the main group (then relative to the source root).
+  private func location(of id: String, from referrer: String) throws(XcodeError) -> String? {
+    if let known = locations[id] { return known }
+    return locate(try document.object(id, from: referrer), parent: sourceRoot)
+  }
+
+  /// The paths a build file's reference stands for: the file, or every file of a variant or version group.
+  private func paths(of id: String, from referrer: String) throws(XcodeError) -> [String] {
+    let object = try document.object(id, from: referrer)
+    var result: [String] = []
+    if object["path"] != nil, let location = try location(of: id, from: referrer) { result.append(location) }
+    for child in object["children"]?.strings ?? [] { result += try paths(of: child, from: "group \(id)") }
+    return result
+  }
+
+  // MARK: - Targets
+
+  private func target(
+    _ id: String, _ object: [String: PlistValue], names: [String: String], productOwners: [String: String],
+    exceptions: [(group: String, files: [String])], attributes: PlistValue?, packages: [XcodePackageReference]
+  ) throws(XcodeError) -> XcodeTarget {
+    let name = names[id] ?? id
+    let productType = object["productType"]?.string ?? ""
+    var paths: [String] = []
+    var excluded: [String] = []
+    var dependencies: [String] = []
+    var products: [XcodeProductDependency] = []
+    var fingerprint: [String: PlistValue] = [
+      "name": .string(name), "productType": .string(productType),
+      "productName": object["productName"] ?? .string(""), "attributes": attributes ?? .string(""),
+    ]
+
+    // Build configurations: Info.plist, entitlements, xcconfig files, the test host.
+    let settings = try configurations(object["buildConfigurationList"]?.string, owner: "target \(name)")
+    fingerprint["configurations"] = .dictionary(settings.fingerprints)
+    paths += settings.files
+    for configuration in settings.settings {
+      for key in ["INFOPLIST_FILE", "CODE_SIGN_ENTITLEMENTS"] {
+        if let value = configuration[key]?.string, let path = settingPath(value, target: name) { paths.append(path) }
+      }
+    }
+
+    // Build phases and their files.
+    var phases: [PlistValue] = []
+    for phaseID in object["buildPhases"]?.strings ?? [] {
+      let phase = try document.object(phaseID, from: "target \(name)")
+      var entry = phase
+      var files: [PlistValue] = []
+      for buildFileID in phase["files"]?.strings ?? [] {
+        let buildFile = try document.object(buildFileID, from: "build phase \(phaseID)")
+        if let ref = buildFile["fileRef"]?.string {
+          if let producer = productOwners[ref] {
+            dependencies.append(producer)
+            files.append(.string("product of " + producer))
+          } else {
+            let found = try self.paths(of: ref, from: "build file \(buildFileID)")
+            paths += found
+            files += found.map(PlistValue.string)
+          }
+        }
+        if let productRef = buildFile["productRef"]?.string {
+          let product = try productDependency(productRef, from: "build file \(buildFileID)")
+          products.append(product)
+          files.append(.string("package product " + product.name))
+        }
+        if let fileSettings = buildFile["settings"] { files.append(fileSettings) }
+      }
+      for key in ["inputPaths", "inputFileListPaths"] {
+        for value in phase[key]?.strings ?? [] {
+          if let path = settingPath(value, target: name) { paths.append(path) }
+        }
+      }
+      entry["files"] = .array(files)
+      phases.append(.dictionary(entry))
+    }
+    fingerprint["phases"] = .array(phases)
+
+    // Folder-synchronised groups (Xcode 16): the folder minus this target's exceptions; exceptions on a
+    // folder the target does not have add those files (an exception toggles membership).
+    let synchronised = object["fileSystemSynchronizedGroups"]?.strings ?? []
+    var folders: [PlistValue] = []
+    for group in synchronised {
+      guard let folder = try location(of: group, from: "target \(name)") else { continue }
+      paths.append(folder)
+      folders.append(.string(folder))
+    }
+    for exception in exceptions {
+      guard let folder = try location(of: exception.group, from: "target \(name)") else { continue }
+      let files = exception.files.map { RepoPath.join(folder, $0) }
+      if synchronised.contains(exception.group) { excluded += files } else { paths += files }
+      folders.append(.string("exceptions \(folder): " + exception.files.sorted().joined(separator: ",")))
+    }
+    fingerprint["folders"] = .array(folders)
+
+    // Dependencies: target dependencies (package plugins among them), package products.
+    for dependencyID in object["dependencies"]?.strings ?? [] {
+      let dependency = try document.object(dependencyID, from: "target \(name)")
+      if let targetID = dependency["target"]?.string, let other = names[targetID] {
+        dependencies.append(other)
+      } else if let proxyID = dependency["targetProxy"]?.string,
+        let proxy = document.objects[proxyID], let remote = proxy["remoteGlobalIDString"]?.string,
+        let other = names[remote]
+      {
+        dependencies.append(other)
+      }
+      if let productRef = dependency["productRef"]?.string {
+        products.append(try productDependency(productRef, from: "target dependency \(dependencyID)"))
+      }
+    }
+    for productRef in object["packageProductDependencies"]?.strings ?? [] {
+      products.append(try productDependency(productRef, from: "target \(name)"))
+    }
+
+    // The host app of a test bundle.
+    var host: String?
+    if let hostID = attributes?["TestTargetID"]?.string, let hostName = names[hostID] { host = hostName }
+    for configuration in settings.settings where host == nil {
+      if let name = configuration["TEST_TARGET_NAME"]?.string, names.values.contains(name) {
+        host = name
+      } else if let testHost = configuration["TEST_HOST"]?.string, let app = Self.appName(inTestHost: testHost) {
+        host = names.values.sorted().first { $0 == app }
+      }
+    }
+    if let host { dependencies.append(host) }
+
+    var seen: Set<String> = []
+    let dependencyNames = dependencies.filter { $0 != name && seen.insert($0).inserted }
+    fingerprint["dependencies"] = .array(dependencyNames.sorted().map(PlistValue.string))
+    fingerprint["products"] = .array(
+      products.map { product in
+        let package = product.packageReference.flatMap { id in packages.first { $0.id == id }?.identity } ?? ""
+        return .string(product.name + "@" + package)
+      }.sorted { $0.canonicalText < $1.canonicalText })
+    return XcodeTarget(
+      id: id, name: name, productType: productType, kind: XcodeTarget.kind(ofProductType: productType),
+      paths: Self.unique(paths), excludedPaths: Self.unique(excluded), dependencies: dependencyNames, host: host,
+      productDependencies: Array(Set(products)).sorted {
+        ($0.name, $0.packageReference ?? "") < ($1.name, $1.packageReference ?? "")
+      },
+      fingerprint: PlistValue.dictionary(fingerprint).canonicalText)
+  }
+
+  /// `MyApp` from `$(BUILT_PRODUCTS_DIR)/MyApp.app/$(BUNDLE_EXECUTABLE_FOLDER_PATH)/MyApp`.
+  static func appName(inTestHost value: String) -> String? {
+    for part in value.split(separator: "/") where part.hasSuffix(".app") && part.count > 4 {
+      return String(part.dropLast(4))
+    }
+    return nil
+  }
+
+  private func productDependency(_ id: String, from referrer: String) throws(XcodeError) -> XcodeProductDependency {
+    let object = try document.object(id, from: referrer)
+    var name = object["productName"]?.string ?? ""
+    // Build-tool plugins are written `plugin:Name`.
+    if name.hasPrefix("plugin:") { name.removeFirst(7) }
+    return XcodeProductDependency(name: name, packageReference: object["package"]?.string)
+  }
+
+  // MARK: - Build settings
+
+  private struct Configurations {
+    var settings: [[String: PlistValue]] = []
+    var files: [String] = []
+    var fingerprints: [String: PlistValue] = [:]
+  }
+
+  private func configurations(_ listID: String?, owner: String) throws(XcodeError) -> Configurations {
+    var result = Configurations()
+    guard let listID else { return result }
+    let list = try document.object(listID, from: owner)
+    for id in list["buildConfigurations"]?.strings ?? [] {
+      let configuration = try document.object(id, from: "configuration list \(listID)")
+      let settings = configuration["buildSettings"]?.dictionary ?? [:]
+      result.settings.append(settings)
+      var fingerprint: [String: PlistValue] = ["settings": .dictionary(settings)]
+      if let base = configuration["baseConfigurationReference"]?.string,
+        let path = try location(of: base, from: "configuration \(id)")
+      {
+        result.files.append(path)
+        fingerprint["base"] = .string(path)
+      }
+      if let anchor = configuration["baseConfigurationReferenceAnchor"]?.string,
+        let relative = configuration["baseConfigurationReferenceRelativePath"]?.string,
+        let folder = try location(of: anchor, from: "configuration \(id)")
+      {
+        let path = RepoPath.join(folder, relative)
+        result.files.append(path)
+        fingerprint["base"] = .string(path)
+      }
+      result.fingerprints[configuration["name"]?.string ?? id] = .dictionary(fingerprint)
+    }
+    return result
+  }
+
+  /// A path from a build setting, relative to the source root; variables other than the source root and
+  /// the target name are not expanded, so such a path is left out.
+  func settingPath(_ value: String, target: String) -> String? {
+    var text = value
+    var fromRoot = false
+    for variable in ["SRCROOT", "PROJECT_DIR", "SOURCE_ROOT"] {
+      for spelling in ["$(\(variable))", "${\(variable)}"] where text.hasPrefix(spelling) {
+        text.removeFirst(spelling.count)
+        fromRoot = true
+      }
+    }
+    for spelling in ["$(TARGET_NAME)", "${TARGET_NAME}"] {
+      text = text.replacingOccurrences(of: spelling, with: target)
+    }
+    guard !text.contains("$"), !text.isEmpty else { return nil }
+    if text.hasPrefix("/") && !fromRoot {
+      guard let root = repositoryRoot, text.hasPrefix(root + "/") else { return nil }
+      return RepoPath.normalize(String(text.dropFirst(root.count + 1)))
+    }
+    return inside(RepoPath.join(sourceRoot, text))
+  }
+
+  // MARK: - Project-wide
+
+  /// Synchronised-folder membership exceptions per target id: (folder group id, files relative to it).
+  private func membershipExceptions() -> [String: [(group: String, files: [String])]] {
+    var result: [String: [(group: String, files: [String])]] = [:]
+    for (groupID, group) in document.objects.sorted(by: { $0.key < $1.key })
+    where group["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" {
+      for exceptionID in group["exceptions"]?.strings ?? [] {
+        guard let exception = document.objects[exceptionID],
+          exception["isa"]?.string == "PBXFileSystemSynchronizedBuildFileExceptionSet",
+          let target = exception["target"]?.string
+        else { continue }
+        result[target, default: []].append((groupID, exception["membershipExceptions"]?.strings ?? []))
+      }
+    }
+    return result
+  }
+
+  private func packages(of project: [String: PlistValue]) throws(XcodeError) -> [XcodePackageReference] {
+    var result: [XcodePackageReference] = []
+    for id in project["packageReferences"]?.strings ?? [] {
+      let object = try document.object(id, from: "PBXProject.packageReferences")
+      if let url = object["repositoryURL"]?.string {
+        result.append(
+          XcodePackageReference(
+            id: id, location: .remote(url), identity: XcodePackageReference.identity(ofLocation: url),
+            fingerprint: (object["requirement"] ?? .string("")).canonicalText))
+      } else if let relative = object["relativePath"]?.string {
+        let path = relative.hasPrefix("/") ? nil : inside(RepoPath.join(sourceRoot, relative))
+        result.append(
+          XcodePackageReference(
+            id: id, location: .local(path: path), identity: XcodePackageReference.identity(ofLocation: relative),
+            fingerprint: relative))
+      }
+    }
+    return result
+  }
+
+  private func projectFingerprint(_ project: [String: PlistValue]) throws(XcodeError) -> String {
+    var fields = project
+    for key in ["targets", "mainGroup", "productRefGroup", "packageReferences", "buildConfigurationList"] {
+      fields[key] = nil
+    }
+    if var attributes = fields["attributes"]?.dictionary {
+      attributes["TargetAttributes"] = nil
+      fields["attributes"] = .dictionary(attributes)
+    }
+    let settings = try configurations(project["buildConfigurationList"]?.string, owner: "PBXProject")
+    fields["configurations"] = .dictionary(settings.fingerprints)
+    fields["objectVersion"] = .string(document.objectVersion)
+    return PlistValue.dictionary(fields).canonicalText
+  }
+
+  private static func unique(_ paths: [String]) -> [String] { Array(Set(paths)).sorted() }
+}
