@@ -1,3 +1,5 @@
+import PackageModel
+
 extension AffectedFormatter {
   /// What `--format xcodebuild` prints for a scheme: an `-only-testing:NAME` argument per selected test
   /// target the scheme tests (`tested`, in the scheme's order; every one of them when everything runs), and

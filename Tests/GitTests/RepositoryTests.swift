@@ -1,7 +1,7 @@
 import Foundation
 import Git
-import TestSupport
 import RippleCore
+import TestSupport
 import Testing
 
 @Suite("opening, revisions, default branch, trees and blobs")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `generate:` end to end through the binary: the reference user's dictionary chain (word list → gzip →

@@ -61,7 +61,8 @@ import Testing
     let history = TimingHistory(packages: [".": ["ServerTests": 10, "ClientTests": 9]])
     let first = TestSharding.select(Self.selection, shard: try Shard(parsing: "1/2"), history: history)
     let second = TestSharding.select(Self.selection, shard: try Shard(parsing: "2/2"), history: history)
-    #expect(first.packages.map(\.testTargets) + second.packages.map(\.testTargets) == [["ServerTests"], ["ClientTests"]])
+    #expect(
+      first.packages.map(\.testTargets) + second.packages.map(\.testTargets) == [["ServerTests"], ["ClientTests"]])
     #expect(first.packages.first?.run == Self.server)
     #expect(second.packages.first?.run == Self.client)
   }
