@@ -164,7 +164,7 @@ extension Workspace {
     case .affected(let affectedRequest):
       let outcome = try await self.affected(affectedRequest)
       selection = TestSelectionBuilder.make(outcome)
-      warnings = outcome.report.warnings + [XcodeGraphs.notRunWarning(outcome)].compactMap { $0 }
+      warnings = outcome.report.warnings
       let count = outcome.report.changedFiles.count
       nothingMessage = "no test target is affected by \(count) changed file\(count == 1 ? "" : "s")"
       affected = outcome
@@ -181,7 +181,8 @@ extension Workspace {
       swiftExecutable: services.swiftExecutable)
     return TestJob(
       selection: runs.selection, options: options, history: history, timingStore: store, warnings: warnings,
-      nothingMessage: nothingMessage, affected: affected, graph: graph, notRunHere: runs.notRunHere,
+      nothingMessage: nothingMessage, affected: affected, graph: graph,
+      notRunHere: runs.notRunHere + (affected.map { XcodeGraphs.notRunHere($0, platform: .host) } ?? []),
       requireAll: request.requireAll, requirements: configuration.test.requires)
   }
 

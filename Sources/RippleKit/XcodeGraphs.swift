@@ -1,7 +1,9 @@
 import Affected
 import PackageLoading
 import PackageModel
+import RippleConfig
 import RippleCore
+import TestRunner
 import XcodeLoading
 import XcodeModel
 
@@ -30,12 +32,14 @@ public enum XcodeGraphs {
     graph?.package(at: packagePath)?.isXcodeProject ?? packagePath.hasSuffix(".xcodeproj")
   }
 
-  /// The warning `ripple test` gives when it leaves selected Xcode test targets out; nil when there are none.
-  public static func notRunWarning(_ outcome: AffectedOutcome) -> String? {
-    let xcode = outcome.report.testTargets.filter { isProject($0.package, in: outcome.headGraph) }
-    guard !xcode.isEmpty else { return nil }
-    let names = xcode.map { "\($0.package):\($0.name)" }.joined(separator: ", ")
-    return "\(xcode.count) selected Xcode test target\(xcode.count == 1 ? " is" : "s are") not run by `ripple test` "
-      + "(\(names)); run them with xcodebuild and `ripple affected --format xcodebuild --scheme NAME`."
+  /// The selected Xcode test targets, named as not run by `ripple test`: xcodebuild runs them (there is no
+  /// xcodebuild test run yet; `ripple affected --format xcodebuild` gives its arguments).
+  public static func notRunHere(_ outcome: AffectedOutcome, platform: Platform) -> [NotRunTarget] {
+    outcome.report.testTargets.filter { isProject($0.package, in: outcome.headGraph) }.map {
+      NotRunTarget(
+        package: $0.package, name: $0.name,
+        reason: "an Xcode test bundle: run it with xcodebuild and `ripple affected --format xcodebuild --scheme NAME`",
+        platform: platform.rawValue)
+    }
   }
 }
