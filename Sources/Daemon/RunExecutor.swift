@@ -231,8 +231,13 @@ struct RunExecutor: Sendable {
     guard enabled, !assets.assets.isEmpty || !assets.secrets.isEmpty || !assets.generate.isEmpty else { return }
     let marker = workspace.root + ".assets"
     let fingerprint = String(describing: configuration.assets)
-    if (try? String(contentsOfFile: marker, encoding: .utf8)) == fingerprint { return }
-    say("the asset manifest changed: bootstrapping")
+    // A generate entry's inputs are files of the tree, not of the manifest: with any, bootstrap always runs
+    // and its up-to-date keys decide (an unchanged entry costs reading its inputs).
+    let unchanged = (try? String(contentsOfFile: marker, encoding: .utf8)) == fingerprint
+    if unchanged && assets.generate.isEmpty { return }
+    say(
+      unchanged
+        ? "bootstrapping (generated resources are checked on every run)" : "the asset manifest changed: bootstrapping")
     let report = try await workspace.bootstrap(
       .init(), makeFetcher: BootstrapJob.liveFetcher, onEvent: { say("bootstrap: \($0)") })
     if let failure = report.failures.first { throw failure }
