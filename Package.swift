@@ -188,7 +188,7 @@ let package = Package(
       dependencies: ["XcodeLoading", "XcodeModel", "PackageModel", "PackageLoading", "Affected", "XcodeFixtures"]),
     .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner"]),
     .testTarget(name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig"], exclude: ["Helpers"]),
-    .testTarget(name: "AssetsTests", dependencies: ["Assets", "ConfigLoading"]),
+    .testTarget(name: "AssetsTests", dependencies: ["Assets", "ConfigLoading", "TestSupport"]),
     .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "RippleCore"]),
     .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunModel"]),
     .testTarget(name: "DaemonWebTests", dependencies: ["DaemonWeb", "RunModel", "ServiceMetrics"]),

@@ -4,36 +4,29 @@ import Crypto
 import Foundation
 import RippleConfig
 import SystemClients
+import TestSupport
 import Testing
 
-/// A real git repository and a private cache in a temp dir, removed on deinit.
+/// The shared git fixture (Tests/TestSupport) with a private asset cache beside the checkout, both removed
+/// on deinit, and a `Bootstrapper` wired to them.
 final class TestRepository: @unchecked Sendable {
+  private let fixture: GitFixture
+  /// The folder holding the checkout (`repo/`), the cache and whatever a test puts beside them.
   let base: String
   let root: String
   let cache: String
 
   init() throws {
-    base = NSTemporaryDirectory() + "ripple-assets-\(UUID().uuidString.prefix(8))"
-    root = base + "/repo"
+    fixture = try GitFixture(folderName: "repo")
+    root = fixture.root
+    base = (root as NSString).deletingLastPathComponent
     cache = base + "/cache"
-    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-    try run("git", "init", "-q", "-b", "main")
     try write(".gitignore", ".build/\n")
   }
 
-  deinit { try? FileManager.default.removeItem(atPath: base) }
-
-  func path(_ relative: String) -> String { root + "/" + relative }
-
-  func write(_ relative: String, _ text: String) throws {
-    let url = URL(fileURLWithPath: path(relative))
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: url)
-  }
-
-  func read(_ relative: String) -> String? {
-    FileManager.default.contents(atPath: path(relative)).map { String(decoding: $0, as: UTF8.self) }
-  }
+  func path(_ relative: String) -> String { fixture.path(relative) }
+  func write(_ relative: String, _ text: String) throws { try fixture.write(relative, text) }
+  func read(_ relative: String) -> String? { fixture.read(relative) }
 
   /// Every file under `relative` (hidden ones too) → contents.
   func snapshot(_ relative: String) -> [String: String] {
@@ -51,14 +44,17 @@ final class TestRepository: @unchecked Sendable {
     return result
   }
 
+  /// A command in the checkout; `git` goes through the fixture (fixed identity and config).
   @discardableResult
   func run(_ arguments: String...) throws -> String {
-    try shell(arguments, in: root)
+    if arguments.first == "git" { return try fixture.git(Array(arguments.dropFirst())) }
+    return try shell(arguments, in: root)
   }
 
+  /// Stages what git does not ignore and commits.
   func commitAll(_ message: String = "commit") throws {
-    try run("git", "add", "-A")
-    try run("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", message)
+    try fixture.git("add", "-A")
+    try fixture.git("commit", "-q", "-m", message)
   }
 
   func bootstrapper(
@@ -76,31 +72,14 @@ final class TestRepository: @unchecked Sendable {
   }
 }
 
-/// Runs a command synchronously and returns stdout; a non-zero exit throws with stderr.
-/// Output goes through temp files, not pipes: Foundation's pipe reads crash on EINTR.
+/// Runs a command (no shell; looked up on PATH) and returns stdout; a non-zero exit throws with stderr.
 @discardableResult
 func shell(_ arguments: [String], in directory: String? = nil) throws -> String {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = arguments
-  if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-  let outPath = NSTemporaryDirectory() + "ripple-shell-\(UUID().uuidString)"
-  _ = FileManager.default.createFile(atPath: outPath + ".out", contents: nil)
-  _ = FileManager.default.createFile(atPath: outPath + ".err", contents: nil)
-  defer {
-    try? FileManager.default.removeItem(atPath: outPath + ".out")
-    try? FileManager.default.removeItem(atPath: outPath + ".err")
+  let result = try Command.run(arguments, in: directory)
+  guard result.status == 0 else {
+    throw ShellFailure(message: "\(arguments.joined(separator: " ")): \(result.standardError)")
   }
-  process.standardOutput = FileHandle(forWritingAtPath: outPath + ".out")
-  process.standardError = FileHandle(forWritingAtPath: outPath + ".err")
-  try process.run()
-  process.waitUntilExit()
-  let output = FileManager.default.contents(atPath: outPath + ".out") ?? Data()
-  let error = FileManager.default.contents(atPath: outPath + ".err") ?? Data()
-  guard process.terminationStatus == 0 else {
-    throw ShellFailure(message: "\(arguments.joined(separator: " ")): \(String(decoding: error, as: UTF8.self))")
-  }
-  return String(decoding: output, as: UTF8.self)
+  return result.standardOutput
 }
 
 struct ShellFailure: Error, CustomStringConvertible {
