@@ -200,7 +200,8 @@ let package = Package(
         .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]),
     .testTarget(
-      name: "DaemonIntegrationTests", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+      name: "DaemonIntegrationTests",
+      dependencies: ["TestSupport", .product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(
       name: "RippleIntegrationTests",
       dependencies: ["TestSupport", "RippleKit", "RippleCLI", "Git", "TestRunner", "Affected", "XcodeFixtures"]),

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -83,13 +84,10 @@ final class DaemonHarness: @unchecked Sendable {
     return try git(["-C", clone, "rev-parse", "HEAD"]).trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
+  /// git through the shared fixture's runner (fixed identity and config).
   @discardableResult
   func git(_ arguments: [String]) throws -> String {
-    let result = try runCommand(["/usr/bin/git"] + arguments, environment: Fixture.gitIdentity)
-    guard result.status == 0 else {
-      throw HarnessError("git \(arguments.joined(separator: " ")): \(result.standardError)")
-    }
-    return result.standardOutput
+    try GitFixture.git(arguments, in: root)
   }
 
   // MARK: The daemon
@@ -353,40 +351,11 @@ enum Fixture {
   static func otherTests(passing: Bool) -> String {
     "import Testing\nimport Other\n@Test func other() { #expect(Other.value == \(passing ? 3 : 4)) }\n"
   }
-
-  static let gitIdentity = [
-    "GIT_AUTHOR_NAME": "Ripple Tests", "GIT_AUTHOR_EMAIL": "tests@example.invalid",
-    "GIT_COMMITTER_NAME": "Ripple Tests", "GIT_COMMITTER_EMAIL": "tests@example.invalid",
-  ]
 }
 
-struct CommandResult {
-  var status: Int32
-  var standardOutput: String
-  var standardError: String
-}
-
-/// Runs argv (no shell), capturing both streams.
+/// Runs argv (no shell), capturing both streams (TestSupport's `Command`), with `environment` added.
 func runCommand(_ argv: [String], environment: [String: String] = [:]) throws -> CommandResult {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: argv[0])
-  process.arguments = Array(argv.dropFirst())
-  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rippled-cmd-\(UUID().uuidString)")
-  _ = FileManager.default.createFile(atPath: directory.path + ".out", contents: nil)
-  _ = FileManager.default.createFile(atPath: directory.path + ".err", contents: nil)
-  defer {
-    try? FileManager.default.removeItem(atPath: directory.path + ".out")
-    try? FileManager.default.removeItem(atPath: directory.path + ".err")
-  }
-  process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.path + ".out"))
-  process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.path + ".err"))
-  try process.run()
-  process.waitUntilExit()
-  return CommandResult(
-    status: process.terminationStatus,
-    standardOutput: (try? String(contentsOfFile: directory.path + ".out", encoding: .utf8)) ?? "",
-    standardError: (try? String(contentsOfFile: directory.path + ".err", encoding: .utf8)) ?? "")
+  try Command.run(argv, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
 }
 
 /// The test's end of systemd's notify protocol: a datagram socket that records every message.
