@@ -49,13 +49,21 @@ public struct RippleServices: Sendable {
   public var process: ProcessClient
   public var environment: [String: String]
 
-  public init(process: ProcessClient, environment: [String: String]) {
+  /// Told (evaluated, total) while manifests are evaluated (`GraphLoader.progress`).
+  public var evaluationProgress: (@Sendable (Int, Int) -> Void)?
+
+  public init(
+    process: ProcessClient, environment: [String: String], evaluationProgress: (@Sendable (Int, Int) -> Void)? = nil
+  ) {
     self.process = process
     self.environment = environment
+    self.evaluationProgress = evaluationProgress
   }
 
   public static var live: RippleServices {
-    RippleServices(process: .live, environment: ProcessInfo.processInfo.environment)
+    RippleServices(
+      process: .live, environment: ProcessInfo.processInfo.environment,
+      evaluationProgress: EvaluationProgress.terminal())
   }
 
   /// The manifest cache shared by every run on this machine (`RIPPLE_CACHE_DIR` overrides it).
@@ -67,7 +75,9 @@ public struct RippleServices: Sendable {
   }
 
   public var graphLoader: GraphLoader {
-    GraphLoader(process: process, cache: manifestCache, swiftExecutable: environment["RIPPLE_SWIFT"] ?? "swift")
+    GraphLoader(
+      process: process, cache: manifestCache, swiftExecutable: environment["RIPPLE_SWIFT"] ?? "swift",
+      progress: evaluationProgress)
   }
 }
 
@@ -82,9 +92,7 @@ public enum AffectedJob {
     let selection = configuration.selection
     let changeSet = try ChangeDetection.detect(options.changes, in: repository)
 
-    let headTree =
-      try changeSet.head.map { try Snapshots.commit($0, in: repository) } ?? Snapshots.workingTree(of: repository)
-    let baseTree = try Snapshots.commit(changeSet.from, in: repository)
+    let (baseTree, headTree) = try Snapshots.sides(of: changeSet, in: repository, cache: services.manifestCache)
     let loader = services.graphLoader
 
     var warnings: [String] = []
