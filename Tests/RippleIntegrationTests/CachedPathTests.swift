@@ -109,8 +109,10 @@ struct CachedPathTests {
     ((json["testTargets"] as? [[String: Any]]) ?? []).map { "\($0["package"] ?? "?"):\($0["name"] ?? "?")" }.sorted()
   }
 
+  /// Equal documents: compared as canonical JSON (sorted keys).
   static func same(_ a: [String: Any], _ b: [String: Any]) -> Bool {
-    NSDictionary(dictionary: a).isEqual(to: b)
+    func text(_ value: [String: Any]) -> Data? { try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) }
+    return text(a) != nil && text(a) == text(b)
   }
 
   @Test func renamedPackageFolderEvaluatesOnlyThatPackageThenHits() throws {
