@@ -25,8 +25,17 @@ struct GraphIndex {
   /// Targets that use a product of a remote package (or of a local one outside the repository).
   private(set) var externalUsers: Set<TargetRef> = []
 
+  /// Package path → its targets by name, and packages by path: lookups while resolving edges.
+  private var targetsByPackage: [String: [String: Target]] = [:]
+  private var packagesByPath: [String: Package] = [:]
+
   init(_ graph: PackageGraph) {
     self.graph = graph
+    for package in graph.packages {
+      packagesByPath[package.path] = package
+      targetsByPackage[package.path] = Dictionary(
+        package.targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    }
     var dependents: [TargetRef: Set<TargetRef>] = [:]
     for package in graph.packages {
       for target in package.targets {
@@ -79,6 +88,11 @@ struct GraphIndex {
 
   // MARK: - Resolving one dependency entry
 
+  /// The first target named `name` in the package at `path` (as `Package.target(named:)`).
+  private func target(_ name: String, in path: String) -> Target? {
+    targetsByPackage[path]?[name]
+  }
+
   private struct Resolution {
     var targets: [TargetRef] = []
     var products: [ProductRef] = []
@@ -89,10 +103,12 @@ struct GraphIndex {
   private func resolve(_ dependency: TargetDependency, in package: Package) -> Resolution {
     switch dependency {
     case .target(let name):
-      return package.target(named: name).map { Resolution(targets: [TargetRef(package: package.path, name: $0.name)]) }
+      return target(name, in: package.path).map {
+        Resolution(targets: [TargetRef(package: package.path, name: $0.name)])
+      }
         ?? Resolution()
     case .byName(let name):
-      if package.target(named: name) != nil {
+      if target(name, in: package.path) != nil {
         return Resolution(targets: [TargetRef(package: package.path, name: name)])
       }
       return resolveProduct(name, among: package.dependencies)
@@ -109,17 +125,17 @@ struct GraphIndex {
   /// which — every such candidate, so that a change to any of them selects the target (safe side).
   private func resolveProduct(_ name: String, among candidates: [PackageDependency]) -> Resolution {
     for candidate in candidates {
-      guard case .local(let path?) = candidate.location, let local = graph.package(at: path),
+      guard case .local(let path?) = candidate.location, let local = packagesByPath[path],
         let product = local.product(named: name)
       else { continue }
       return Resolution(
-        targets: product.targets.filter { local.target(named: $0) != nil }.map {
+        targets: product.targets.filter { target($0, in: local.path) != nil }.map {
           TargetRef(package: local.path, name: $0)
         },
         products: [ProductRef(package: local.path, name: name)], dependencies: [candidate.identity])
     }
     let external = candidates.filter { candidate in
-      if case .local(let path?) = candidate.location, graph.package(at: path) != nil { return false }
+      if case .local(let path?) = candidate.location, packagesByPath[path] != nil { return false }
       return true
     }
     if candidates.count == 1 {

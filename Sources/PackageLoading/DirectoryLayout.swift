@@ -10,7 +10,8 @@ import RippleCore
 final class DirectoryLayout: @unchecked Sendable {
   static let roots: [String] = {
     var seen: Set<String> = []
-    return (TargetDirectoryResolver.testRoots + TargetDirectoryResolver.sourceRoots
+    return
+      (TargetDirectoryResolver.testRoots + TargetDirectoryResolver.sourceRoots
       + TargetDirectoryResolver.pluginRoots).filter { seen.insert($0).inserted }
   }()
 

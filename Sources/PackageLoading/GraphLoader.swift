@@ -99,7 +99,8 @@ public struct GraphLoader: Sendable {
 
     var failures: [Int: PackageGraphError] = [:]
     if !misses.isEmpty {
-      let manifestPaths = Dictionary(packages.map { ($0.packagePath, $0.manifestPaths) }, uniquingKeysWith: { a, _ in a })
+      let manifestPaths = Dictionary(
+        packages.map { ($0.packagePath, $0.manifestPaths) }, uniquingKeysWith: { a, _ in a })
       let evaluated = try await evaluate(misses.map(\.job), in: tree, manifestPaths: manifestPaths)
       for (miss, outcome) in zip(misses, evaluated) {
         switch outcome {
@@ -147,10 +148,12 @@ public struct GraphLoader: Sendable {
   /// The key of one side's graph: every package's path, manifest and manifest keys (which hold the
   /// toolchain, the environments and the checkout's name), and the listings of its source roots.
   static func graphKey(packages: [ManifestInput], keys: [[String]], layout: DirectoryLayout) -> String {
-    var hasher = SHA256()
+    // Fields NUL-terminated into one buffer, hashed once.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(packages.count * 4096)
     func add(_ field: String) {
-      hasher.update(data: Array(field.utf8))
-      hasher.update(data: [0])
+      bytes.append(contentsOf: field.utf8)
+      bytes.append(0)
     }
     add(ManifestCache.graphFormat)
     for (package, packageKeys) in zip(packages, keys) {
@@ -169,7 +172,7 @@ public struct GraphLoader: Sendable {
         }
       }
     }
-    return ManifestCache.hex(hasher.finalize())
+    return ManifestCache.hex(SHA256.hash(data: bytes))
   }
 
   /// The variables of `environment` set, and every variable another entry sets but this one does not

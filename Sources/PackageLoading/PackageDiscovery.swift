@@ -32,7 +32,6 @@ enum PackageDiscovery {
     return !path.split(separator: "/").contains(".build")
   }
 
-
   static func name(of path: String) -> Substring {
     guard let slash = path.lastIndex(of: "/") else { return Substring(path) }
     return path[path.index(after: slash)...]

@@ -16,7 +16,8 @@ public enum GraphJob {
     }
     let selection = try ConfigLoader.load(repoRoot: root, explicitPath: configPath).selection
     let graph = try await services.graphLoader.loadGraph(
-      Snapshots.workingTree(of: repository, cache: services.manifestCache), environments: selection.manifestEnvironments,
+      Snapshots.workingTree(of: repository, cache: services.manifestCache),
+      environments: selection.manifestEnvironments,
       excludePackages: selection.excludePackages)
     return (root, graph)
   }

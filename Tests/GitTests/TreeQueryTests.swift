@@ -18,7 +18,8 @@ struct TreeQueryTests {
       at: head, named: { $0 == "Package.swift" || $0.hasPrefix("Package@swift-") }, prefix: "Package",
       skipping: [".build"])
     #expect(found.map(\.path) == ["Package.swift", "Packages/A/Package.swift", "Packages/A/Package@swift-6.swift"])
-    let expected = try repo.git("rev-parse", "HEAD:Packages/A/Package.swift").trimmingCharacters(in: .whitespacesAndNewlines)
+    let expected = try repo.git("rev-parse", "HEAD:Packages/A/Package.swift").trimmingCharacters(
+      in: .whitespacesAndNewlines)
     #expect(found[1].id.hex == expected)
     #expect(try git.blobID(at: head, path: "Packages/A/Package.swift")?.hex == expected)
     #expect(try git.blobID(at: head, path: "Packages/A") == nil, "a directory is not a blob")

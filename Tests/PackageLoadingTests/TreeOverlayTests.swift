@@ -89,7 +89,8 @@ import Testing
       ],
       products: [Product(name: "Ä", kind: "library", targets: ["Ä"])],
       dependencies: [
-        PackageDependency(identity: "shared", name: "Shared", location: .local(path: "Packages/Shared"), fingerprint: "d"),
+        PackageDependency(
+          identity: "shared", name: "Shared", location: .local(path: "Packages/Shared"), fingerprint: "d"),
         PackageDependency(identity: "outside", location: .local(path: nil)),
         PackageDependency(identity: "remote", location: .remote("https://example.invalid/remote.git")),
       ]),

@@ -59,7 +59,8 @@ struct CachedPathTests {
     var swift: String { directory + "/swift" }
 
     init() throws {
-      directory = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-cached-\(UUID().uuidString)")
+      directory =
+        FileManager.default.temporaryDirectory.appendingPathComponent("ripple-cached-\(UUID().uuidString)")
         .path
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
       try "#!/bin/sh\necho \"$*\" >> '\(log)'\nexec swift \"$@\"\n".write(
@@ -111,7 +112,9 @@ struct CachedPathTests {
 
   /// Equal documents: compared as canonical JSON (sorted keys).
   static func same(_ a: [String: Any], _ b: [String: Any]) -> Bool {
-    func text(_ value: [String: Any]) -> Data? { try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys]) }
+    func text(_ value: [String: Any]) -> Data? {
+      try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys])
+    }
     return text(a) != nil && text(a) == text(b)
   }
 
