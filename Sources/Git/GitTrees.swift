@@ -106,6 +106,69 @@ extension GitRepository {
     }
   }
 
+  /// The paths of the files (blobs, links, submodules) that differ between two trees, found by descending
+  /// only into subtrees whose ids differ: the cost follows the change, not the size of the trees.
+  func differingPaths(_ old: OpaquePointer?, _ new: OpaquePointer?, _ repo: OpaquePointer) throws -> [String] {
+    var paths: [String] = []
+    try collectDifferences(old, new, prefix: "", repo, into: &paths)
+    return paths
+  }
+
+  private struct Entry {
+    var id: git_oid
+    var mode: git_filemode_t
+    var isTree: Bool
+  }
+
+  private func entries(of tree: OpaquePointer?) -> [String: Entry] {
+    guard let tree else { return [:] }
+    var result: [String: Entry] = [:]
+    for index in 0..<git_tree_entrycount(tree) {
+      guard let entry = git_tree_entry_byindex(tree, index) else { continue }
+      result[String(cString: git_tree_entry_name(entry))] = Entry(
+        id: git_tree_entry_id(entry).pointee, mode: git_tree_entry_filemode(entry),
+        isTree: git_tree_entry_type(entry) == GIT_OBJECT_TREE)
+    }
+    return result
+  }
+
+  private func collectDifferences(
+    _ old: OpaquePointer?, _ new: OpaquePointer?, prefix: String, _ repo: OpaquePointer, into paths: inout [String]
+  ) throws {
+    let before = entries(of: old)
+    let after = entries(of: new)
+    for name in Set(before.keys).union(after.keys) {
+      let a = before[name]
+      let b = after[name]
+      if var aid = a?.id, var bid = b?.id, a?.mode == b?.mode, git_oid_equal(&aid, &bid) == 1 { continue }
+      let path = prefix + name
+      if a?.isTree == true || b?.isTree == true {
+        let oldTree = try a?.isTree == true ? lookupTree(a!.id, repo) : nil
+        defer { if let oldTree { git_tree_free(oldTree) } }
+        let newTree = try b?.isTree == true ? lookupTree(b!.id, repo) : nil
+        defer { if let newTree { git_tree_free(newTree) } }
+        try collectDifferences(oldTree, newTree, prefix: path + "/", repo, into: &paths)
+      }
+      if (a != nil && a?.isTree == false) || (b != nil && b?.isTree == false) { paths.append(path) }
+    }
+  }
+
+  private func lookupTree(_ id: git_oid, _ repo: OpaquePointer) throws -> OpaquePointer? {
+    var oid = id
+    var tree: OpaquePointer?
+    try check(git_tree_lookup(&tree, repo, &oid), "read a tree")
+    return tree
+  }
+
+  /// Runs `body` with `paths` as a libgit2 string array.
+  func withPathList<T>(_ paths: [String], _ body: (git_strarray) throws -> T) rethrows -> T {
+    var pointers: [UnsafeMutablePointer<CChar>?] = paths.map { strdup($0) }
+    defer { for pointer in pointers { free(pointer) } }
+    return try pointers.withUnsafeMutableBufferPointer { buffer in
+      try body(git_strarray(strings: buffer.baseAddress, count: buffer.count))
+    }
+  }
+
   /// Runs `body` on the tree of `directory` in `commit`; nil when there is no directory there.
   private func withSubtree<T>(
     at commit: ObjectID, _ directory: String, _ repo: OpaquePointer, _ body: (OpaquePointer?) throws -> T
