@@ -15,21 +15,32 @@ final class DirectoryLayout: @unchecked Sendable {
       + TargetDirectoryResolver.pluginRoots).filter { seen.insert($0).inserted }
   }()
 
-  /// Root path → the names of its subdirectories; nil when the root does not exist.
-  let listings: [String: Set<String>?]
+  /// Root path → the names of its subdirectories, sorted; nil when the root does not exist.
+  let listings: [String: [String]?]
+  private let names: [String: Set<String>?]
   private let tree: TreeSnapshot
   private let outside = Locked(false)
 
   init(packages: [String], tree: TreeSnapshot) throws {
-    var listings: [String: Set<String>?] = [:]
+    var listings: [String: [String]?] = [:]
+    var names: [String: Set<String>?] = [:]
     for package in packages {
       for root in Self.roots {
-        let path = RepoPath.join(package, root)
-        listings[path] = try tree.subdirectories(path).map(Set.init)
+        let path = Self.path(package, root)
+        let listing = try tree.subdirectories(path)?.sorted()
+        listings[path] = listing
+        names[path] = listing.map(Set.init)
       }
     }
     self.listings = listings
+    self.names = names
     self.tree = tree
+  }
+
+  /// `<package>/<root>` ("." for the root package), without `RepoPath.join`'s normalising: package
+  /// paths come from git's paths and are already normal.
+  static func path(_ package: String, _ root: String) -> String {
+    package == "." ? root : package + "/" + root
   }
 
   /// Whether a target directory is asked for outside the listings.
@@ -37,10 +48,10 @@ final class DirectoryLayout: @unchecked Sendable {
 
   /// Whether `path` is a directory of the tree.
   func contains(_ path: String) -> Bool {
-    if let listing = listings[path] { return listing != nil }
+    if let listing = names[path] { return listing != nil }
     let parent = RepoPath.parent(path)
     let name = String(PackageDiscovery.name(of: path))
-    if let listing = listings[parent] { return listing?.contains(name) ?? false }
+    if let listing = names[parent] { return listing?.contains(name) ?? false }
     outside.withLock { $0 = true }
     return ((try? tree.subdirectories(parent)) ?? nil)?.contains(name) ?? false
   }

@@ -162,11 +162,11 @@ public struct GraphLoader: Sendable {
       add(package.manifestFile)
       for key in packageKeys { add(key) }
       for root in DirectoryLayout.roots {
-        let path = RepoPath.join(package.packagePath, root)
+        let path = DirectoryLayout.path(package.packagePath, root)
         add(path)
         if let names = layout.listings[path] ?? nil {
           add(String(names.count))
-          for name in names.sorted() { add(name) }
+          for name in names { add(name) }
         } else {
           add("absent")
         }
