@@ -28,8 +28,9 @@ final class DirectoryLayout: @unchecked Sendable {
       for root in Self.roots {
         let path = Self.path(package, root)
         let listing = try tree.subdirectories(path)?.sorted()
-        listings[path] = listing
-        names[path] = listing.map(Set.init)
+        // updateValue, not a subscript assignment: assigning a nil `Set?` would remove the key.
+        listings.updateValue(listing, forKey: path)
+        names.updateValue(listing.map(Set.init), forKey: path)
       }
     }
     self.listings = listings

@@ -110,3 +110,26 @@ import Testing
     #expect(GraphArchive.decode((bytes + [0])[...]) == nil)
   }
 }
+
+@Suite struct DirectoryLayoutTests {
+  /// A target without a directory yet makes the resolver ask every candidate root, absent ones too:
+  /// those answers come from the listings, so the graph stays cacheable.
+  @Test func absentRootsAreAnsweredFromTheListings() throws {
+    let files = ["Package.swift", "Sources/A/a.swift", "Tests/ATests/t.swift", "Sub/Package.swift"]
+    let tree = TreeSnapshot(label: "t", rootName: "r", files: files, workingDirectoryRoot: nil) { _ in nil }
+    let layout = try DirectoryLayout(packages: [".", "Sub"], tree: tree)
+    #expect(layout.contains("Sources/A"))
+    #expect(layout.contains("Sources"))
+    #expect(!layout.contains("Source/A"))
+    #expect(!layout.contains("Source"))
+    #expect(!layout.contains("Sub/Plugins/P"))
+    #expect(
+      TargetDirectoryResolver.directory(
+        name: "New", kind: .test, declaredPath: nil, packagePath: ".", aloneOfItsKind: false, toolsVersion: [5, 9],
+        isDirectory: layout.contains) == "Tests/New")
+    #expect(!layout.listedOutsideRoots)
+    #expect(layout.listings["Source"] != nil, "an absent root is listed as absent, not missing")
+    _ = layout.contains("Sources/A/Deeper")
+    #expect(layout.listedOutsideRoots, "a path below a listing is asked of the tree")
+  }
+}
