@@ -1,5 +1,6 @@
 import Foundation
 import Git
+import RippleCore
 import Testing
 
 @Suite("tree questions: manifests by blob id, subdirectories, files under a directory")
@@ -41,5 +42,30 @@ struct TreeQueryTests {
     #expect(try git.subdirectories(at: head, of: "Tests") == nil)
     #expect(try git.files(at: head, under: "Sources/B").sorted() == ["Sources/B/Deep/b.swift"])
     #expect(try git.files(at: head, under: "Missing").isEmpty)
+  }
+}
+
+@Suite("commit-to-commit changes limited to differing subtrees")
+struct DifferingPathsTests {
+  /// A file replaced by a directory and back, a moved deep file, an untouched sibling tree: the same answer
+  /// as `git diff --name-status -M`.
+  @Test func fileBecomesADirectoryAndRenamesAcrossTrees() throws {
+    let repo = try TestRepo()
+    try repo.write("x", "file\n")
+    try repo.write("Deep/A/B/moved.swift", String(repeating: "let value = 1\n", count: 20))
+    try repo.write("Untouched/C/c.swift", "c\n")
+    let base = try repo.commit()
+    try repo.remove("x")
+    try repo.write("x/y.swift", "now a directory\n")
+    try repo.gitMove("Deep/A/B/moved.swift", "Other/moved.swift")
+    let head = try repo.commit()
+    let git = try repo.open()
+    #expect(
+      try git.changes(from: base, to: head) == [
+        ChangedFile(path: "Other/moved.swift", status: .renamed, oldPath: "Deep/A/B/moved.swift"),
+        ChangedFile(path: "x", status: .deleted),
+        ChangedFile(path: "x/y.swift", status: .added),
+      ])
+    #expect(try git.changes(from: head, to: head).isEmpty)
   }
 }
