@@ -9,6 +9,10 @@ Sections (each issue extends this file with its own):
             build folders; and Ripple's own overhead (start to the first `swift` process), warm
   bootstrap 500 assets (200 MiB) from a local HTTPS server: ripple bootstrap cold vs curl one by one
             (the Makefile way) and curl in parallel (xargs -P), then the up-to-date re-run
+  scale     ripple affected on a generated monorepo (100,000+ files, 40 packages, 4,000 targets, see
+            scale_repo.py), warm: one-file change vs the same on a 4,000-file copy of the same graph
+            and vs `git diff`; a change reaching ~2,000 test targets; an isowords-sized repository
+            vs the process floor (`ripple --version`); the cold run (40 manifests) once
   daemon    rippled watching a 20,000-file working tree: file save to the first `swift` process (vs entr +
             ripple test), idle CPU over a minute (vs rippled polling), memory after 1,000 recorded runs
 Prints a table per section and a PASS/FAIL line per target; exits 1 when a target is missed.
@@ -318,6 +322,80 @@ def bench_bootstrap(ripple, work):
     check("cold bootstrap faster than curl one by one", cold < sequential, f"{cold:.1f} s vs {sequential:.1f} s")
 
 
+def scale_repo(root, files):
+    out = subprocess.run([sys.executable, os.path.join(HERE, "scale_repo.py"), root, "--files", str(files)],
+                         check=True, capture_output=True, text=True).stdout
+    return int(out.strip())
+
+
+def bench_scale(ripple, work):
+    print("\n## scale: 40 packages linked by .package(path:), 4,000 targets, 100,000+ files (warm cache)")
+    # Both copies live in a folder named `scale`: same manifests, same checkout name, so they share the
+    # manifest cache and differ only in the number of files.
+    big = os.path.join(work, "scale-big", "scale")
+    small = os.path.join(work, "scale-small", "scale")
+    print("  generating the repositories…", flush=True)
+    big_files = scale_repo(big, 100000)
+    small_files = scale_repo(small, 4000)
+    env = dict(os.environ, RIPPLE_CACHE_DIR=os.path.join(work, "cache-scale"))
+    argv = [ripple, "affected", "--base", "HEAD~1", "--head", "HEAD", "--format", "json"]
+    start = time.perf_counter()
+    cold = subprocess.run(argv, cwd=big, env=env, capture_output=True, text=True)
+    cold_time = time.perf_counter() - start
+    if cold.returncode != 0:
+        sys.exit(f"bench: {' '.join(argv)} failed:\n{cold.stderr}")
+    one = json.loads(cold.stdout)
+    graph = json.loads(subprocess.run([ripple, "graph", "--format", "json"], cwd=big, env=env, capture_output=True,
+                                      text=True, check=True).stdout)
+    targets = sum(len(p["targets"]) for p in graph["packages"])
+    warm, warm_mem = timed(argv, big, env, repeat=15)
+    copy, copy_mem = timed(argv, small, env, repeat=15)
+    diff, _ = timed(["git", "diff", "--name-only", "HEAD~1", "HEAD"], big, repeat=15)
+
+    # A change to the base library every package uses: about half of all targets are tests it reaches.
+    edit(big, "Packages/Pkg00/Sources/Pkg00Lib0/Pkg00Lib0.swift", "// reaches everything\n")
+    git(big, "commit", "-q", "-am", "Base library")
+    wide = json.loads(subprocess.run(argv, cwd=big, env=env, capture_output=True, text=True, check=True).stdout)
+    wide_time, wide_mem = timed(argv, big, env, repeat=15)
+
+    # The working tree (no --head): an unstaged edit and an untracked file, vs `git status`.
+    edit(big, "Packages/Pkg20/Sources/Pkg20Lib7/Pkg20Lib7.swift", "// unstaged\n")
+    edit(big, "Packages/Pkg20/Sources/Pkg20Lib8/Untracked.swift", "// untracked\n")
+    worktree, worktree_mem = timed([ripple, "affected", "--base", "HEAD", "--format", "json"], big, env, repeat=9)
+    status, _ = timed(["git", "status", "--porcelain", "--untracked-files=all"], big, repeat=9)
+
+    # isowords-sized: 3 packages, 120 targets, 2 manifest environments (fixture_repo.py).
+    iso = os.path.join(work, "scale-iso")
+    fixture(iso, 20, 0)
+    subprocess.run(argv, cwd=iso, env=env, capture_output=True, check=True)
+    iso_time, iso_mem = timed(argv, iso, env, repeat=15)
+    floor, _ = timed([ripple, "--version"], iso, env, repeat=15)
+
+    print(f"  files: {big_files} (copy: {small_files}); targets in graph: {targets}; "
+          f"one-file change selects {len(one['testTargets'])} test target(s), the base-library change "
+          f"{len(wide['testTargets'])}")
+    print(f"  {'case':<52}{'ripple':>10}{'baseline':>11}{'ratio':>8}{'peak MiB':>10}")
+    rows = [
+        ("one-file change, warm (vs the 4,000-file copy)", warm, copy, warm_mem),
+        ("one-file change, warm (vs git diff --name-only)", warm, diff, warm_mem),
+        (f"change reaching {len(wide['testTargets'])} test targets, JSON (vs copy)", wide_time, copy, wide_mem),
+        ("working tree: unstaged + untracked (vs git status)", worktree, status, worktree_mem),
+        ("isowords-sized, 2 environments (vs ripple --version)", iso_time, floor, iso_mem),
+    ]
+    for label, value, base, mem in rows:
+        print(f"  {label:<52}{value*1000:>8.1f}ms{base*1000:>9.1f}ms{value/base:>8.2f}{mem:>10.1f}")
+    print(f"  cold, first run (40 manifests evaluated, nothing cached): {cold_time:.1f} s")
+    check("scale repository: >= 100,000 files, >= 4,000 targets", big_files >= 100000 and targets >= 4000,
+          f"{big_files} files, {targets} targets")
+    check("one-file change selects one test target", len(one["testTargets"]) == 1, f"{len(one['testTargets'])}")
+    check("one-file change, warm, <= 60 ms", warm <= 0.060, f"{warm*1000:.1f} ms")
+    check("100,000 files within 1.5x of the 4,000-file copy", warm <= copy * 1.5, f"{warm/copy:.2f}x")
+    check("change reaching ~2,000 test targets <= 150 ms", wide_time <= 0.150 and len(wide["testTargets"]) >= 1900,
+          f"{wide_time*1000:.1f} ms, {len(wide['testTargets'])} test targets")
+    check("peak memory <= 100 MiB", max(warm_mem, wide_mem) <= 100, f"{max(warm_mem, wide_mem):.1f} MiB")
+    check("isowords-sized <= 25 ms", iso_time <= 0.025, f"{iso_time*1000:.1f} ms")
+
+
 def rippled_start(rippled, work, name, repositories, env, extra=""):
     """Starts rippled with its own state under `work/name`; returns (process, port, state dir)."""
     state = os.path.join(work, name)
@@ -537,7 +615,7 @@ def bench_daemon(ripple, work):
 
 def main():
     ripple = os.path.abspath(sys.argv[1])
-    sections = sys.argv[2:] or ["changes", "affected", "test", "bootstrap", "daemon"]
+    sections = sys.argv[2:] or ["changes", "affected", "scale", "test", "bootstrap", "daemon"]
     work = tempfile.mkdtemp(prefix="ripple-bench.")
     try:
         print(f"ripple: {ripple}\nmachine: {os.cpu_count()} cores")
@@ -545,6 +623,8 @@ def main():
             bench_changes(ripple, work)
         if "affected" in sections:
             bench_affected(ripple, work)
+        if "scale" in sections:
+            bench_scale(ripple, work)
         if "test" in sections:
             bench_test(ripple, work)
         if "bootstrap" in sections:

@@ -5,11 +5,14 @@ import RippleCore
 /// with its reasons (docs/DESIGN.md, rules 2–8 and 10).
 public enum AffectedAnalysis {
   public static func analyze(_ input: AffectedInput) -> AffectedResult {
-    let base = GraphIndex(input.base)
+    // Base and head usually evaluate to the same graph (no manifest changed; the loader then hands out
+    // one value, so this comparison is a pointer check): one index, and no manifest difference to find.
+    let sameGraph = input.base == input.head
     let head = GraphIndex(input.head)
+    let base = sameGraph ? head : GraphIndex(input.base)
     var selection = SelectionBuilder()
     ChangedPathRules(input: input).apply(to: &selection)
-    let removed = ManifestRules(base: input.base, head: head).apply(to: &selection)
+    let removed = sameGraph ? [] : ManifestRules(base: input.base, head: head).apply(to: &selection)
     PinRules(resolvedChanges: input.resolvedChanges, base: base, head: head).apply(to: &selection)
 
     let closure = Closure(changed: selection.reasons.keys, directOnly: input.directOnly) { target in

@@ -25,19 +25,36 @@ struct GraphIndex {
   /// Targets that use a product of a remote package (or of a local one outside the repository).
   private(set) var externalUsers: Set<TargetRef> = []
 
+  /// Package path → the names of its targets, and packages by path: lookups while resolving edges.
+  private var targetNames: [String: Set<String>] = [:]
+  private var packagesByPath: [String: Package] = [:]
+
   init(_ graph: PackageGraph) {
     self.graph = graph
+    var count = 0
+    for package in graph.packages {
+      packagesByPath[package.path] = package
+      targetNames[package.path] = Set(package.targets.map(\.name))
+      count += package.targets.count
+    }
+    targets.reserveCapacity(count)
     var dependents: [TargetRef: Set<TargetRef>] = [:]
+    dependents.reserveCapacity(count)
     for package in graph.packages {
       for target in package.targets {
         let ref = TargetRef(package: package.path, name: target.name)
         targets[ref] = target
-        for dependency in target.dependencies + target.pluginUsages {
-          let resolution = resolve(dependency, in: package)
-          for edge in resolution.targets where edge != ref { dependents[edge, default: []].insert(ref) }
-          localProducts[ref, default: []].formUnion(resolution.products)
-          usedDependencies[ref, default: []].formUnion(resolution.dependencies)
-          if resolution.isExternal { externalUsers.insert(ref) }
+        for list in [target.dependencies, target.pluginUsages] {
+          for dependency in list {
+            let resolution = resolve(dependency, in: package)
+            for edge in resolution.targets where edge != ref { dependents[edge, default: []].insert(ref) }
+            // Only targets that use something get an entry: the lookups treat a missing one as empty.
+            if !resolution.products.isEmpty { localProducts[ref, default: []].formUnion(resolution.products) }
+            if !resolution.dependencies.isEmpty {
+              usedDependencies[ref, default: []].formUnion(resolution.dependencies)
+            }
+            if resolution.isExternal { externalUsers.insert(ref) }
+          }
         }
       }
     }
@@ -79,6 +96,11 @@ struct GraphIndex {
 
   // MARK: - Resolving one dependency entry
 
+  /// Whether the package at `path` has a target named `name`.
+  private func hasTarget(_ name: String, in path: String) -> Bool {
+    targetNames[path]?.contains(name) == true
+  }
+
   private struct Resolution {
     var targets: [TargetRef] = []
     var products: [ProductRef] = []
@@ -89,10 +111,10 @@ struct GraphIndex {
   private func resolve(_ dependency: TargetDependency, in package: Package) -> Resolution {
     switch dependency {
     case .target(let name):
-      return package.target(named: name).map { Resolution(targets: [TargetRef(package: package.path, name: $0.name)]) }
-        ?? Resolution()
+      return hasTarget(name, in: package.path)
+        ? Resolution(targets: [TargetRef(package: package.path, name: name)]) : Resolution()
     case .byName(let name):
-      if package.target(named: name) != nil {
+      if hasTarget(name, in: package.path) {
         return Resolution(targets: [TargetRef(package: package.path, name: name)])
       }
       return resolveProduct(name, among: package.dependencies)
@@ -109,17 +131,17 @@ struct GraphIndex {
   /// which — every such candidate, so that a change to any of them selects the target (safe side).
   private func resolveProduct(_ name: String, among candidates: [PackageDependency]) -> Resolution {
     for candidate in candidates {
-      guard case .local(let path?) = candidate.location, let local = graph.package(at: path),
+      guard case .local(let path?) = candidate.location, let local = packagesByPath[path],
         let product = local.product(named: name)
       else { continue }
       return Resolution(
-        targets: product.targets.filter { local.target(named: $0) != nil }.map {
+        targets: product.targets.filter { hasTarget($0, in: local.path) }.map {
           TargetRef(package: local.path, name: $0)
         },
         products: [ProductRef(package: local.path, name: name)], dependencies: [candidate.identity])
     }
     let external = candidates.filter { candidate in
-      if case .local(let path?) = candidate.location, graph.package(at: path) != nil { return false }
+      if case .local(let path?) = candidate.location, packagesByPath[path] != nil { return false }
       return true
     }
     if candidates.count == 1 {

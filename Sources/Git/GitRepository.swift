@@ -196,11 +196,19 @@ public final class GitRepository: @unchecked Sendable {
       let headTree = try tree(of: head, repo)
       defer { git_tree_free(headTree) }
       var options = try diffOptions()
-      var diff: OpaquePointer?
-      try check(
-        git_diff_tree_to_tree(&diff, repo, baseTree, headTree, &options), "diff \(base.short) against \(head.short)")
-      defer { git_diff_free(diff) }
-      return try changedFiles(diff, findFlags: GIT_DIFF_FIND_RENAMES.rawValue)
+      // libgit2 walks both trees whole; the paths that differ (found by descending only into subtrees
+      // whose ids differ, GitTrees.swift) limit its walk, so the cost follows the change.
+      let paths = try differingPaths(baseTree, headTree, repo)
+      if paths.isEmpty { return [] }
+      return try withPathList(paths) { list in
+        options.pathspec = list
+        options.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH.rawValue
+        var diff: OpaquePointer?
+        try check(
+          git_diff_tree_to_tree(&diff, repo, baseTree, headTree, &options), "diff \(base.short) against \(head.short)")
+        defer { git_diff_free(diff) }
+        return try changedFiles(diff, findFlags: GIT_DIFF_FIND_RENAMES.rawValue)
+      }
     }
   }
 

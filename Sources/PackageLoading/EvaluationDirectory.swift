@@ -33,10 +33,10 @@ struct EvaluationDirectory {
     self.tree = tree.path
   }
 
-  /// Writes every `Package.swift` and `Package@swift-….swift` of `packagePath` from `snapshot` into
-  /// `tree/`, so that SwiftPM's choice of manifest is the same as in the revision.
-  func writeManifests(of packagePath: String, from snapshot: TreeSnapshot) throws(PackageGraphError) {
-    for file in PackageDiscovery.manifestFiles(in: packagePath, files: snapshot.files) {
+  /// Writes `manifests` (every `Package.swift` and `Package@swift-….swift` of a package, repo-relative)
+  /// from `snapshot` into `tree/`, so that SwiftPM's choice of manifest is the same as in the revision.
+  func writeManifests(_ manifests: [String], from snapshot: TreeSnapshot) throws(PackageGraphError) {
+    for file in manifests {
       let bytes = try snapshot.readRequired(file)
       let url = URL(fileURLWithPath: tree + "/" + file)
       do {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import PackageModel
 import RippleCore
@@ -11,15 +12,23 @@ public struct GraphLoader: Sendable {
   public var swiftExecutable: String
   /// At most this many `dump-package` processes run at once.
   public var concurrency: Int
+  /// Graphs this loader already built or read, by graph key.
+  let memo: GraphMemo
+  /// Told (evaluated, total) before, during and after each batch of `dump-package` runs (a cold run):
+  /// the CLI shows "evaluating 12/40 manifests" on a terminal.
+  public var progress: (@Sendable (Int, Int) -> Void)?
 
   public init(
     process: ProcessClient, cache: ManifestCache, swiftExecutable: String = "swift",
-    concurrency: Int = ProcessInfo.processInfo.activeProcessorCount
+    concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+    progress: (@Sendable (Int, Int) -> Void)? = nil
   ) {
+    self.progress = progress
     self.process = process
     self.cache = cache
     self.swiftExecutable = swiftExecutable
     self.concurrency = max(1, concurrency)
+    memo = GraphMemo()
   }
 
   /// The toolchain identity used in cache keys: the first lines of `swift --version`.
@@ -42,6 +51,11 @@ public struct GraphLoader: Sendable {
 
   /// As `loadGraph`, but a package whose manifest does not evaluate is left out of the graph and listed
   /// with its error instead: `--fallback all` still knows every other package's tests.
+  ///
+  /// The warm path (docs/ARCHITECTURE.md, section 2): discovery comes from the snapshot (cached per git
+  /// tree), each manifest is keyed by its git blob id, and the whole graph is cached under the keys of
+  /// every manifest plus the directory listings its target directories depend on: one file read, no
+  /// document parsed, no directory of the tree listed beyond the packages' source roots.
   public func loadPartialGraph(
     _ tree: TreeSnapshot, environments: [[String: String]], excludePackages: [Glob]
   ) async throws -> PartialGraph {
@@ -50,23 +64,34 @@ public struct GraphLoader: Sendable {
       throw PackageGraphError.toolchainUnusable(executable: swiftExecutable, message: "no version in `\(version)`")
     }
     let environments = environments.isEmpty ? [[:]] : environments
-    let packages = try PackageDiscovery.packageDirectories(in: tree.files, excludePackages: excludePackages)
-      .map { try ManifestInput(packagePath: $0, tree: tree, swiftVersion: swiftVersion) }
+    let effective = environments.map { Self.effectiveEnvironment($0, all: environments) }
+    let packages = try PackageDiscovery.packages(in: tree.manifestFiles(), excludePackages: excludePackages)
+      .map { try ManifestInput(found: $0, tree: tree, swiftVersion: swiftVersion) }
+    let keys = packages.map { package in
+      effective.map { environment in
+        ManifestCache.key(
+          manifestID: package.manifestID, manifestFile: package.manifestFile, packagePath: package.packagePath,
+          rootName: tree.rootName, environment: environment, toolchain: version)
+      }
+    }
+    let layout = try DirectoryLayout(packages: packages.map(\.packagePath), tree: tree)
+    let graphKey = Self.graphKey(packages: packages, keys: keys, layout: layout)
+    if let graph = memo.graphs.withLock({ $0[graphKey] }) ?? cache.graph(forKey: graphKey) {
+      memo.graphs.withLock { $0[graphKey] = graph }
+      return PartialGraph(graph: graph, failures: [], failedPackages: [])
+    }
 
     // One job per package and environment; cached documents first, the rest evaluated.
     var documents: [[JSONValue?]] = packages.map { _ in environments.map { _ in nil } }
     var misses: [(package: Int, environment: Int, job: ManifestEvaluator.Job, key: String)] = []
     for (p, package) in packages.enumerated() {
       for (e, environment) in environments.enumerated() {
-        let effective = Self.effectiveEnvironment(environment, all: environments)
-        let key = ManifestCache.key(
-          manifest: package.manifest, manifestFile: package.manifestFile, packagePath: package.packagePath,
-          rootName: tree.rootName, environment: effective, toolchain: version)
+        let key = keys[p][e]
         if let cached = cache.entry(forKey: key), let document = try? JSONValue.parse(cached) {
           documents[p][e] = document
         } else {
           let job = ManifestEvaluator.Job(
-            packagePath: package.packagePath, environment: effective, declaredEnvironment: environment)
+            packagePath: package.packagePath, environment: effective[e], declaredEnvironment: environment)
           misses.append((p, e, job, key))
         }
       }
@@ -74,7 +99,9 @@ public struct GraphLoader: Sendable {
 
     var failures: [Int: PackageGraphError] = [:]
     if !misses.isEmpty {
-      let evaluated = try await evaluate(misses.map(\.job), in: tree)
+      let manifestPaths = Dictionary(
+        packages.map { ($0.packagePath, $0.manifestPaths) }, uniquingKeysWith: { a, _ in a })
+      let evaluated = try await evaluate(misses.map(\.job), in: tree, manifestPaths: manifestPaths)
       for (miss, outcome) in zip(misses, evaluated) {
         switch outcome {
         case .success(let document):
@@ -86,14 +113,13 @@ public struct GraphLoader: Sendable {
       }
     }
 
-    let directories = tree.directories()
     var evaluatedPackages: [Package] = []
     for (p, package) in packages.enumerated() where failures[p] == nil {
       let evaluations = try documents[p].map { document in
         do {
           return try ManifestMapper.package(
             from: document!, path: package.packagePath, manifestFile: package.manifestFile,
-            directories: directories)
+            isDirectory: layout.contains)
         } catch let error as ManifestMapper.FormatError {
           throw PackageGraphError.unexpectedManifestOutput(
             packagePath: package.packagePath, revision: tree.label, reason: error.reason)
@@ -101,15 +127,52 @@ public struct GraphLoader: Sendable {
       }
       evaluatedPackages.append(EnvironmentUnion.union(evaluations))
     }
+    let graph = PackageGraph(packages: evaluatedPackages)
+    // A target whose directory needed a listing outside the source roots is not covered by the key.
+    if failures.isEmpty, !layout.listedOutsideRoots {
+      cache.storeGraph(graph, forKey: graphKey)
+      memo.graphs.withLock { $0[graphKey] = graph }
+    }
     return PartialGraph(
-      graph: PackageGraph(packages: evaluatedPackages),
-      failures: failures.sorted { $0.key < $1.key }.map(\.value),
+      graph: graph, failures: failures.sorted { $0.key < $1.key }.map(\.value),
       failedPackages: failures.keys.sorted().map { packages[$0].packagePath })
   }
 
-  /// The repo-relative directories of the packages `loadGraph` would evaluate, without evaluating them.
+  /// The repo-relative directories of the packages `loadGraph` would evaluate, without evaluating them;
+  /// empty when the tree cannot be read.
   public static func packagePaths(in tree: TreeSnapshot, excludePackages: [Glob]) -> [String] {
-    PackageDiscovery.packageDirectories(in: tree.files, excludePackages: excludePackages)
+    let manifests = (try? tree.manifestFiles()) ?? []
+    return PackageDiscovery.packages(in: manifests, excludePackages: excludePackages).map(\.directory)
+  }
+
+  /// The key of one side's graph: every package's path, manifest and manifest keys (which hold the
+  /// toolchain, the environments and the checkout's name), and the listings of its source roots.
+  static func graphKey(packages: [ManifestInput], keys: [[String]], layout: DirectoryLayout) -> String {
+    // Fields NUL-terminated into one buffer, hashed once.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(packages.count * 4096)
+    func add(_ field: String) {
+      bytes.append(contentsOf: field.utf8)
+      bytes.append(0)
+    }
+    add(ManifestCache.graphFormat)
+    for (package, packageKeys) in zip(packages, keys) {
+      add("package")
+      add(package.packagePath)
+      add(package.manifestFile)
+      for key in packageKeys { add(key) }
+      for root in DirectoryLayout.roots {
+        let path = DirectoryLayout.path(package.packagePath, root)
+        add(path)
+        if let names = layout.listings[path] ?? nil {
+          add(String(names.count))
+          for name in names { add(name) }
+        } else {
+          add("absent")
+        }
+      }
+    }
+    return ManifestCache.hex(SHA256.hash(data: bytes))
   }
 
   /// The variables of `environment` set, and every variable another entry sets but this one does not
@@ -128,7 +191,7 @@ public struct GraphLoader: Sendable {
   /// Runs the jobs, at most `concurrency` at a time, in place for the working tree or in a scratch
   /// directory for a git revision. Results are in job order; a manifest that fails is a `.failure`.
   private func evaluate(
-    _ jobs: [ManifestEvaluator.Job], in tree: TreeSnapshot
+    _ jobs: [ManifestEvaluator.Job], in tree: TreeSnapshot, manifestPaths: [String: [String]]
   ) async throws -> [Result<JSONValue, PackageGraphError>] {
     let directory = try EvaluationDirectory(rootName: tree.rootName)
     defer { directory.remove() }
@@ -137,21 +200,32 @@ public struct GraphLoader: Sendable {
       root = workingDirectoryRoot
     } else {
       for packagePath in Set(jobs.map(\.packagePath)) {
-        try directory.writeManifests(of: packagePath, from: tree)
+        try directory.writeManifests(manifestPaths[packagePath] ?? [], from: tree)
       }
       root = directory.tree
     }
     let evaluator = ManifestEvaluator(
       process: process, swift: try toolchain.resolvedExecutable(), temporaryDirectory: directory.temporary)
     let label = tree.label
-    return try await Concurrently.map(jobs, limit: concurrency) { job -> Result<JSONValue, PackageGraphError> in
-      // Untyped catch: Swift 6.3.1 release builds miscompile typed throws inside task groups.
-      do {
-        return .success(try await evaluator.evaluate(job, root: root, revision: label))
-      } catch let error as PackageGraphError {
-        return .failure(error)
+    var done = 0
+    progress?(0, jobs.count)
+    defer { progress?(jobs.count, jobs.count) }
+    return try await Concurrently.map(
+      jobs, limit: concurrency,
+      { job -> Result<JSONValue, PackageGraphError> in
+        // Untyped catch: Swift 6.3.1 release builds miscompile typed throws inside task groups.
+        do {
+          return .success(try await evaluator.evaluate(job, root: root, revision: label))
+        } catch let error as PackageGraphError {
+          return .failure(error)
+        }
+      },
+      onResult: { _, _ in
+        done += 1
+        progress?(done, jobs.count)
+        return true
       }
-    }.map { $0! }
+    ).map { $0! }
   }
 }
 
@@ -164,19 +238,30 @@ public struct PartialGraph: Sendable {
   public var failedPackages: [String]
 }
 
-/// One package's selected manifest, read from the tree.
+/// One package's selected manifest, identified by git's blob id (read and hashed only when git has not).
 struct ManifestInput: Sendable {
   var packagePath: String
   var manifestFile: String
-  var manifest: [UInt8]
+  /// Git's blob id of the selected manifest's bytes.
+  var manifestID: String
+  /// Every manifest of the package (repo-relative), for a scratch evaluation.
+  var manifestPaths: [String]
 
-  init(packagePath: String, tree: TreeSnapshot, swiftVersion: [Int]) throws(PackageGraphError) {
-    let names = PackageDiscovery.manifestFiles(in: packagePath, files: tree.files).map {
-      String($0.split(separator: "/").last ?? "")
-    }
-    self.packagePath = packagePath
+  init(found: PackageDiscovery.Found, tree: TreeSnapshot, swiftVersion: [Int]) throws(PackageGraphError) {
+    let names = found.manifests.map { String(PackageDiscovery.name(of: $0.path)) }
+    packagePath = found.directory
     manifestFile = ManifestSelection.select(fileNames: names, toolchain: swiftVersion)
-    let path = RepoPath.join(packagePath, manifestFile)
-    manifest = try tree.readRequired(path)
+    manifestPaths = found.manifests.map(\.path)
+    let path = RepoPath.join(found.directory, manifestFile)
+    if let known = found.manifests.first(where: { $0.path == path })?.blobID {
+      manifestID = known
+    } else {
+      manifestID = ManifestCache.gitBlobID(of: try tree.readRequired(path))
+    }
   }
+}
+
+/// The `memo` of a `GraphLoader`: graphs already loaded by this process (base and head often share one).
+final class GraphMemo: Sendable {
+  let graphs = Locked<[String: PackageGraph]>([:])
 }

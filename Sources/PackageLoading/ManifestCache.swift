@@ -13,7 +13,7 @@ public struct ManifestCache: Sendable {
   public let directory: String?
 
   /// Bump when the stored document or the key changes meaning.
-  static let schemaVersion = "ripple-manifest-cache-2"
+  static let schemaVersion = "ripple-manifest-cache-3"
 
   public init(directory: String?) {
     self.directory = directory
@@ -36,8 +36,10 @@ public struct ManifestCache: Sendable {
   /// The key of one evaluation. `environment` maps the variables set to their values and the
   /// variables removed to nil. `rootName` is the checkout folder's name: a `.package(path:)` that reaches
   /// the root takes its identity from it, so the same bytes can evaluate differently in another clone.
+  /// `manifestID` is git's blob id of the manifest's bytes (`gitBlobID(of:)`): git already hashed them,
+  /// so a warm run keys a manifest without reading it, and the key is the same on every machine.
   static func key(
-    manifest: [UInt8], manifestFile: String, packagePath: String, rootName: String,
+    manifestID: String, manifestFile: String, packagePath: String, rootName: String,
     environment: [String: String?], toolchain: String
   ) -> String {
     var hasher = SHA256()
@@ -54,25 +56,37 @@ public struct ManifestCache: Sendable {
       add(name)
       add(value.map { "=" + $0 } ?? "unset")
     }
-    add(String(manifest.count))
-    hasher.update(data: manifest)
+    add(manifestID)
+    return hex(hasher.finalize())
+  }
+
+  /// The key of one evaluation of `manifest`'s bytes (see `key(manifestID:…)`).
+  static func key(
+    manifest: [UInt8], manifestFile: String, packagePath: String, rootName: String,
+    environment: [String: String?], toolchain: String
+  ) -> String {
+    key(
+      manifestID: gitBlobID(of: manifest), manifestFile: manifestFile, packagePath: packagePath, rootName: rootName,
+      environment: environment, toolchain: toolchain)
+  }
+
+  /// Git's id of a blob holding `bytes`: SHA-1 of `blob <count>\0` and the bytes, as `git hash-object`.
+  public static func gitBlobID(of bytes: [UInt8]) -> String {
+    var hasher = Insecure.SHA1()
+    hasher.update(data: Array("blob \(bytes.count)".utf8) + [0])
+    hasher.update(data: bytes)
     return hex(hasher.finalize())
   }
 
   /// The stored document for `key`, or nil when absent, unreadable or corrupt.
   func entry(forKey key: String) -> [UInt8]? {
-    guard let path = path(forKey: key), let data = FileManager.default.contents(atPath: path) else { return nil }
-    guard let newline = data.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-    let header = String(decoding: data[..<newline], as: UTF8.self)
-    let payload = Array(data[(newline + 1)...])
-    guard header == Self.schemaVersion + " " + Self.hex(SHA256.hash(data: payload)) else { return nil }
-    return payload
+    guard let path = path(forKey: key) else { return nil }
+    return Self.readEntry(at: path, format: Self.schemaVersion)
   }
 
   func store(_ payload: [UInt8], forKey key: String) {
     guard let path = path(forKey: key) else { return }
-    let header = Self.schemaVersion + " " + Self.hex(SHA256.hash(data: payload)) + "\n"
-    Self.writeAtomically(Array(header.utf8) + payload, to: path)
+    Self.writeEntry(payload, format: Self.schemaVersion, to: path)
   }
 
   func path(forKey key: String) -> String? {

@@ -49,11 +49,11 @@ public struct ManifestCacheKey: Sendable, Hashable {
         add(value)
       }
     }
-    let packages = PackageDiscovery.packageDirectories(in: tree.files, excludePackages: excludePackages)
+    let packages = PackageDiscovery.packages(in: try tree.manifestFiles(), excludePackages: excludePackages)
     var manifestCount = 0
     for package in packages {
-      add("package \(package)")
-      for path in PackageDiscovery.manifestFiles(in: package, files: tree.files).sorted() {
+      add("package \(package.directory)")
+      for path in package.manifests.map(\.path).sorted() {
         let bytes = try tree.readRequired(path)
         add(path)
         add(String(bytes.count))

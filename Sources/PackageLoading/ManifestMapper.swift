@@ -17,6 +17,12 @@ enum ManifestMapper {
   static func package(
     from manifest: JSONValue, path: String, manifestFile: String, directories: Set<String>
   ) throws -> Package {
+    try package(from: manifest, path: path, manifestFile: manifestFile, isDirectory: directories.contains)
+  }
+
+  static func package(
+    from manifest: JSONValue, path: String, manifestFile: String, isDirectory directories: (String) -> Bool
+  ) throws -> Package {
     guard let fields = manifest.object else { throw FormatError(reason: "the document is not an object") }
     guard let name = fields["name"]?.string else { throw FormatError(reason: "the package has no name") }
     let packageLevel = fields.filter { !fieldsOutsidePackageFingerprint.contains($0.key) }
@@ -39,7 +45,7 @@ enum ManifestMapper {
       let directory = TargetDirectoryResolver.directory(
         name: targetName, kind: kind, declaredPath: declaredPath, packagePath: path,
         aloneOfItsKind: groupSizes[TargetDirectoryResolver.sourceRootGroup(of: kind)] == 1,
-        toolsVersion: toolsVersion, directories: directories)
+        toolsVersion: toolsVersion, isDirectory: directories)
       targets.append(
         Target(
           name: targetName, kind: kind, declaredPath: declaredPath, directory: directory,

@@ -1,29 +1,40 @@
 import PackageModel
 import RippleCore
 
-/// Finds the packages of a tree and the manifest SwiftPM would read for each.
+/// Finds the packages of a tree and the manifests SwiftPM would read for each.
 enum PackageDiscovery {
-  /// Every directory holding a `Package.swift`, minus any path with a `.build` component and the
-  /// directories matching `excludePackages`. Sorted, "." for the root.
-  static func packageDirectories(in files: [String], excludePackages: [Glob]) -> [String] {
-    var result: [String] = []
-    for file in files {
-      let parts = file.split(separator: "/")
-      guard parts.last == "Package.swift", !parts.contains(".build") else { continue }
-      let directory = RepoPath.parent(file)
-      if excludePackages.contains(where: { $0.matches(directory) }) { continue }
-      result.append(directory)
-    }
-    return result.sorted()
+  /// One package: its directory and every manifest file in it.
+  struct Found: Sendable {
+    var directory: String
+    var manifests: [ManifestFile]
   }
 
-  /// The manifests of `directory`: `Package.swift` and every `Package@swift-….swift` beside it.
-  static func manifestFiles(in directory: String, files: [String]) -> [String] {
-    files.filter { file in
-      guard RepoPath.parent(file) == directory else { return false }
-      let name = file.split(separator: "/").last.map(String.init) ?? file
-      return name == "Package.swift" || ManifestSelection.version(ofManifest: name) != nil
+  /// Every directory holding a `Package.swift`, minus any path with a `.build` component and the
+  /// directories matching `excludePackages`, with the manifests beside it. Sorted, "." for the root.
+  static func packages(in manifests: [ManifestFile], excludePackages: [Glob]) -> [Found] {
+    var byDirectory: [String: [ManifestFile]] = [:]
+    for manifest in manifests where isManifestPath(manifest.path) {
+      byDirectory[RepoPath.parent(manifest.path), default: []].append(manifest)
     }
+    var result: [Found] = []
+    for (directory, files) in byDirectory where files.contains(where: { name(of: $0.path) == "Package.swift" }) {
+      if excludePackages.contains(where: { $0.matches(directory) }) { continue }
+      result.append(Found(directory: directory, manifests: files.sorted { $0.path < $1.path }))
+    }
+    return result.sorted { $0.directory < $1.directory }
+  }
+
+  /// Whether `path` is a manifest SwiftPM may read (`Package.swift`, `Package@swift-….swift`) outside
+  /// any `.build` directory.
+  static func isManifestPath(_ path: String) -> Bool {
+    let name = name(of: path)
+    guard name == "Package.swift" || ManifestSelection.version(ofManifest: String(name)) != nil else { return false }
+    return !path.split(separator: "/").contains(".build")
+  }
+
+  static func name(of path: String) -> Substring {
+    guard let slash = path.lastIndex(of: "/") else { return Substring(path) }
+    return path[path.index(after: slash)...]
   }
 }
 
@@ -43,6 +54,11 @@ public enum ManifestSelection {
       best = (version, name)
     }
     return best?.name ?? "Package.swift"
+  }
+
+  /// Whether a file name (not a path) is `Package.swift` or a `Package@swift-X[.Y[.Z]].swift`.
+  public static func isManifestName(_ name: String) -> Bool {
+    name == "Package.swift" || version(ofManifest: name) != nil
   }
 
   /// The version of a `Package@swift-X[.Y[.Z]].swift` file name, nil for any other name.

@@ -27,13 +27,23 @@ public enum TargetDirectoryResolver {
     name: String, kind: TargetKind, declaredPath: String?, packagePath: String, aloneOfItsKind: Bool,
     toolsVersion: [Int], directories: Set<String>
   ) -> String {
+    directory(
+      name: name, kind: kind, declaredPath: declaredPath, packagePath: packagePath, aloneOfItsKind: aloneOfItsKind,
+      toolsVersion: toolsVersion, isDirectory: directories.contains)
+  }
+
+  /// As above, with the tree's directories behind a question (`DirectoryLayout.contains`).
+  public static func directory(
+    name: String, kind: TargetKind, declaredPath: String?, packagePath: String, aloneOfItsKind: Bool,
+    toolsVersion: [Int], isDirectory directories: (String) -> Bool
+  ) -> String {
     if let declaredPath { return RepoPath.join(packagePath, declaredPath) }
     let roots = candidateRoots(for: kind)
     for root in roots {
       let candidate = RepoPath.join(packagePath, root + "/" + name)
-      if directories.contains(candidate) { return candidate }
+      if directories(candidate) { return candidate }
     }
-    let existingRoot = roots.map { RepoPath.join(packagePath, $0) }.first { directories.contains($0) }
+    let existingRoot = roots.map { RepoPath.join(packagePath, $0) }.first { directories($0) }
     let root = existingRoot ?? RepoPath.join(packagePath, roots[0])
     if existingRoot != nil, aloneOfItsKind, !toolsVersion.lexicographicallyPrecedes([5, 9]) {
       return root

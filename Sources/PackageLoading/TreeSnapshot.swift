@@ -1,9 +1,26 @@
 import RippleCore
 
+/// A manifest file of a tree (`Package.swift` or `Package@swift-….swift`), with git's blob id when known.
+public struct ManifestFile: Sendable, Hashable {
+  /// Repo-relative path.
+  public var path: String
+  /// Git's blob id of the bytes (40 hex digits); nil when git has not hashed them (a file changed on
+  /// disk): the loader then reads and hashes the bytes itself.
+  public var blobID: String?
+
+  public init(path: String, blobID: String?) {
+    self.path = path
+    self.blobID = blobID
+  }
+}
+
 /// One revision's files, as seen by the loader.
 ///
-/// For a git revision the caller builds it from the commit's tree (file list and blob reader); for the
-/// working tree from the index, the untracked files and the disk.
+/// The loader asks only what it needs: the manifests (discovery), the subdirectories of a few
+/// directories (target directories, rule 3) and the bytes of manifests it evaluates. A git revision
+/// answers from libgit2 and caches discovery by tree id; the working tree answers from the commit it
+/// started from plus the changes (RippleKit/Snapshots.swift). The list-backed initialiser answers from a
+/// file list (tests, and a repository without commits).
 public struct TreeSnapshot: Sendable {
   /// "worktree" or a short sha: used in error messages.
   public var label: String
@@ -11,29 +28,82 @@ public struct TreeSnapshot: Sendable {
   /// a nested manifest with `.package(path: "../")` names the root package by this: a revision's
   /// manifests are evaluated under a scratch folder of the same name, and it is part of the cache key.
   public var rootName: String
-  /// Every file in the tree, repo-relative, `/`-separated, sorted.
-  public var files: [String]
   /// The contents of a file of this tree (nil if absent).
   public var read: @Sendable (String) throws -> [UInt8]?
+  /// Every manifest file of the tree outside `.build` directories, sorted by path.
+  public var manifestFiles: @Sendable () throws -> [ManifestFile]
+  /// The names of the directories directly inside a directory ("." for the root); nil when the directory
+  /// holds no file in this tree.
+  public var subdirectories: @Sendable (String) throws -> [String]?
   /// The absolute repository root when this snapshot is the on-disk working tree: manifests are then
   /// evaluated in place. Nil for a git revision: manifests are written to a scratch directory.
   public var workingDirectoryRoot: String?
+  /// The file list of a list-backed snapshot (empty otherwise).
+  let listedFiles: [String]
+  /// The `project.pbxproj` and `contents.xcworkspacedata` files of the tree (cached per git tree id like
+  /// the manifests): whether Xcode projects exist, without listing the tree.
+  public var xcodeMarkers: @Sendable () throws -> [String]
+  /// Every file of the tree, listed on demand: only for Xcode projects (their synchronised folders own
+  /// what they hold), asked only when `xcodeMarkers` found one.
+  public var files: @Sendable () throws -> [String]
 
+  public init(
+    label: String, rootName: String, workingDirectoryRoot: String?,
+    manifestFiles: @escaping @Sendable () throws -> [ManifestFile],
+    subdirectories: @escaping @Sendable (String) throws -> [String]?,
+    xcodeMarkers: @escaping @Sendable () throws -> [String] = { [] },
+    files: @escaping @Sendable () throws -> [String] = { [] },
+    read: @escaping @Sendable (String) throws -> [UInt8]?
+  ) {
+    self.label = label
+    self.rootName = rootName
+    self.workingDirectoryRoot = workingDirectoryRoot
+    self.manifestFiles = manifestFiles
+    self.subdirectories = subdirectories
+    self.xcodeMarkers = xcodeMarkers
+    self.files = files
+    self.read = read
+    listedFiles = []
+  }
+
+  /// Whether a file name marks an Xcode project or workspace (`xcodeMarkers`).
+  public static func isXcodeMarker(_ name: String) -> Bool {
+    name == "project.pbxproj" || name == "contents.xcworkspacedata"
+  }
+
+  /// A snapshot of `files` (every file of the tree, repo-relative, `/`-separated). Costs one pass over
+  /// the list per question: for tests and small trees.
   public init(
     label: String, rootName: String, files: [String], workingDirectoryRoot: String?,
     read: @escaping @Sendable (String) throws -> [UInt8]?
   ) {
     self.label = label
     self.rootName = rootName
-    self.files = files
     self.workingDirectoryRoot = workingDirectoryRoot
     self.read = read
+    listedFiles = files
+    self.files = { files }
+    xcodeMarkers = { files.filter { Self.isXcodeMarker(String(PackageDiscovery.name(of: $0))) } }
+    manifestFiles = {
+      files.filter { PackageDiscovery.isManifestPath($0) }.sorted().map { ManifestFile(path: $0, blobID: nil) }
+    }
+    subdirectories = { directory in
+      let prefix = directory == "." ? "" : directory + "/"
+      var found = false
+      var names: Set<String> = []
+      for file in files where file.hasPrefix(prefix) {
+        found = true
+        let rest = file.dropFirst(prefix.count)
+        if let slash = rest.firstIndex(of: "/") { names.insert(String(rest[..<slash])) }
+      }
+      return found ? names.sorted() : nil
+    }
   }
 
-  /// Every directory that holds a file of the tree, "." included.
+  /// Every directory that holds a file of a list-backed tree, "." included.
   func directories() -> Set<String> {
     var result: Set<String> = ["."]
-    for file in files {
+    for file in listedFiles {
       var directory = RepoPath.parent(file)
       while directory != ".", result.insert(directory).inserted {
         directory = RepoPath.parent(directory)

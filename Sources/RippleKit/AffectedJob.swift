@@ -42,9 +42,7 @@ extension Workspace {
     let environments = configuration.graphEnvironments
     let changeSet = try changes(options.changes)
 
-    let headTree =
-      try changeSet.head.map { try Snapshots.commit($0, in: repository) } ?? Snapshots.workingTree(of: repository)
-    let baseTree = try Snapshots.commit(changeSet.from, in: repository)
+    let (baseTree, headTree) = try Snapshots.sides(of: changeSet, in: repository, cache: services.manifestCache)
     let loader = services.graphLoader
 
     var warnings: [String] = []

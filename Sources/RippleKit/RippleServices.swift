@@ -6,14 +6,22 @@ import SystemClients
 public struct RippleServices: Sendable {
   public var process: ProcessClient
   public var environment: [String: String]
+  /// Told (evaluated, total) while manifests are evaluated (`GraphLoader.progress`).
+  public var evaluationProgress: (@Sendable (Int, Int) -> Void)?
 
-  public init(process: ProcessClient, environment: [String: String]) {
+  public init(
+    process: ProcessClient, environment: [String: String], evaluationProgress: (@Sendable (Int, Int) -> Void)? = nil
+  ) {
     self.process = process
     self.environment = environment
+    self.evaluationProgress = evaluationProgress
   }
 
+  /// The CLI's: live processes, this process's environment, progress on a terminal.
   public static var live: RippleServices {
-    RippleServices(process: .live, environment: ProcessInfo.processInfo.environment)
+    RippleServices(
+      process: .live, environment: ProcessInfo.processInfo.environment,
+      evaluationProgress: EvaluationProgress.terminal())
   }
 
   /// For tests: any subprocess fails, naming the command, so a test that reaches one by mistake says so.
@@ -36,6 +44,6 @@ public struct RippleServices: Sendable {
   }
 
   public var graphLoader: GraphLoader {
-    GraphLoader(process: process, cache: manifestCache, swiftExecutable: swiftExecutable)
+    GraphLoader(process: process, cache: manifestCache, swiftExecutable: swiftExecutable, progress: evaluationProgress)
   }
 }

@@ -19,10 +19,23 @@ public enum XcodeGraphs {
   }
 
   /// `graph` with the Xcode projects of `tree` added.
+  /// A tree without a `project.pbxproj` or workspace (known per git tree id, without listing it) is left
+  /// as it is; only a tree with Xcode projects is listed file by file.
   public static func merge(_ graph: PackageGraph, tree: TreeSnapshot, excludePackages: [Glob]) -> Merged {
-    let snapshot = XcodeLoader.load(tree, excludePackages: excludePackages)
+    let markers = (try? tree.xcodeMarkers()) ?? []
+    guard !markers.isEmpty else { return Merged(graph: graph, failures: [], failedProjects: []) }
+    let files: [String]
+    do {
+      files = try tree.files()
+    } catch {
+      return Merged(
+        graph: graph,
+        failures: [.malformedProject(path: markers[0], revision: tree.label, reason: "the tree could not be listed: \(error)")],
+        failedProjects: [])
+    }
+    let snapshot = XcodeLoader.load(tree, files: files, excludePackages: excludePackages)
     return Merged(
-      graph: XcodeLoader.merge(snapshot, into: graph, files: tree.files), failures: snapshot.failures,
+      graph: XcodeLoader.merge(snapshot, into: graph, files: files), failures: snapshot.failures,
       failedProjects: snapshot.failedProjects)
   }
 

@@ -26,8 +26,8 @@ public enum XcodebuildJob {
   ) throws -> Answer {
     let repository = workspace.repository
     let tree =
-      try outcome.changeSet.head.map { try Snapshots.commit($0, in: repository) }
-      ?? Snapshots.workingTree(of: repository)
+      try outcome.changeSet.head.map { try Snapshots.commit($0, in: repository, cache: workspace.services.manifestCache) }
+      ?? Snapshots.workingTree(of: repository, cache: workspace.services.manifestCache)
     let snapshot = XcodeLoader.load(tree, excludePackages: workspace.configuration.selection.excludePackages)
     let container = try chooseContainer(
       project, in: snapshot.containers, root: workspace.root, workingDirectory: workingDirectory)

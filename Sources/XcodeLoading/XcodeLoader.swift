@@ -27,8 +27,13 @@ public enum XcodeLoader {
   /// Discovers and reads every project, shared scheme and referenced test plan of `tree`. A file that
   /// cannot be read is listed in `failures`, the rest is still read.
   public static func load(_ tree: TreeSnapshot, excludePackages: [Glob]) -> XcodeSnapshot {
+    load(tree, files: (try? tree.files()) ?? [], excludePackages: excludePackages)
+  }
+
+  /// As `load(_:excludePackages:)`, with the tree's file list already made.
+  public static func load(_ tree: TreeSnapshot, files: [String], excludePackages: [Glob]) -> XcodeSnapshot {
     var snapshot = XcodeSnapshot()
-    let found = XcodeDiscovery.containers(in: tree.files, excludePackages: excludePackages)
+    let found = XcodeDiscovery.containers(in: files, excludePackages: excludePackages)
     snapshot.containers = (found.projects + found.workspaces).sorted()
     for path in found.projects {
       do throws(XcodeError) {
@@ -42,7 +47,7 @@ public enum XcodeLoader {
         snapshot.failedProjects.append(path)
       }
     }
-    for path in found.workspaces where tree.files.contains(path + "/contents.xcworkspacedata") {
+    for path in found.workspaces where files.contains(path + "/contents.xcworkspacedata") {
       do throws(XcodeError) {
         let bytes = try read(path + "/contents.xcworkspacedata", in: tree) {
           .malformedWorkspace(path: $0, revision: tree.label, reason: $1)
@@ -53,7 +58,7 @@ public enum XcodeLoader {
       }
     }
     for container in snapshot.containers {
-      for path in XcodeDiscovery.sharedSchemes(of: container, in: tree.files) {
+      for path in XcodeDiscovery.sharedSchemes(of: container, in: files) {
         do throws(XcodeError) {
           let bytes = try read(path, in: tree) { .malformedScheme(path: $0, revision: tree.label, reason: $1) }
           let scheme = try SchemeReader.scheme(bytes, path: path, container: container, revision: tree.label)

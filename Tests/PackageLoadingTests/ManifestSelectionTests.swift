@@ -57,8 +57,12 @@ import Testing
       "Package@swift-5.9.swift", "Sources/A/A.swift", "Tools/Package.swift", "Tools/.build/x/Package.swift",
       "Tools/Sub/Package.swift.orig",
     ]
-    #expect(
-      PackageDiscovery.packageDirectories(in: files, excludePackages: [Glob("Fixtures/**")]) == [".", "Tools"])
-    #expect(PackageDiscovery.manifestFiles(in: ".", files: files) == ["Package.swift", "Package@swift-5.9.swift"])
+    let manifests = files.filter(PackageDiscovery.isManifestPath).map { ManifestFile(path: $0, blobID: nil) }
+    let found = PackageDiscovery.packages(in: manifests, excludePackages: [Glob("Fixtures/**")])
+    #expect(found.map(\.directory) == [".", "Tools"])
+    #expect(found.first?.manifests.map(\.path) == ["Package.swift", "Package@swift-5.9.swift"])
+    #expect(PackageDiscovery.isManifestPath("Tools/Package@swift-6.swift"))
+    #expect(!PackageDiscovery.isManifestPath("Tools/.build/x/Package.swift"))
+    #expect(!PackageDiscovery.isManifestPath("Package@swift-x.swift"))
   }
 }
