@@ -49,7 +49,13 @@ public struct ManifestCacheKey: Sendable, Hashable {
         add(value)
       }
     }
-    let packages = PackageDiscovery.packages(in: try tree.manifestFiles(), excludePackages: excludePackages)
+    let manifests: [ManifestFile]
+    do {
+      manifests = try tree.manifestFiles()
+    } catch {
+      throw .unreadableFile(path: ".", revision: tree.label, reason: "its manifests could not be listed: \(error)")
+    }
+    let packages = PackageDiscovery.packages(in: manifests, excludePackages: excludePackages)
     var manifestCount = 0
     for package in packages {
       add("package \(package.directory)")

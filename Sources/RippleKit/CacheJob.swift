@@ -28,7 +28,8 @@ extension Workspace {
   public func cacheKey() async throws -> ManifestCacheKey {
     let toolchain = try await services.graphLoader.toolchainVersion()
     return try ManifestCacheKey.make(
-      tree: Snapshots.workingTree(of: repository, cache: services.manifestCache), environments: configuration.graphEnvironments,
+      tree: Snapshots.workingTree(of: repository, cache: services.manifestCache),
+      environments: configuration.graphEnvironments,
       excludePackages: configuration.selection.excludePackages, toolchain: toolchain)
   }
 }

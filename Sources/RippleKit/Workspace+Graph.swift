@@ -7,7 +7,8 @@ extension Workspace {
   public func graph() async throws -> PackageGraph {
     let selection = configuration.selection
     return try await services.graphLoader.loadGraph(
-      Snapshots.workingTree(of: repository, cache: services.manifestCache), environments: configuration.graphEnvironments,
+      Snapshots.workingTree(of: repository, cache: services.manifestCache),
+      environments: configuration.graphEnvironments,
       excludePackages: selection.excludePackages)
   }
 }

@@ -8,7 +8,8 @@ extension Workspace {
   public func graphWithXcodeProjects() async throws -> PackageGraph {
     let graph = try await graph()
     let merged = XcodeGraphs.merge(
-      graph, tree: try Snapshots.workingTree(of: repository, cache: services.manifestCache), excludePackages: configuration.selection.excludePackages)
+      graph, tree: try Snapshots.workingTree(of: repository, cache: services.manifestCache),
+      excludePackages: configuration.selection.excludePackages)
     if let error = XcodeError.combining(merged.failures) { throw error }
     return merged.graph
   }

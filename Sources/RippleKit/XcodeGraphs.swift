@@ -30,7 +30,9 @@ public enum XcodeGraphs {
     } catch {
       return Merged(
         graph: graph,
-        failures: [.malformedProject(path: markers[0], revision: tree.label, reason: "the tree could not be listed: \(error)")],
+        failures: [
+          .malformedProject(path: markers[0], revision: tree.label, reason: "the tree could not be listed: \(error)")
+        ],
         failedProjects: [])
     }
     let snapshot = XcodeLoader.load(tree, files: files, excludePackages: excludePackages)

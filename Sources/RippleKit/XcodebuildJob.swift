@@ -26,7 +26,9 @@ public enum XcodebuildJob {
   ) throws -> Answer {
     let repository = workspace.repository
     let tree =
-      try outcome.changeSet.head.map { try Snapshots.commit($0, in: repository, cache: workspace.services.manifestCache) }
+      try outcome.changeSet.head.map {
+        try Snapshots.commit($0, in: repository, cache: workspace.services.manifestCache)
+      }
       ?? Snapshots.workingTree(of: repository, cache: workspace.services.manifestCache)
     let snapshot = XcodeLoader.load(tree, excludePackages: workspace.configuration.selection.excludePackages)
     let container = try chooseContainer(

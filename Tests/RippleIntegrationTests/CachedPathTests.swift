@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The warm path (issue 11): discovery cached per git tree, manifests keyed by blob id, one cached graph

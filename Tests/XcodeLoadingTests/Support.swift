@@ -10,7 +10,7 @@ func mergedGraph(_ app: ThinApp, packages: PackageGraph = ThinApp.packageGraph) 
   let tree = app.tree()
   let snapshot = XcodeLoader.load(tree, excludePackages: [])
   if let error = XcodeError.combining(snapshot.failures) { throw error }
-  return XcodeLoader.merge(snapshot, into: packages, files: tree.files)
+  return XcodeLoader.merge(snapshot, into: packages, files: try tree.files())
 }
 
 /// Selected targets (`package:Name` → reasons) for `changes` between two fixtures.
