@@ -272,20 +272,7 @@ public final class GitRepository: @unchecked Sendable {
     try withRepository { repo in
       let tree = try tree(of: commit, repo)
       defer { git_tree_free(tree) }
-      var paths: [String] = []
-      let code = withUnsafeMutablePointer(to: &paths) { pointer in
-        git_tree_walk(
-          tree, GIT_TREEWALK_PRE,
-          { root, entry, payload in
-            let type = git_tree_entry_type(entry)
-            guard type == GIT_OBJECT_BLOB || type == GIT_OBJECT_COMMIT, let root, let payload else { return 0 }
-            let paths = payload.assumingMemoryBound(to: [String].self)
-            paths.pointee.append(String(cString: root) + String(cString: git_tree_entry_name(entry)))
-            return 0
-          }, pointer)
-      }
-      try check(code, "list the files of \(commit.short)")
-      return paths.sorted()
+      return try Self.filePaths(in: tree, listing: "the files of \(commit.short)").sorted()
     }
   }
 

@@ -73,19 +73,7 @@ extension GitRepository {
     try withRepository { repo in
       try withSubtree(at: commit, directory, repo) { subtree in
         let prefix = directory == "." ? "" : directory + "/"
-        var paths: [String] = []
-        let code = withUnsafeMutablePointer(to: &paths) { pointer in
-          git_tree_walk(
-            subtree, GIT_TREEWALK_PRE,
-            { root, entry, payload in
-              let type = git_tree_entry_type(entry)
-              guard type == GIT_OBJECT_BLOB || type == GIT_OBJECT_COMMIT, let root, let payload else { return 0 }
-              let paths = payload.assumingMemoryBound(to: [String].self)
-              paths.pointee.append(String(cString: root) + String(cString: git_tree_entry_name(entry)))
-              return 0
-            }, pointer)
-        }
-        try check(code, "list the files under '\(directory)' in \(commit.short)")
+        let paths = try Self.filePaths(in: subtree, listing: "the files under '\(directory)' in \(commit.short)")
         return paths.map { prefix + $0 }
       } ?? []
     }
@@ -218,5 +206,25 @@ private final class BlobWalk {
     let text = String(cString: name)
     found.append((text, String(cString: root) + text, ObjectID(git_tree_entry_id(entry))))
     return 0
+  }
+}
+
+extension GitRepository {
+  /// Every file (blob, symlink or submodule gitlink) of `tree`, relative to it, in walk order.
+  static func filePaths(in tree: OpaquePointer, listing what: String) throws -> [String] {
+    var paths: [String] = []
+    let code = withUnsafeMutablePointer(to: &paths) { pointer in
+      git_tree_walk(
+        tree, GIT_TREEWALK_PRE,
+        { root, entry, payload in
+          let type = git_tree_entry_type(entry)
+          guard type == GIT_OBJECT_BLOB || type == GIT_OBJECT_COMMIT, let root, let payload else { return 0 }
+          let paths = payload.assumingMemoryBound(to: [String].self)
+          paths.pointee.append(String(cString: root) + String(cString: git_tree_entry_name(entry)))
+          return 0
+        }, pointer)
+    }
+    try check(code, "list " + what)
+    return paths
   }
 }

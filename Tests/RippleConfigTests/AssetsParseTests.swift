@@ -5,18 +5,6 @@ import Testing
 
 private let sha = String(repeating: "ab", count: 32)
 
-/// Parses `text` expecting a `ConfigError`.
-private func failure(_ text: String) throws -> ConfigError {
-  do {
-    _ = try ConfigLoader.parse(text, path: "ripple.yml")
-  } catch let error as ConfigError {
-    #expect(error.category == .usage)
-    return error
-  }
-  Issue.record("expected a ConfigError for:\n\(text)")
-  throw CancellationError()
-}
-
 /// One asset entry with `extra` lines appended (indented under the list item).
 private func asset(_ extra: String = "", id: String = "audio", destination: String? = "Sources/App/Resources")
   -> String

@@ -5,17 +5,6 @@ import Testing
 
 private let sha = String(repeating: "ab", count: 32)
 
-private func failure(_ text: String) throws -> ConfigError {
-  do {
-    _ = try ConfigLoader.parse(text, path: "ripple.yml")
-  } catch let error as ConfigError {
-    #expect(error.category == .usage)
-    return error
-  }
-  Issue.record("expected a ConfigError for:\n\(text)")
-  throw CancellationError()
-}
-
 /// The reference user's dictionary: a word list compressed, then imported into SQLite.
 private let dictionary = """
   assets:

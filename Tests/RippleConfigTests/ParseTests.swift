@@ -3,19 +3,6 @@ import RippleConfig
 import RippleCore
 import Testing
 
-/// Parses `text` expecting a `ConfigError`, and returns it.
-private func failure(_ text: String) throws -> ConfigError {
-  do {
-    _ = try ConfigLoader.parse(text, path: "ripple.yml")
-  } catch let error as ConfigError {
-    #expect(error.category == .usage)
-    #expect(error.file == "ripple.yml")
-    return error
-  }
-  Issue.record("expected a ConfigError for:\n\(text)")
-  throw CancellationError()
-}
-
 @Suite("ripple.yml parsing")
 struct ParseTests {
   @Test func fullValidFile() throws {
