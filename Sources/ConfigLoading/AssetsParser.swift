@@ -25,7 +25,7 @@ enum AssetsParser {
 
   private static func parseAsset(_ value: YAMLValue) throws -> AssetSpec {
     let entries = try value.entries(allowed: keys, required: ["id", "source", "sha256"])
-    let id = try identifier(entries["id"]!)
+    let id = try entries["id"]!.assetIdentifier()
     let source = try SourceParser.source(entries["source"]!)
     let sha256 = try checksum(entries["sha256"]!)
     let size = try entries["size"].map { try $0.integer() }
@@ -45,7 +45,7 @@ enum AssetsParser {
       guard let given = entries["destination"] else {
         throw value.error("missing key `destination`", hint: "the repo-relative folder the files go into")
       }
-      destination = try repoPath(given)
+      destination = try given.repoDestination()
       origins[destination] = given.location
     }
     var spec = AssetSpec(
@@ -54,18 +54,6 @@ enum AssetsParser {
     spec.placeholders =
       try entries["placeholders"].map { try placeholderList($0, into: spec.installDestinations) } ?? []
     return spec
-  }
-
-  /// Ids name files (receipts, journals, staging folders): letters, digits, `.`, `_`, `-`.
-  static func identifier(_ value: YAMLValue) throws -> String {
-    let id = try value.string()
-    let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-    guard let first = id.first, first.isLetter || first.isNumber, id.allSatisfy(allowed.contains), id.count <= 100
-    else {
-      throw value.error(
-        "`\(id)` is not a valid id", hint: "use letters, digits, `.`, `_` and `-`, starting with a letter or digit")
-    }
-    return id
   }
 
   static func checksum(_ value: YAMLValue) throws -> String {
@@ -81,19 +69,6 @@ enum AssetsParser {
     return text
   }
 
-  /// A repo-relative folder or file Ripple writes: inside the repository, outside the protected paths.
-  static func repoPath(_ value: YAMLValue) throws -> String {
-    let path = try value.string()
-    if let problem = RelativePathRule.problem(in: path) {
-      throw value.error(problem, hint: "destinations must stay inside the repository")
-    }
-    let normalized = RelativePathRule.normalized(path)
-    if let problem = ProtectedPaths.problem(in: normalized) {
-      throw value.error(problem, hint: "install into a folder of its own, such as a target's resource folder")
-    }
-    return normalized
-  }
-
   private static func archiveSpec(_ value: YAMLValue) throws -> ArchiveSpec {
     let keys = ["format", "stripComponents", "include", "exclude", "maxEntries", "maxExpandedBytes"]
     let entries = try value.entries(allowed: keys, required: ["format"])
@@ -105,21 +80,11 @@ enum AssetsParser {
     }
     var spec = ArchiveSpec(format: format)
     if let strip = entries["stripComponents"] { spec.stripComponents = Int(try strip.integer(in: 0...100)) }
-    if let include = entries["include"] { spec.include = try globs(include) }
-    if let exclude = entries["exclude"] { spec.exclude = try globs(exclude) }
+    if let include = entries["include"] { spec.include = try include.globList() }
+    if let exclude = entries["exclude"] { spec.exclude = try exclude.globList() }
     if let limit = entries["maxEntries"] { spec.maxEntries = Int(try limit.integer(in: 1...10_000_000)) }
     if let limit = entries["maxExpandedBytes"] { spec.maxExpandedBytes = try limit.integer(in: 1...Int64.max) }
     return spec
-  }
-
-  static func globs(_ value: YAMLValue) throws -> [Glob] {
-    try value.listElements().map { element in
-      let pattern = try element.string()
-      if let problem = GlobSyntax.problem(in: pattern) {
-        throw element.error("invalid glob: \(problem)", hint: "write `[[]` to match a literal `[`")
-      }
-      return Glob(pattern)
-    }
   }
 
   /// Placeholders are written into every install destination: each path must be allowed there, and

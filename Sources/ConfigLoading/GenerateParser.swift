@@ -31,15 +31,15 @@ enum GenerateParser {
 
   private static func parseEntry(_ value: YAMLValue) throws -> Parsed {
     let entries = try value.entries(allowed: keys, required: ["id", "command", "destination"])
-    let id = try AssetsParser.identifier(entries["id"]!)
+    let id = try entries["id"]!.assetIdentifier()
     let command = try argv(entries["command"]!, example: "[gzip, --keep, Resources/words.txt]")
     let inputs = try entries["inputs"].map(inputGlobs) ?? []
     let destinationValue = entries["destination"]!
-    let destination = try AssetsParser.repoPath(destinationValue)
+    let destination = try destinationValue.repoDestination()
     var origins = PathOrigins()
     origins[destination] = destinationValue.location
-    let after = try entries["after"].map { try $0.listElements().map(AssetsParser.identifier) } ?? []
-    let privateAsset = try entries["private"].map(AssetsParser.identifier)
+    let after = try entries["after"].map { try $0.listElements().map { try $0.assetIdentifier() } } ?? []
+    let privateAsset = try entries["private"].map { try $0.assetIdentifier() }
     let environment = try entries["environment"].map { try $0.listElements().map(SourceParser.variableName) } ?? []
     let toolchain = try entries["toolchain"].map { try argv($0, example: "[sqlite3, -version]") }
     let outputs = try entries["outputs"].map(outputPaths) ?? []
@@ -60,7 +60,7 @@ enum GenerateParser {
 
   /// Input globs are anchored at the repository root and may not leave it.
   private static func inputGlobs(_ value: YAMLValue) throws -> [Glob] {
-    let globs = try AssetsParser.globs(value)
+    let globs = try value.globList()
     for (glob, element) in zip(globs, try value.listElements()) {
       if let problem = RelativePathRule.problem(in: glob.pattern) {
         throw element.error(problem, hint: "inputs are files of the repository, matched from its root")

@@ -10,9 +10,9 @@ enum SecretsParser {
     var outputs: Set<String> = []
     return try value.listElements().map { element in
       let entries = try element.entries(allowed: keys, required: ["id", "template", "output"])
-      let id = try AssetsParser.identifier(entries["id"]!)
+      let id = try entries["id"]!.assetIdentifier()
       guard ids.insert(id).inserted else { throw entries["id"]!.error("duplicate secret id `\(id)`") }
-      let output = try AssetsParser.repoPath(entries["output"]!)
+      let output = try entries["output"]!.repoDestination()
       guard outputs.insert(output).inserted else { throw entries["output"]!.error("two secrets write `\(output)`") }
       var values: [String: String] = [:]
       for (name, variable) in try entries["values"]?.mappingEntries() ?? [] {

@@ -21,7 +21,7 @@ enum TransformParser {
         "the command never mentions `{\(token)}`",
         hint: "the tool must read `{input}` and write `{output}`; Ripple substitutes both per file")
     }
-    let files = try entries["files"].map(AssetsParser.globs) ?? []
+    let files = try entries["files"].map { try $0.globList() } ?? []
     let outputValue = entries["output"]!
     let output = try outputValue.string()
     if output.isEmpty || output.contains("/") || output == "." || output == ".." {
@@ -78,13 +78,13 @@ enum TransformParser {
     return try value.listElements().map { element in
       let entries = try element.entries(
         allowed: ["name", "variables", "destination"], required: ["name", "destination"])
-      let name = try AssetsParser.identifier(entries["name"]!)
+      let name = try entries["name"]!.assetIdentifier()
       guard names.insert(name).inserted else { throw entries["name"]!.error("duplicate variant `\(name)`") }
       let variables = try entries["variables"]?.stringMapping() ?? [:]
       for key in variables.keys where builtIns.contains(key) {
         throw entries["variables"]!.error("`\(key)` is reserved", hint: "Ripple sets {\(key)} itself")
       }
-      let destination = try AssetsParser.repoPath(entries["destination"]!)
+      let destination = try entries["destination"]!.repoDestination()
       guard destinations.insert(destination).inserted else {
         throw entries["destination"]!.error("two variants install into `\(destination)`")
       }

@@ -23,6 +23,9 @@ enum GraphArchive {
         writer.dependencies(target.dependencies)
         writer.dependencies(target.pluginUsages)
         writer.string(target.fingerprint)
+        writer.indices(target.environments)
+        writer.optionalStrings(target.ownedPaths)
+        writer.optionalStrings(target.excludedPaths)
       }
       writer.count(package.products.count)
       for product in package.products {
@@ -65,7 +68,8 @@ enum GraphArchive {
             Target(
               name: targetName, kind: kind, declaredPath: try reader.optional(), directory: try reader.string(),
               dependencies: try reader.dependencies(), pluginUsages: try reader.dependencies(),
-              fingerprint: try reader.string()))
+              fingerprint: try reader.string(), environments: try reader.indices(),
+              ownedPaths: try reader.optionalStrings(), excludedPaths: try reader.optionalStrings()))
         }
         var products: [Product] = []
         for _ in 0..<(try reader.count()) {
@@ -113,6 +117,20 @@ enum GraphArchive {
     mutating func string(_ text: String) {
       count(text.utf8.count)
       bytes.append(contentsOf: text.utf8)
+    }
+
+    /// nil as 0; otherwise 1, the count and the values.
+    mutating func indices(_ values: [Int]?) {
+      guard let values else { return count(0) }
+      count(1)
+      count(values.count)
+      for value in values { count(value) }
+    }
+
+    mutating func optionalStrings(_ values: [String]?) {
+      guard let values else { return count(0) }
+      count(1)
+      strings(values)
     }
 
     mutating func optional(_ text: String?) {
@@ -185,6 +203,27 @@ enum GraphArchive {
       switch try count() {
       case 0: return nil
       case 1: return try string()
+      default: throw Truncated()
+      }
+    }
+
+    mutating func indices() throws(Truncated) -> [Int]? {
+      switch try count() {
+      case 0: return nil
+      case 1:
+        let n = try count()
+        guard n <= bytes.endIndex - index else { throw Truncated() }
+        var values: [Int] = []
+        for _ in 0..<n { values.append(try count()) }
+        return values
+      default: throw Truncated()
+      }
+    }
+
+    mutating func optionalStrings() throws(Truncated) -> [String]? {
+      switch try count() {
+      case 0: return nil
+      case 1: return try strings()
       default: throw Truncated()
       }
     }

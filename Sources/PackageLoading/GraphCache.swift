@@ -13,7 +13,7 @@ import PackageModel
 /// Both carry a header with the payload's SHA-256 like manifest entries: a corrupt or truncated entry is
 /// a miss and is overwritten.
 extension ManifestCache {
-  static let graphFormat = "ripple-graph-1"
+  static let graphFormat = "ripple-graph-2"
   static let treeFormat = "ripple-tree-1"
   static let xcodeFormat = "ripple-xcode-1"
 

@@ -86,6 +86,10 @@ import Testing
           dependencies: [.target("B"), .product("Net", package: nil), .product("X", package: "remote"), .byName("C")],
           pluginUsages: [.product("Lint", package: "tools")], fingerprint: "f"),
         Target(name: "ATests", kind: .test, directory: "Tests/ATests"),
+        // Present in one manifest environment only (issue 12's test runs read it back from the cache).
+        Target(name: "ServerTests", kind: .test, directory: "Tests/ServerTests", environments: [1]),
+        Target(
+          name: "Owned", kind: .library, directory: "Owned", ownedPaths: ["Owned/Info.plist"], excludedPaths: []),
       ],
       products: [Product(name: "Ä", kind: "library", targets: ["Ä"])],
       dependencies: [
