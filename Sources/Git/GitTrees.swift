@@ -211,7 +211,7 @@ private final class BlobWalk {
 
 extension GitRepository {
   /// Every file (blob, symlink or submodule gitlink) of `tree`, relative to it, in walk order.
-  static func filePaths(in tree: OpaquePointer, listing what: String) throws -> [String] {
+  static func filePaths(in tree: OpaquePointer?, listing what: String) throws -> [String] {
     var paths: [String] = []
     let code = withUnsafeMutablePointer(to: &paths) { pointer in
       git_tree_walk(
