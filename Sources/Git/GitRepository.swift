@@ -310,17 +310,12 @@ public final class GitRepository: @unchecked Sendable {
 
   /// The content of the file at `path` in the tree of `commit`; nil when there is no file there.
   public func blob(at commit: ObjectID, path: String) throws -> [UInt8]? {
-    try withRepository { repo in
-      let tree = try tree(of: commit, repo)
-      defer { git_tree_free(tree) }
-      var entry: OpaquePointer?
-      let code = git_tree_entry_bypath(&entry, tree, path)
-      if case GIT_ENOTFOUND = code { return nil }
-      try check(code, "find '\(path)' in \(commit.short)")
-      defer { git_tree_entry_free(entry) }
-      guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }  // a directory or a submodule
+    // A directory or a submodule is not a file: `blobID` answers nil for them.
+    guard let id = try blobID(at: commit, path: path) else { return nil }
+    return try withRepository { repo in
       var blob: OpaquePointer?
-      try check(git_blob_lookup(&blob, repo, git_tree_entry_id(entry)), "read '\(path)' in \(commit.short)")
+      var oid = try self.oid(id)
+      try check(git_blob_lookup(&blob, repo, &oid), "read '\(path)' in \(commit.short)")
       defer { git_blob_free(blob) }
       let size = Int(git_blob_rawsize(blob))
       guard size > 0, let content = git_blob_rawcontent(blob) else { return [] }

@@ -191,7 +191,8 @@ extension Workspace {
   public func runTests(_ plan: TestJob, onEvent: @escaping @Sendable (TestRunEvent) -> Void) async throws
     -> TestRunResult
   {
-    if !plan.commands.isEmpty {
+    // Only when something will be built: the checks are for the tests, not for "nothing to run".
+    if !TestRunner.effectiveSelection(plan.selection, options: plan.options, history: plan.history).isEmpty {
       try await TestRequirements.check(
         plan.requirements, in: root, process: services.process, environment: services.environment)
     }
