@@ -43,8 +43,9 @@ cd "$repo"
 "$ripple" affected --format matrix --shards 3 >"$out/github-matrix.json"
 schema gitlab-ci "$out/gitlab-child.yml"
 schema buildkite "$out/buildkite-upload.yml"
-[ "$(grep -c '"ripple test --shard [0-9]/3 ' "$out/gitlab-child.yml")" = 3 ] || fail "expected 3 GitLab jobs"
-[ "$(grep -c '"ripple test --shard [0-9]/3 ' "$out/buildkite-upload.yml")" = 3 ] || fail "expected 3 Buildkite steps"
+[ "$(grep -c '"ripple test --targets ' "$out/gitlab-child.yml")" = 3 ] || fail "expected 3 GitLab jobs"
+[ "$(grep -c '"ripple test --targets ' "$out/buildkite-upload.yml")" = 3 ] || fail "expected 3 Buildkite steps"
+[ "$(grep -o '"ids":"[^"]*"' "$out/github-matrix.json" | wc -l)" = 3 ] || fail "expected 3 matrix entries with ids"
 
 # Nothing affected (a commit against itself): one no-op job each, still valid.
 "$ripple" affected --base HEAD --head HEAD --format gitlab --shards 3 >"$out/gitlab-nothing.yml"

@@ -54,14 +54,18 @@ public enum AffectedFormatter {
 
   /// `--format matrix --shards N` (package test targets only, as `ripple test --shard` runs them): a GitHub
   /// Actions `strategy.matrix` JSON object,
-  /// `{"include":[{"filter":"…","of":N,"shard":1,"targets":[…]}]}`, balanced on `durations` with
-  /// `ShardPlanner`. `durations` is keyed by `package:Name` or by test target name (seconds).
+  /// `{"include":[{"filter":"…","ids":"pkg:A,…","of":N,"shard":1,"targets":[…]}]}`, balanced on
+  /// `durations` with `ShardPlanner`; a job runs `ripple test --targets ${{ matrix.ids }}`. `durations` is keyed by `package:Name` or by test target name (seconds).
   /// There are never more shards than test targets; with none, `include` is empty and the caller should
   /// skip the job (GitHub rejects an empty matrix).
-  public static func matrix(_ report: AffectedReport, shards: Int, durations: [String: Double]) -> String {
-    let include = shardJobs(report, shards: shards, durations: durations).map { job in
+  /// A job holding a whole package (`wholePackages`, `*` in `targets`) has an empty filter: every test.
+  public static func matrix(
+    _ report: AffectedReport, shards: Int, durations: [String: Double], wholePackages: [String] = []
+  ) -> String {
+    let include = shardJobs(report, shards: shards, durations: durations, wholePackages: wholePackages).map { job in
       let names = job.targets.map(\.name)
-      return MatrixEntry(shard: job.shard, of: job.of, targets: names, filter: filter(names: names) ?? "")
+      let filter = names.contains(ShardJob.wholePackage) ? "" : filter(names: names) ?? ""
+      return MatrixEntry(shard: job.shard, of: job.of, targets: names, ids: job.ids, filter: filter)
     }
     return encode(Matrix(include: include), pretty: false)
   }
@@ -74,6 +78,8 @@ public enum AffectedFormatter {
     var shard: Int
     var of: Int
     var targets: [String]
+    /// `package:Name,…` for `ripple test --targets`.
+    var ids: String
     var filter: String
   }
 

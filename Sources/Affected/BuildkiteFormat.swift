@@ -2,14 +2,15 @@ extension AffectedFormatter {
   /// `--format buildkite --shards N`: steps for `buildkite-agent pipeline upload`.
   ///
   /// One command step per shard of `shardJobs`, labelled `test I/K: targets…`, each printing why its
-  /// targets run, then running the setup commands and `ripple test --shard I/K` with
+  /// targets run, then running the setup commands and `ripple test --targets IDS` with
   /// `settings.testArguments`, its JUnit file an artifact. `$` is written `$$`: the agent interpolates
   /// variables on upload, the shell should see the text as generated. With nothing selected, one
   /// `nothing to test` step.
   public static func buildkite(
-    _ report: AffectedReport, shards: Int, durations: [String: Double], settings: CIPipelineSettings
+    _ report: AffectedReport, shards: Int, durations: [String: Double], settings: CIPipelineSettings,
+    wholePackages: [String] = []
   ) -> String {
-    let jobs = shardJobs(report, shards: shards, durations: durations)
+    let jobs = shardJobs(report, shards: shards, durations: durations, wholePackages: wholePackages)
     func text(_ value: String) -> PipelineYAML { .string(value.replacingOccurrences(of: "$", with: "$$")) }
     var steps: [PipelineYAML] = []
     if jobs.isEmpty {

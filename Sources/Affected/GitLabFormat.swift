@@ -2,14 +2,15 @@ extension AffectedFormatter {
   /// `--format gitlab --shards N`: a GitLab CI child pipeline (run it with `trigger: include: artifact:`).
   ///
   /// One job per shard of `shardJobs`, named `test I/K: targets…`, each printing why its targets run, then
-  /// running the setup commands and `ripple test --shard I/K` with `settings.testArguments`, with its JUnit
+  /// running the setup commands and `ripple test --targets IDS` with `settings.testArguments`, with its JUnit
   /// file as the job's test report. `GIT_DEPTH: "0"`: the jobs need the history back to the merge-base.
   /// With nothing selected, one `nothing to test` job that skips the checkout (GitLab rejects a pipeline
   /// without jobs).
   public static func gitlab(
-    _ report: AffectedReport, shards: Int, durations: [String: Double], settings: CIPipelineSettings
+    _ report: AffectedReport, shards: Int, durations: [String: Double], settings: CIPipelineSettings,
+    wholePackages: [String] = []
   ) -> String {
-    let jobs = shardJobs(report, shards: shards, durations: durations)
+    let jobs = shardJobs(report, shards: shards, durations: durations, wholePackages: wholePackages)
     var document: [(key: String, value: PipelineYAML)] = [("variables", .map([("GIT_DEPTH", .string("0"))]))]
     if jobs.isEmpty {
       document.append(

@@ -82,11 +82,16 @@ struct AffectedCommand: AsyncParsableCommand {
         print(output, terminator: "")
       }
     case .matrix:
-      print(AffectedFormatter.matrix(report, shards: shards ?? 1, durations: Self.durations(root: workspace.root)))
+      print(
+        AffectedFormatter.matrix(
+          report, shards: shards ?? 1, durations: Self.durations(root: workspace.root),
+          wholePackages: Self.wholePackages(outcome)))
     case .gitlab, .buildkite:
       let settings = pipeline.settings(report: report, selection: selection, repositoryRoot: workspace.root)
       let render = format == .gitlab ? AffectedFormatter.gitlab : AffectedFormatter.buildkite
-      print(render(report, shards ?? 1, Self.durations(root: workspace.root), settings), terminator: "")
+      print(
+        render(report, shards ?? 1, Self.durations(root: workspace.root), settings, Self.wholePackages(outcome)),
+        terminator: "")
     case .dot:
       print(AffectedFormatter.dot(graph: outcome.headGraph ?? outcome.baseGraph ?? .init(packages: []), report))
     case .xcodebuild:
@@ -94,9 +99,14 @@ struct AffectedCommand: AsyncParsableCommand {
     }
   }
 
-  /// The same history `ripple test --shard` balances on, so each CI job runs exactly its entry.
+  /// The history the plan balances shards on; each job then runs its own list (`ripple test --targets`).
   static func durations(root: String) -> [String: Double] {
     TimingStore(path: TimingStore.defaultPath(repositoryRoot: root)).load().history.durationsByTarget
+  }
+
+  /// Packages `ripple test` would run whole (`--fallback all`, a manifest that did not evaluate).
+  static func wholePackages(_ outcome: AffectedOutcome) -> [String] {
+    TestSelectionBuilder.make(outcome).packages.filter(\.runAll).map(\.path)
   }
 
   /// "pkg/dir:Target" → ("pkg/dir", "Target"); "Target" → (nil, "Target").

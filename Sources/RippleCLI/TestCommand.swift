@@ -36,6 +36,12 @@ struct TestCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("Run only shard I of N, balanced on recorded durations.", valueName: "I/N"))
   var shard: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Run only these selected test targets (package:Name or package:*, comma-separated), as a CI plan job "
+        + "assigned them; one not selected is an error.", valueName: "IDS"))
+  var targets: [String] = []
+
   @Option(help: "Re-run failing tests up to N times; a test that then passes is reported as flaky.")
   var retryFailed = 0
 
@@ -64,6 +70,14 @@ struct TestCommand: AsyncParsableCommand {
     if let shard {
       do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) }
     }
+    if !targets.isEmpty && targetIDs.isEmpty { throw ValidationError("--targets needs at least one package:Name.") }
+  }
+
+  /// `--targets A,B --targets C`: every id, in order.
+  private var targetIDs: [String] {
+    targets.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+      !$0.isEmpty
+    }
   }
 
   func run() async throws {
@@ -72,7 +86,8 @@ struct TestCommand: AsyncParsableCommand {
       TestRequest(
         scope: all ? .everything : .affected(selection.request), shard: try shard.map { try Shard(parsing: $0) },
         retryFailed: retryFailed, jobs: jobs, scratchPath: scratchPath.map(absolute),
-        timingsPath: timings.map(absolute), extraArguments: passthrough, requireAll: requireAll))
+        timingsPath: timings.map(absolute), extraArguments: passthrough, requireAll: requireAll,
+        targets: targets.isEmpty ? nil : targetIDs))
     for warning in plan.warnings { Terminal.standardError.write("warning: \(warning)\n") }
 
     if dryRun {

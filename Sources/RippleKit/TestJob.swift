@@ -76,12 +76,15 @@ public struct TestRequest: Sendable {
   public var extraArguments: [String]
   /// A selected target that no run on this host can test fails the run (otherwise it is only named).
   public var requireAll: Bool
+  /// `--targets`: only these units of the selection (`package:Name`, `package:*`); nil: all of it.
+  public var targets: [String]?
 
   public init(
     scope: Scope, shard: Shard? = nil, retryFailed: Int = 0, jobs: Int = 1, scratchPath: String? = nil,
-    timingsPath: String? = nil, extraArguments: [String] = [], requireAll: Bool = false
+    timingsPath: String? = nil, extraArguments: [String] = [], requireAll: Bool = false, targets: [String]? = nil
   ) {
     self.requireAll = requireAll
+    self.targets = targets
     self.scope = scope
     self.shard = shard
     self.retryFailed = retryFailed
@@ -151,7 +154,7 @@ public struct TestJob: Sendable {
 extension Workspace {
   /// Changes → graphs → selection (or every test), with the timing history shards balance on.
   public func planTests(_ request: TestRequest) async throws -> TestJob {
-    let selection: TestSelection
+    var selection: TestSelection
     var warnings: [String] = []
     var nothingMessage = "no test target found"
     var affected: AffectedOutcome?
@@ -168,6 +171,11 @@ extension Workspace {
       let count = outcome.report.changedFiles.count
       nothingMessage = "no test target is affected by \(count) changed file\(count == 1 ? "" : "s")"
       affected = outcome
+    }
+    if let ids = request.targets {
+      let restricted = selection.restricted(to: ids)
+      guard restricted.unmatched.isEmpty else { throw RippleKitError.targetsNotSelected(restricted.unmatched) }
+      selection = restricted.selection
     }
     let runs = TestRunPlanner.plan(
       selection, graph: affected?.headGraph ?? graph, runs: configuration.testRuns,

@@ -77,7 +77,8 @@ struct CIPipelineFormatTests {
     #expect(script[1] == "make install PREFIX=$HOME/.local", "setup commands are kept as written")
     #expect(
       shellWords(script[2]) == [
-        "ripple", "test", "--shard", "2/2", "--base", "0123456789abcdef", "--head", "fedcba9876543210", "--config",
+        "ripple", "test", "--targets", ".:UITests,Packages/Core:CoreTests", "--base", "0123456789abcdef", "--head",
+        "fedcba9876543210", "--config",
         "ci/ripple.yml", "--junit", "ripple-junit-2-of-2.xml",
       ])
     let reasons = shellWords(script[0])
@@ -95,7 +96,8 @@ struct CIPipelineFormatTests {
     #expect(steps.map { $0["label"] as? String } == ["test 1/3: AppTests", "test 2/3: UITests", "test 3/3: CoreTests"])
     for (index, step) in steps.enumerated() {
       let commands = try #require(step["commands"] as? [String])
-      #expect(commands.last?.hasPrefix("ripple test --shard \(index + 1)/3 --base 0123456789abcdef") == true)
+      let ids = [".:AppTests", ".:UITests", "Packages/Core:CoreTests"][index]
+      #expect(commands.last?.hasPrefix("ripple test --targets \(ids) --base 0123456789abcdef") == true)
       #expect(step["artifact_paths"] as? String == "ripple-junit-\(index + 1)-of-3.xml")
       #expect(step["image"] == nil && step["plugins"] == nil, "no image on Buildkite: agents bring the toolchain")
     }
@@ -128,7 +130,8 @@ struct CIPipelineFormatTests {
     #expect(job["image"] == nil)
     #expect(script.count == 2, "no setup given")
     #expect(shellWords(script[0]).contains("Every test target runs: global file Makefile"))
-    #expect(shellWords(script[1]) == ["ripple", "test", "--shard", "1/1", "--junit", "ripple-junit-1-of-1.xml"])
+    #expect(
+      shellWords(script[1]) == ["ripple", "test", "--targets", ".:AppTests", "--junit", "ripple-junit-1-of-1.xml"])
   }
 
   @Test func longJobNamesAreShortenedWithACount() throws {
@@ -146,6 +149,25 @@ struct CIPipelineFormatTests {
       (try JSONSerialization.jsonObject(with: Data(matrix.utf8)) as? [String: Any])?["include"] as? [[String: Any]])
     let jobs = AffectedFormatter.shardJobs(three, shards: 2, durations: durations)
     #expect(jobs.map { $0.targets.map(\.name) } == include.map { $0["targets"] as? [String] ?? [] })
+    #expect(jobs.map(\.ids) == include.map { $0["ids"] as? String ?? "" })
     #expect(jobs.allSatisfy { $0.of == 2 })
+  }
+
+  @Test func aPackageThatRunsWholeIsAUnitOfItsOwn() throws {
+    let text = AffectedFormatter.gitlab(
+      three, shards: 2, durations: ["AppTests": 10, "UITests": 1, "CoreTests": 1], settings: CIPipelineSettings(),
+      wholePackages: ["Packages/Broken"])
+    let jobs = AffectedFormatter.shardJobs(
+      three, shards: 2, durations: ["AppTests": 10, "UITests": 1, "CoreTests": 1], wholePackages: ["Packages/Broken"])
+    #expect(
+      jobs.flatMap { $0.ids.split(separator: ",").map(String.init) }.sorted() == [
+        ".:AppTests", ".:UITests", "Packages/Broken:*", "Packages/Core:CoreTests",
+      ])
+    let commands = try load(text).values.compactMap { ($0 as? [String: Any])?["script"] as? [String] }
+    #expect(commands.contains { $0.last?.contains("Packages/Broken:*") == true }, "\(text)")
+    let matrix = AffectedFormatter.matrix(three, shards: 1, durations: [:], wholePackages: ["Packages/Broken"])
+    let include = try #require(
+      (try JSONSerialization.jsonObject(with: Data(matrix.utf8)) as? [String: Any])?["include"] as? [[String: Any]])
+    #expect(include.first?["filter"] as? String == "", "a whole package: no filter, every test")
   }
 }

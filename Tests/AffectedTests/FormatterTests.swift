@@ -101,6 +101,7 @@ struct FormatterTests {
     #expect(include[0]["targets"] as? [String] == ["ATests", "DTests", "ETests"])
     #expect(include[1]["targets"] as? [String] == ["BTests", "CTests"])
     #expect(include[1]["filter"] as? String == #"^(BTests|CTests)\."#)
+    #expect(include[1]["ids"] as? String == ".:BTests,.:CTests", "what `ripple test --targets` takes")
     #expect(AffectedFormatter.matrix(testReport(names), shards: 2, durations: durations) == text)
   }
 

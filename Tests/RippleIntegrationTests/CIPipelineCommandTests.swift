@@ -3,8 +3,9 @@ import TestSupport
 import Testing
 
 /// `ripple affected --format gitlab|buildkite --shards N` on a real multi-package repository: every
-/// generated job runs `ripple test --shard I/N` with the same base and config, and each job's command
-/// selects exactly the targets the job is named after (docs/DESIGN.md, section 5).
+/// generated job runs `ripple test --targets IDS` with the same base and config, and each job's command
+/// selects exactly the targets the job is named after, whatever timing history the job's machine has
+/// (docs/DESIGN.md, section 5).
 @Suite struct CIPipelineCommandTests {
   /// The JSON-quoted scalars of a generated pipeline's lines that start with `prefix` (after `- `).
   static func scalars(_ text: String, startingWith prefix: String) throws -> [String] {
@@ -36,10 +37,15 @@ import Testing
     let commands = try Self.scalars(text, startingWith: "ripple test ")
     #expect(commands.count == 2, "\(text)")
     #expect(try Self.scalars(text, startingWith: "make ripple").count == 2, "the setup runs in every job")
+    // The job machines have a timing history the plan did not see: `--shard I/N` would re-balance on it.
+    try repo.write(".git/info/exclude", ".build/\n")
+    try repo.write(
+      ".build/ripple/timings.json",
+      #"{"schemaVersion":1,"packages":{"Packages/Shared":{"NetTests":900},"Packages/Server":{"ServerCoreTests":1}}}"#)
     var all: [String] = []
     for (index, command) in commands.enumerated() {
       let words = Self.words(command)
-      #expect(Array(words.prefix(4)) == ["ripple", "test", "--shard", "\(index + 1)/2"])
+      #expect(Array(words.prefix(3)) == ["ripple", "test", "--targets"])
       #expect(words.contains(base), "the base commit the plan resolved: \(command)")
       #expect(!words.contains("--head"), "the working tree, as the plan saw it")
       #expect(command.contains("--config ripple.yml"))
@@ -53,6 +59,10 @@ import Testing
         .trimmingCharacters(in: CharacterSet(charactersIn: "\":")).components(separatedBy: ", ")
       for target in named {
         #expect(plan.standardOutput.contains(target), "shard \(index + 1) runs \(target): \(plan.standardOutput)")
+      }
+      let others = Set(["AppFeatureTests", "NetTests", "ServerCoreTests", "ServerIntegrationTests"]).subtracting(named)
+      for target in others {
+        #expect(!plan.standardOutput.contains(target), "only its own targets: \(plan.standardOutput)")
       }
       all += named
     }
@@ -99,6 +109,19 @@ import Testing
     #expect(
       result.standardError.contains("--shards") || result.standardError.contains("--job-"), "\(result.standardError)")
     #expect(result.standardOutput.isEmpty, "nothing half-written")
+  }
+
+  @Test func aTargetTheAnalysisDoesNotSelectIsAUsageError() throws {
+    let repo = try ModularFixture.make()
+    try repo.append("Packages/Shared/Sources/Net/Net.swift", "// edit\n")
+    let result = try RippleBinary.run(
+      ["test", "--dry-run", "--targets", "Packages/Shared:NetTests,Packages/Shared:NoSuchTests"], in: repo.root)
+    #expect(result.status == 2, "\(result.standardError)")
+    #expect(result.standardError.contains("Packages/Shared:NoSuchTests"), "\(result.standardError)")
+    #expect(!result.standardError.contains("Packages/Shared:NetTests,"), "only the unmatched one is named")
+    #expect(result.standardOutput.isEmpty)
+    let empty = try RippleBinary.run(["test", "--dry-run", "--targets", ","], in: repo.root)
+    #expect(empty.status == 2 && empty.standardError.contains("--targets"), "\(empty.standardError)")
   }
 
   @Test(arguments: ["3/2", "0/2"])
