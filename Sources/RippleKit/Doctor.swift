@@ -14,7 +14,9 @@ public struct DoctorCheck: Sendable, Hashable {
   public var isWarning = false
 }
 
-/// `ripple doctor`: every prerequisite, each with a fix when it fails.
+/// `ripple doctor`: every prerequisite, each with a fix when it fails. It opens the workspace itself,
+/// since not being able to open one (no repository, a bare one, a broken ripple.yml) is what it reports;
+/// the checks of an opened workspace are `Workspace.doctor()`.
 public enum Doctor {
   public static func run(directory: String, configPath: String?, services: RippleServices) async -> [DoctorCheck] {
     var checks = [DoctorCheck(name: "libgit2", ok: true, detail: "libgit2 \(GitLibrary.version)", fix: nil)]
@@ -39,9 +41,7 @@ public enum Doctor {
           DoctorCheck(
             name: "config", ok: true,
             detail: config.sourcePath.map { "config \($0) is valid" } ?? "no ripple.yml: built-in defaults", fix: nil))
-        checks += AssetChecks.tools(config.assets, environment: services.environment)
-        checks += AssetChecks.credentials(config.assets, environment: services.environment)
-        checks += await testRuns(workspace)
+        checks += await workspace.doctor()
       } catch {
         checks.append(
           DoctorCheck(name: "config", ok: false, detail: "\(error)", fix: "edit the file as the message says"))
@@ -129,5 +129,15 @@ public enum Doctor {
         detail: "cannot write the manifest cache at \(directory): \(error.localizedDescription)",
         fix: "mkdir -p '\(directory)' && chmod u+rwx '\(directory)', or set RIPPLE_CACHE_DIR")
     }
+  }
+}
+
+extension Workspace {
+  /// The checks of an opened workspace: the tools and credentials its assets need, and its test runs
+  /// (a run for this platform, manifests that evaluate, `test.requires`).
+  public func doctor() async -> [DoctorCheck] {
+    AssetChecks.tools(configuration.assets, environment: services.environment)
+      + AssetChecks.credentials(configuration.assets, environment: services.environment)
+      + (await Doctor.testRuns(self))
   }
 }

@@ -101,6 +101,51 @@ import Testing
     #expect(plan.affected == nil)
   }
 
+  @Test func targetsKeepOnlyTheListedUnitsAndNameTheOnesNotSelected() async throws {
+    let repository = try Self.twoModulePackage()
+    try repository.append("Sources/Core/Core.swift", "public let more = 2\n")
+    try repository.append("Sources/Other/Other.swift", "public let more = 2\n")
+    let cache = try TemporaryDirectory(prefix: "ripple-kit-cache")
+    let workspace = try Workspace.open(
+      directory: repository.root, services: Self.services(RecordingProcess().client, cache: cache))
+    let changes = AffectedRequest(changes: ChangeRequest(base: "main"))
+    let plan = try await workspace.planTests(TestRequest(scope: .affected(changes), targets: [".:OtherTests"]))
+    #expect(plan.selection.units.map(\.id) == [".:OtherTests"])
+    await #expect {
+      try await workspace.planTests(TestRequest(scope: .affected(changes), targets: [".:OtherTests", ".:Nope"]))
+    } throws: { error in
+      guard let error = error as? RippleKitError, case .targetsNotSelected(let ids) = error else { return false }
+      return ids == [".:Nope"] && error.category == .usage && error.description.contains(".:Nope")
+    }
+  }
+
+  @Test func doctorChecksWhatTheOpenedConfigNeeds() async throws {
+    let repository = try Self.twoModulePackage()
+    try repository.write(
+      "ripple.yml",
+      """
+      assets:
+        - id: sounds
+          source: {file: "/nonexistent/sounds.tar.gz"}
+          sha256: "\(String(repeating: "0", count: 64))"
+          archive: {format: tar.gz}
+          transform:
+            command: ["ripple-no-such-tool", "{input}", "{output}"]
+            output: "{stem}.snd"
+          destination: Sources/Audio/Resources
+
+      """)
+    try repository.write(".gitignore", ".build/\nSources/Audio/Resources/\n")
+    let cache = try TemporaryDirectory(prefix: "ripple-kit-cache")
+    let workspace = try Workspace.open(
+      directory: repository.root, services: Self.services(RecordingProcess().client, cache: cache))
+    let checks = await workspace.doctor()
+    let tool = try #require(checks.first { $0.name == "tool ripple-no-such-tool" })
+    #expect(!tool.ok && tool.detail.contains("asset sounds transforms"))
+    let manifests = try #require(checks.first { $0.name == "manifests" })
+    #expect(manifests.ok, "\(manifests.detail)")
+  }
+
   @Test func aBareRepositoryIsAUsageErrorNamingIt() throws {
     let bare = try GitFixture(bare: true)
     #expect {
