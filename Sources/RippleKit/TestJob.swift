@@ -76,6 +76,9 @@ public struct TestRequest: Sendable {
   public var extraArguments: [String]
   /// A selected target that no run on this host can test fails the run (otherwise it is only named).
   public var requireAll: Bool
+  /// The platform runs are planned for: this host's, or another one's in tests (an xcodebuild run planned
+  /// as on macOS while the tests run on Linux).
+  public var platform: Platform = .host
 
   public init(
     scope: Scope, shard: Shard? = nil, retryFailed: Int = 0, jobs: Int = 1, scratchPath: String? = nil,
@@ -170,8 +173,10 @@ extension Workspace {
       affected = outcome
     }
     let runs = TestRunPlanner.plan(
-      selection, graph: affected?.headGraph ?? graph, runs: configuration.testRuns,
-      environments: configuration.graphEnvironments, host: .host)
+      selection, graph: affected?.headGraph ?? graph, runs: configuration.testRuns.filter { $0.runner == .swift },
+      environments: configuration.graphEnvironments, host: request.platform)
+    // Selected Xcode test targets go to the `runner: xcodebuild` runs (XcodebuildRuns.swift).
+    let xcode = try affected.map { try xcodebuildPlan($0, host: request.platform) }
     let store = TimingStore(path: request.timingsPath ?? TimingStore.defaultPath(repositoryRoot: root))
     let (history, warning) = store.load()
     if let warning { warnings.append(warning) }
@@ -180,9 +185,10 @@ extension Workspace {
       jobs: request.jobs, retryFailed: request.retryFailed, shard: request.shard,
       swiftExecutable: services.swiftExecutable)
     return TestJob(
-      selection: runs.selection, options: options, history: history, timingStore: store, warnings: warnings,
+      selection: TestSelection(packages: runs.selection.packages + (xcode?.selection.packages ?? [])),
+      options: options, history: history, timingStore: store, warnings: warnings,
       nothingMessage: nothingMessage, affected: affected, graph: graph,
-      notRunHere: runs.notRunHere + (affected.map { XcodeGraphs.notRunHere($0, platform: .host) } ?? []),
+      notRunHere: runs.notRunHere + (xcode?.notRunHere ?? []),
       requireAll: request.requireAll, requirements: configuration.test.requires)
   }
 
