@@ -42,7 +42,8 @@ enum TestParser {
         }
       }
       guard named else { throw element.error("a run needs a `name`", hint: "e.g. `name: server`") }
-      try XcodebuildRunParser.complete(&run, entries: xcodebuildEntries, element: element, platformsGiven: platformsGiven)
+      try XcodebuildRunParser.complete(
+        &run, entries: xcodebuildEntries, element: element, platformsGiven: platformsGiven)
       return run
     }
   }

@@ -98,7 +98,9 @@ extension RippleConfiguration {
   /// run's environment not already among them, so every run's graph is known.
   public var graphEnvironments: [[String: String]] {
     var environments = selection.manifestEnvironments
-    for run in testRuns where run.runner == .swift && !environments.contains(run.environment) { environments.append(run.environment) }
+    for run in testRuns where run.runner == .swift && !environments.contains(run.environment) {
+      environments.append(run.environment)
+    }
     return environments
   }
 }

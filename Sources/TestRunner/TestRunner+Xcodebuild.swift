@@ -51,7 +51,8 @@ extension TestRunner {
     guard let results = try await execute(step.list) else { return finish(package) }
     guard results.succeeded else {
       package.status = .error
-      package.message = "xcresulttool could not read the result bundle \(bundle): \(ProcessError.failed(results).description)"
+      package.message =
+        "xcresulttool could not read the result bundle \(bundle): \(ProcessError.failed(results).description)"
       return finish(package)
     }
     do {

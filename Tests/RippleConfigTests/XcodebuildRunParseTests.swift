@@ -65,7 +65,10 @@ import Testing
       run + "      scheme: A\n      destination: d\n      project: A.xcodeproj\n      workspace: A.xcworkspace\n", 8,
       "a `project` or a `workspace`, not both"
     ),
-    (run + "      scheme: A\n      destination: d\n      project: App/MyApp\n", 7, "is not a repo-relative `*.xcodeproj`"),
+    (
+      run + "      scheme: A\n      destination: d\n      project: App/MyApp\n", 7,
+      "is not a repo-relative `*.xcodeproj`"
+    ),
     ("test:\n  runs:\n    - name: a\n      scheme: MyApp\n", 4, "`scheme` is only for `runner: xcodebuild`"),
     ("test:\n  runs:\n    - name: a\n      runner: xcode\n", 4, "expected one of: swift, xcodebuild"),
     (run + "      scheme: A\n      destination: d\n      arguments: -quiet\n", 7, "expected a list"),

@@ -65,7 +65,8 @@ import XcodeFixtures
       #expect(
         notRunHere.first?["reason"] as? String
           == "tested by the xcodebuild run `ios` (scheme MyApp), platforms: macos")
-      #expect((notRunHere.last?["reason"] as? String)?.contains("not tested by the scheme of any xcodebuild run") == true)
+      #expect(
+        (notRunHere.last?["reason"] as? String)?.contains("not tested by the scheme of any xcodebuild run") == true)
 
       let run = try RippleBinary.run(["test", "--base", "main"], in: repo.root)
       #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")
@@ -73,7 +74,8 @@ import XcodeFixtures
 
       let strict = try RippleBinary.run(["test", "--base", "main", "--require-all"], in: repo.root)
       #expect(strict.status == 1)
-      #expect(strict.standardError.contains("MyAppTests (tested by the xcodebuild run `ios`"), "\(strict.standardError)")
+      #expect(
+        strict.standardError.contains("MyAppTests (tested by the xcodebuild run `ios`"), "\(strict.standardError)")
     #endif
   }
 
@@ -130,7 +132,8 @@ import XcodeFixtures
     #expect(plan.planJSON().contains("-only-testing:MyAppTests"))
 
     let result = try await workspace.runTests(plan, onEvent: { _ in })
-    #expect(standIn.requests.map { $0.arguments.first } == ["build-for-testing", "test-without-building", "xcresulttool"])
+    #expect(
+      standIn.requests.map { $0.arguments.first } == ["build-for-testing", "test-without-building", "xcresulttool"])
     let test = try #require(standIn.requests.dropFirst().first)
     #expect(test.arguments.contains("-only-testing:MyAppTests"))
     #expect(test.arguments.contains(repo.root + "/App/MyApp.xcodeproj"))

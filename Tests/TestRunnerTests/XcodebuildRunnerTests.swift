@@ -41,7 +41,8 @@ import Testing
       case ("xcodebuild", "build-for-testing"):
         return ScriptedProcess.result(
           request, status: build,
-          stdout: build == 0 ? "** TEST BUILD SUCCEEDED **\n" : "/repo/App/MyApp/App.swift:3:1: error: cannot find 'x'\n")
+          stdout: build == 0
+            ? "** TEST BUILD SUCCEEDED **\n" : "/repo/App/MyApp/App.swift:3:1: error: cannot find 'x'\n")
       case ("xcodebuild", "test-without-building"):
         if writeBundle, let bundle = request.value(after: "-resultBundlePath") {
           try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
@@ -94,7 +95,8 @@ import Testing
       #expect(app.tests[1].duration == 0.012)
       #expect(
         app.tests[1].failures == [
-          TestFailure(message: #"XCTAssertEqual failed: ("1") is not equal to ("2")"#, file: "LoginTests.swift", line: 42)
+          TestFailure(
+            message: #"XCTAssertEqual failed: ("1") is not equal to ("2")"#, file: "LoginTests.swift", line: 42)
         ])
       #expect(app.tests[2].skipReason == "Test skipped - no network")
       #expect(app.duration == 1.5)
@@ -140,8 +142,14 @@ import Testing
   @Test(arguments: [
     ("{\"testNodes\": [", "not JSON"),
     ("{\"tests\": []}", "no `testNodes` list"),
-    (#"{"testNodes":[{"name":"P","nodeType":"Test Plan","children":[{"name":"t()","nodeType":"Test Case","result":"Passed"}]}]}"#, "outside any test bundle"),
-    (#"{"testNodes":[{"name":"B","nodeType":"Unit test bundle","children":[{"name":"t()","nodeType":"Test Case","result":"Odd"}]}]}"#, "unknown result `Odd`"),
+    (
+      #"{"testNodes":[{"name":"P","nodeType":"Test Plan","children":[{"name":"t()","nodeType":"Test Case","result":"Passed"}]}]}"#,
+      "outside any test bundle"
+    ),
+    (
+      #"{"testNodes":[{"name":"B","nodeType":"Unit test bundle","children":[{"name":"t()","nodeType":"Test Case","result":"Odd"}]}]}"#,
+      "unknown result `Odd`"
+    ),
   ])
   func malformedResultsAreAnErrorNamingTheBundle(json: String, reason: String) async throws {
     try await withTemporaryDirectory { dir in
