@@ -204,7 +204,9 @@ let package = Package(
       dependencies: ["TestSupport", .product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(
       name: "RippleIntegrationTests",
-      dependencies: ["TestSupport", "RippleKit", "RippleCLI", "Git", "TestRunner", "Affected", "XcodeFixtures"]),
+      dependencies: [
+        "TestSupport", "RippleKit", "RippleCLI", "Git", "TestRunner", "Affected", "XcodeFixtures", "SystemClients",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

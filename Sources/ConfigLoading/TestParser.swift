@@ -3,7 +3,7 @@ import RippleConfig
 /// Validates the `test:` section into a `TestConfig`.
 enum TestParser {
   private static let keys = ["runs", "requires"]
-  private static let runKeys = ["name", "environment", "platforms", "runner"]
+  private static let runKeys = ["name", "environment", "platforms", "runner"] + XcodebuildRunParser.keys
   private static let requirementKeys = ["name", "command"]
 
   static func parse(_ value: YAMLValue) throws -> TestConfig {
@@ -22,6 +22,8 @@ enum TestParser {
     return try value.listElements().map { element in
       var run = TestRunSpec(name: "")
       var named = false
+      var platformsGiven = false
+      var xcodebuildEntries: [(key: String, value: YAMLValue)] = []
       for (key, child) in try element.mappingEntries(allowedKeys: runKeys) {
         switch key {
         case "name":
@@ -32,11 +34,16 @@ enum TestParser {
           }
           named = true
         case "environment": run.environment = try environment(child)
-        case "platforms": run.platforms = try platforms(child)
-        default: run.runner = try runner(child)
+        case "platforms":
+          run.platforms = try platforms(child)
+          platformsGiven = true
+        case "runner": run.runner = try runner(child)
+        default: xcodebuildEntries.append((key, child))
         }
       }
       guard named else { throw element.error("a run needs a `name`", hint: "e.g. `name: server`") }
+      try XcodebuildRunParser.complete(
+        &run, entries: xcodebuildEntries, element: element, platformsGiven: platformsGiven)
       return run
     }
   }

@@ -17,6 +17,9 @@ public enum Platform: String, Sendable, Hashable, CaseIterable, Codable {
 public enum TestRunnerKind: String, Sendable, Hashable, CaseIterable {
   /// `swift build --build-tests` and `swift test`.
   case swift
+  /// `xcodebuild build-for-testing` and `test-without-building` of a shared scheme (macOS only; see
+  /// `XcodebuildRunSpec`).
+  case xcodebuild
 }
 
 /// One entry of `test.runs`: where and how a part of the tests runs (docs/DESIGN.md, "Test runs").
@@ -26,15 +29,18 @@ public struct TestRunSpec: Sendable, Hashable {
   public var environment: [String: String]
   public var platforms: [Platform]
   public var runner: TestRunnerKind
+  /// The scheme, container and destination of a `runner: xcodebuild` run; nil for `swift`.
+  public var xcodebuild: XcodebuildRunSpec?
 
   public init(
     name: String, environment: [String: String] = [:], platforms: [Platform] = Platform.allCases,
-    runner: TestRunnerKind = .swift
+    runner: TestRunnerKind = .swift, xcodebuild: XcodebuildRunSpec? = nil
   ) {
     self.name = name
     self.environment = environment
     self.platforms = platforms
     self.runner = runner
+    self.xcodebuild = xcodebuild
   }
 
   public func runs(on platform: Platform) -> Bool { platforms.contains(platform) }
@@ -68,11 +74,13 @@ public struct TestConfig: Sendable, Hashable {
   }
 
   /// The runs to plan, in order: the declared ones, or one per manifest environment on every platform,
-  /// named after its variables ("default" for none).
+  /// named after its variables ("default" for none). When only `runner: xcodebuild` runs are declared, the
+  /// default `swift` runs come first: declaring the Xcode side does not take package tests away.
   public func runs(manifestEnvironments: [[String: String]]) -> [TestRunSpec] {
-    if !declaredRuns.isEmpty { return declaredRuns }
+    if declaredRuns.contains(where: { $0.runner == .swift }) { return declaredRuns }
     let environments = manifestEnvironments.isEmpty ? [[:]] : manifestEnvironments
-    return environments.map { TestRunSpec(name: Self.name(of: $0), environment: $0) }
+    let defaults = environments.map { TestRunSpec(name: Self.name(of: $0), environment: $0) }
+    return defaults.filter { run in !declaredRuns.contains { $0.name == run.name } } + declaredRuns
   }
 
   /// `TEST_SERVER=1` for `{TEST_SERVER: "1"}`; "default" for no variables.
@@ -90,7 +98,9 @@ extension RippleConfiguration {
   /// run's environment not already among them, so every run's graph is known.
   public var graphEnvironments: [[String: String]] {
     var environments = selection.manifestEnvironments
-    for run in testRuns where !environments.contains(run.environment) { environments.append(run.environment) }
+    for run in testRuns where run.runner == .swift && !environments.contains(run.environment) {
+      environments.append(run.environment)
+    }
     return environments
   }
 }

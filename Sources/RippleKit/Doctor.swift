@@ -65,6 +65,9 @@ public enum Doctor {
           : "on \(host.rawValue): " + here.map(\.name).joined(separator: ", "),
         fix: here.isEmpty ? "add \(host.rawValue) to the platforms of a run in test.runs" : nil)
     ]
+    for run in runs where run.runner == .xcodebuild {
+      checks.append(await xcodebuildRun(run, host: host, process: workspace.services.process))
+    }
     do {
       let graph = try await workspace.graph()
       let environments = workspace.configuration.graphEnvironments
@@ -98,6 +101,28 @@ public enum Doctor {
       }
     }
     return checks
+  }
+
+  /// A `runner: xcodebuild` run: on its platform, whether xcodebuild answers; elsewhere a warning that it
+  /// is only planned (its targets are named as not run here).
+  static func xcodebuildRun(_ run: TestRunSpec, host: Platform, process: ProcessClient) async -> DoctorCheck {
+    let name = "xcodebuild run \(run.name)"
+    guard run.runs(on: host) else {
+      return DoctorCheck(
+        name: name, ok: true,
+        detail: "planned only: it runs on \(run.platforms.map(\.rawValue).joined(separator: ", ")), this host is "
+          + "\(host.rawValue); its selected targets are named as not run here",
+        fix: nil, isWarning: true)
+    }
+    do {
+      let result = try await process.runChecked(ProcessRequest("xcodebuild", ["-version"], timeout: .seconds(60)))
+      let first = result.outputString.split(separator: "\n").first.map(String.init) ?? "xcodebuild"
+      return DoctorCheck(name: name, ok: true, detail: first, fix: nil)
+    } catch {
+      return DoctorCheck(
+        name: name, ok: false, detail: (error as? any RippleError)?.description ?? "\(error)",
+        fix: "install Xcode and select it with `xcode-select -s /Applications/Xcode.app`")
+    }
   }
 
   static func swiftToolchain(_ services: RippleServices) async -> DoctorCheck {

@@ -78,6 +78,9 @@ public struct TestRequest: Sendable {
   public var requireAll: Bool
   /// `--targets`: only these units of the selection (`package:Name`, `package:*`); nil: all of it.
   public var targets: [String]?
+  /// The platform runs are planned for: this host's, or another one's in tests (an xcodebuild run planned
+  /// as on macOS while the tests run on Linux).
+  public var platform: Platform = .host
 
   public init(
     scope: Scope, shard: Shard? = nil, retryFailed: Int = 0, jobs: Int = 1, scratchPath: String? = nil,
@@ -178,8 +181,10 @@ extension Workspace {
       selection = restricted.selection
     }
     let runs = TestRunPlanner.plan(
-      selection, graph: affected?.headGraph ?? graph, runs: configuration.testRuns,
-      environments: configuration.graphEnvironments, host: .host)
+      selection, graph: affected?.headGraph ?? graph, runs: configuration.testRuns.filter { $0.runner == .swift },
+      environments: configuration.graphEnvironments, host: request.platform)
+    // Selected Xcode test targets go to the `runner: xcodebuild` runs (XcodebuildRuns.swift).
+    let xcode = try affected.map { try xcodebuildPlan($0, host: request.platform) }
     let store = TimingStore(path: request.timingsPath ?? TimingStore.defaultPath(repositoryRoot: root))
     let (history, warning) = store.load()
     if let warning { warnings.append(warning) }
@@ -188,9 +193,10 @@ extension Workspace {
       jobs: request.jobs, retryFailed: request.retryFailed, shard: request.shard,
       swiftExecutable: services.swiftExecutable)
     return TestJob(
-      selection: runs.selection, options: options, history: history, timingStore: store, warnings: warnings,
+      selection: TestSelection(packages: runs.selection.packages + (xcode?.selection.packages ?? [])),
+      options: options, history: history, timingStore: store, warnings: warnings,
       nothingMessage: nothingMessage, affected: affected, graph: graph,
-      notRunHere: runs.notRunHere + (affected.map { XcodeGraphs.notRunHere($0, platform: .host) } ?? []),
+      notRunHere: runs.notRunHere + (xcode?.notRunHere ?? []),
       requireAll: request.requireAll, requirements: configuration.test.requires)
   }
 

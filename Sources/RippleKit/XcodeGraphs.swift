@@ -46,15 +46,4 @@ public enum XcodeGraphs {
   public static func isProject(_ packagePath: String, in graph: PackageGraph?) -> Bool {
     graph?.package(at: packagePath)?.isXcodeProject ?? packagePath.hasSuffix(".xcodeproj")
   }
-
-  /// The selected Xcode test targets, named as not run by `ripple test`: xcodebuild runs them (there is no
-  /// xcodebuild test run yet; `ripple affected --format xcodebuild` gives its arguments).
-  public static func notRunHere(_ outcome: AffectedOutcome, platform: Platform) -> [NotRunTarget] {
-    outcome.report.testTargets.filter { isProject($0.package, in: outcome.headGraph) }.map {
-      NotRunTarget(
-        package: $0.package, name: $0.name,
-        reason: "an Xcode test bundle: run it with xcodebuild and `ripple affected --format xcodebuild --scheme NAME`",
-        platform: platform.rawValue)
-    }
-  }
 }

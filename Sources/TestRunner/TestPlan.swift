@@ -56,6 +56,13 @@ public struct TestPlan: Sendable, Hashable {
       let targets = Array(Set(package.testTargets)).sorted()
       let environment = temporary.merging(package.run?.environment ?? [:]) { _, run in run }
       let directory = absolutePackagePath(package.path, root: options.repositoryRoot)
+      if let run = package.run, let xcodebuild = run.xcodebuild {
+        steps.append(
+          xcodebuildStep(
+            package, run: run, xcodebuild, targets: targets, environment: environment, directory: directory,
+            options: options, resultDirectory: xunitDirectory))
+        continue
+      }
       var common = ["--package-path", directory]
       if let scratch = scratchPath(for: package.path, run: package.run, options: options) {
         common += ["--scratch-path", scratch]
@@ -82,6 +89,29 @@ public struct TestPlan: Sendable, Hashable {
     // Stable sort: the runs of one package stay in run order.
     let ordered = steps.enumerated().sorted { ($0.element.package, $0.offset) < ($1.element.package, $1.offset) }
     return TestPlan(packages: ordered.map(\.element), skippedPackages: skipped.sorted())
+  }
+
+  /// A `runner: xcodebuild` step: `build-for-testing` into the run's own derived data folder (kept, like
+  /// a `.build`, so the next run builds incrementally), `test-without-building -only-testing:…` into a
+  /// result bundle among the run's files, then `xcresulttool` reads it. `options.extraArguments` are for
+  /// `swift` and are not given to xcodebuild (the run's `arguments` are).
+  static func xcodebuildStep(
+    _ package: PackageSelection, run: TestRunContext, _ xcodebuild: XcodebuildInvocation, targets: [String],
+    environment: [String: String?], directory: String, options: TestRunOptions, resultDirectory: String
+  ) -> PackageStep {
+    let base = options.scratchPath ?? (options.repositoryRoot as NSString).appendingPathComponent(".build/ripple/runs")
+    let runFolder = run.scratchFolder ?? folderName(for: run.name)
+    let derivedData = ((base as NSString).appendingPathComponent(runFolder) as NSString)
+      .appendingPathComponent(folderName(for: package.path) + "-DerivedData")
+    let bundle = (resultDirectory as NSString).appendingPathComponent(
+      "\(runFolder)-\(folderName(for: package.path)).xcresult")
+    let requests = xcodebuild.requests(
+      targets: targets, root: options.repositoryRoot, derivedData: derivedData, resultBundle: bundle,
+      environment: environment)
+    return PackageStep(
+      package: package.path, directory: directory, testTargets: targets, runAll: false, filter: nil,
+      build: requests.build, list: requests.results, test: requests.test, xunitPath: bundle, run: run,
+      resultBundle: bundle)
   }
 
   static func absolutePackagePath(_ path: String, root: String) -> String {
@@ -143,6 +173,10 @@ public struct PackageStep: Sendable, Hashable {
   public var xunitPath: String
   /// The test run (`test.runs`) this step belongs to; nil: the one default run.
   public var run: TestRunContext? = nil
+  /// An xcodebuild step (`runner: xcodebuild`): the `-resultBundlePath` its tests write. Then `build` is
+  /// `xcodebuild build-for-testing`, `test` is `xcodebuild test-without-building` and `list` is the
+  /// `xcrun xcresulttool get test-results tests` that reads the bundle.
+  public var resultBundle: String? = nil
 
   /// The package path, or "Packages/Server (run server)" for a step of a declared run: progress events.
   public var eventName: String { run.map { "\(package) (run \($0.name))" } ?? package }

@@ -131,6 +131,7 @@ public struct TestRunner: Sendable {
   }
 
   func runPackage(_ step: PackageStep, retries: Int) async throws(TestRunnerError) -> PackageResult {
+    if step.resultBundle != nil { return try await runXcodebuild(step) }
     var package = PackageResult(path: step.package, run: step.run?.name, status: .cancelled, filter: step.filter)
     if Task.isCancelled { return package }
 
@@ -201,7 +202,7 @@ public struct TestRunner: Sendable {
     return finish(package)
   }
 
-  private func finish(_ package: PackageResult) -> PackageResult {
+  func finish(_ package: PackageResult) -> PackageResult {
     var package = package
     if Task.isCancelled && package.status != .buildFailed { package.status = .cancelled }
     onEvent(.packageFinished(package))
@@ -229,7 +230,7 @@ public struct TestRunner: Sendable {
   }
 
   /// Runs a command; nil when the task was cancelled meanwhile (its result is then meaningless).
-  private func execute(_ request: ProcessRequest, onLine: (@Sendable (OutputLine) -> Void)? = nil)
+  func execute(_ request: ProcessRequest, onLine: (@Sendable (OutputLine) -> Void)? = nil)
     async throws(TestRunnerError) -> ProcessResult?
   {
     do {

@@ -53,11 +53,17 @@ public struct TestRunContext: Sendable, Codable, Hashable {
   /// A build folder of its own, under the scratch base (or `<root>/.build/ripple/runs`): two environments are
   /// two build graphs and never share a `.build`. nil: the package's usual build folder (the first run).
   public var scratchFolder: String?
+  /// Set for a `runner: xcodebuild` run: its steps call xcodebuild instead of `swift`.
+  public var xcodebuild: XcodebuildInvocation?
 
-  public init(name: String, environment: [String: String?] = [:], scratchFolder: String? = nil) {
+  public init(
+    name: String, environment: [String: String?] = [:], scratchFolder: String? = nil,
+    xcodebuild: XcodebuildInvocation? = nil
+  ) {
     self.name = name
     self.environment = environment
     self.scratchFolder = scratchFolder
+    self.xcodebuild = xcodebuild
   }
 
   /// The variables it sets, as a shell would write them before a command: `TEST_SERVER=1`.

@@ -131,6 +131,7 @@ public struct ProjectResolver {
     var excluded: [String] = []
     var dependencies: [String] = []
     var products: [XcodeProductDependency] = []
+    var foreign: [XcodeForeignDependency] = []
     var fingerprint: [String: PlistValue] = [
       "name": .string(name), "productType": .string(productType),
       "productName": object["productName"] ?? .string(""), "attributes": attributes ?? .string(""),
@@ -208,6 +209,14 @@ public struct ProjectResolver {
         let other = names[remote]
       {
         dependencies.append(other)
+      } else if let proxyID = dependency["targetProxy"]?.string, let proxy = document.objects[proxyID],
+        let portal = proxy["containerPortal"]?.string, portal != document.rootObject,
+        let remote = proxy["remoteInfo"]?.string, !remote.isEmpty,
+        let project = try location(of: portal, from: "target proxy \(proxyID)"), project.hasSuffix(".xcodeproj")
+      {
+        // A target of another project (a workspace's cross-project dependency); one outside the
+        // repository has no location and is left out.
+        foreign.append(XcodeForeignDependency(project: project, target: remote))
       }
       if let productRef = dependency["productRef"]?.string {
         products.append(try productDependency(productRef, from: "target dependency \(dependencyID)"))
@@ -237,13 +246,20 @@ public struct ProjectResolver {
         let package = product.packageReference.flatMap { id in packages.first { $0.id == id }?.identity } ?? ""
         return .string(product.name + "@" + package)
       }.sorted { $0.canonicalText < $1.canonicalText })
-    return XcodeTarget(
+    let foreignDependencies = Array(Set(foreign)).sorted()
+    if !foreignDependencies.isEmpty {
+      fingerprint["foreignDependencies"] = .array(
+        foreignDependencies.map { .string($0.project + ":" + $0.target) })
+    }
+    var target = XcodeTarget(
       id: id, name: name, productType: productType, kind: XcodeTarget.kind(ofProductType: productType),
       paths: Self.unique(paths), excludedPaths: Self.unique(excluded), dependencies: dependencyNames, host: host,
       productDependencies: Array(Set(products)).sorted {
         ($0.name, $0.packageReference ?? "") < ($1.name, $1.packageReference ?? "")
       },
       fingerprint: PlistValue.dictionary(fingerprint).canonicalText)
+    target.foreignDependencies = foreignDependencies
+    return target
   }
 
   /// `MyApp` from `$(BUILT_PRODUCTS_DIR)/MyApp.app/$(BUNDLE_EXECUTABLE_FOLDER_PATH)/MyApp`.

@@ -87,10 +87,22 @@ public enum XcodeGraphMapper {
         add(local(vendor.path, graph: graph))
       }
     }
+    // A target of another project is reached as that project's product of the same name (every Xcode
+    // target is one, below).
+    for dependency in project.targets.flatMap(\.foreignDependencies) {
+      add(
+        PackageDependency(
+          identity: XcodePackageReference.identity(ofLocation: dependency.project),
+          location: .local(path: dependency.project), fingerprint: dependency.project))
+    }
     let targets = project.targets.map { target in
       var edges: [TargetDependency] = target.dependencies.map { .target($0) }
       for product in target.productDependencies {
         edges.append(.product(product.name, package: product.packageReference.flatMap { identities[$0] }))
+      }
+      for dependency in target.foreignDependencies {
+        edges.append(
+          .product(dependency.target, package: XcodePackageReference.identity(ofLocation: dependency.project)))
       }
       return Target(
         name: target.name, kind: target.kind, directory: project.path, dependencies: edges,
@@ -99,7 +111,9 @@ public enum XcodeGraphMapper {
     }
     return Package(
       path: project.path, name: project.name, manifestFile: "project.pbxproj",
-      packageFingerprint: project.fingerprint, targets: targets, dependencies: dependencies, origin: .xcodeProject)
+      packageFingerprint: project.fingerprint, targets: targets,
+      products: project.targets.map { Product(name: $0.name, kind: "xcode", targets: [$0.name]) },
+      dependencies: dependencies, origin: .xcodeProject)
   }
 
   private static func local(_ path: String, graph: PackageGraph) -> PackageDependency {

@@ -54,6 +54,9 @@ public struct XcodeTarget: Sendable, Hashable {
   public var productDependencies: [XcodeProductDependency]
   /// Canonical text of the target's entry: settings, phases and their files, dependencies.
   public var fingerprint: String
+  /// Targets of other projects it depends on (a `PBXContainerItemProxy` whose `containerPortal` is
+  /// another `.xcodeproj` of the repository, as in a workspace).
+  public var foreignDependencies: [XcodeForeignDependency] = []
 
   public init(
     id: String, name: String, productType: String, kind: TargetKind, paths: [String], excludedPaths: [String],
@@ -123,6 +126,19 @@ public struct XcodePackageReference: Sendable, Hashable {
     if last.hasSuffix(".git") { last.removeLast(4) }
     return last.lowercased()
   }
+}
+
+/// A target of another project: its repo-relative `.xcodeproj` and the target's name (`remoteInfo`).
+public struct XcodeForeignDependency: Sendable, Hashable, Comparable {
+  public var project: String
+  public var target: String
+
+  public init(project: String, target: String) {
+    self.project = project
+    self.target = target
+  }
+
+  public static func < (lhs: Self, rhs: Self) -> Bool { (lhs.project, lhs.target) < (rhs.project, rhs.target) }
 }
 
 /// An `.xcworkspace`: the projects and packages it holds (`contents.xcworkspacedata`).

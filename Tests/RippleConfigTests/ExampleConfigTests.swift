@@ -14,7 +14,8 @@ import Testing
     #expect(config.assets.generate.map(\.id) == ["words", "words-db"])
     #expect(config.assets.assets.first?.transform?.variants.count == 2)
     #expect(config.assets.secrets.map(\.id) == ["server-secrets"])
-    #expect(config.testRuns.map(\.name) == ["server", "client"])
+    #expect(config.testRuns.map(\.name) == ["server", "client", "ios"])
+    #expect(config.testRuns.last?.xcodebuild?.scheme == "MyApp")
     #expect(config.test.requires.map(\.name) == ["postgres"])
   }
 }

@@ -45,7 +45,7 @@ import Testing
 
   @Test(arguments: [
     ("test:\n  runs:\n    - name: a\n      platforms: [windows]\n", 4, "`windows` is not a platform"),
-    ("test:\n  runs:\n    - name: a\n      runner: xcodebuild\n", 4, "`xcodebuild` is not a test runner"),
+    ("test:\n  runs:\n    - name: a\n      runner: gradle\n", 4, "`gradle` is not a test runner"),
     ("test:\n  runs:\n    - name: a\n      environment: {TEST_SERVER: 1}\n", 4, "must be a string"),
     ("test:\n  runs:\n    - name: a\n      environment: {X: [1]}\n", 4, "must be a string"),
     ("test:\n  runs:\n    - name: a\n    - name: a\n", 4, "used twice"),

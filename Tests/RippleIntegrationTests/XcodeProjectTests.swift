@@ -84,7 +84,7 @@ import XcodeFixtures
     #expect(graph.standardOutput.contains("\"path\" : \"App/MyApp.xcodeproj\""))
     #expect(graph.standardOutput.contains("\"kind\" : \"unitTest\""))
 
-    // `ripple test` runs the package's tests and says the Xcode ones are left to xcodebuild.
+    // Without a `runner: xcodebuild` run, `ripple test` runs the package's tests and names the Xcode ones.
     try repo.append("Packages/Core/Sources/Core/Core.swift", "public let version = 3\n")
     let plan = try RippleBinary.run(["test", "--dry-run"], in: repo.root)
     #expect(plan.status == 0)
@@ -92,7 +92,7 @@ import XcodeFixtures
     #expect(!plan.standardOutput.contains("xcodeproj"))
     // Named like every selected target no run here can test (`--require-all` makes it a failure).
     #expect(
-      plan.standardOutput.contains(": MyAppTests (an Xcode test bundle: run it with xcodebuild"),
+      plan.standardOutput.contains(": MyAppTests (an Xcode test bundle and no `runner: xcodebuild` run in test.runs"),
       "\(plan.standardOutput)")
   }
 

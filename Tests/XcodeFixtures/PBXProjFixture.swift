@@ -207,7 +207,8 @@ public struct PBXProjFixture: Sendable {
   public mutating func target(
     _ name: String, _ type: ProductType, sources: [String] = [], resources: [String] = [],
     synchronized: [String] = [], settings: [String: String] = [:], dependencies: [String] = [],
-    products: [ProductUse] = [], host: String? = nil, id: String? = nil
+    products: [ProductUse] = [], host: String? = nil, id: String? = nil,
+    foreignDependencies: [(portal: String, remoteID: String, name: String)] = []
   ) -> String {
     let targetID = id ?? newID()
     func buildFiles(_ refs: [String]) -> [Value] {
@@ -267,6 +268,17 @@ public struct PBXProjFixture: Sendable {
         ])
       dependencyIDs.append(
         .string(add("PBXTargetDependency", [("target", .string(dependency)), ("targetProxy", .string(proxy))])))
+    }
+    // A target of another project: the proxy's container is that project's file reference.
+    for foreign in foreignDependencies {
+      let proxy = add(
+        "PBXContainerItemProxy",
+        [
+          ("containerPortal", .string(foreign.portal)), ("proxyType", .string("1")),
+          ("remoteGlobalIDString", .string(foreign.remoteID)), ("remoteInfo", .string(foreign.name)),
+        ])
+      dependencyIDs.append(
+        .string(add("PBXTargetDependency", [("name", .string(foreign.name)), ("targetProxy", .string(proxy))])))
     }
     let configuration = add(
       "XCBuildConfiguration",

@@ -1,0 +1,35 @@
+import Foundation
+import RippleConfig
+import SystemClients
+import Testing
+
+@testable import RippleKit
+
+/// `ripple doctor` on a `runner: xcodebuild` run: planned only off macOS, else whether xcodebuild answers.
+@Suite struct XcodebuildDoctorTests {
+  static let run = TestRunSpec(
+    name: "ios", platforms: [.macos], runner: .xcodebuild,
+    xcodebuild: XcodebuildRunSpec(scheme: "MyApp", destination: "platform=macOS"))
+
+  @Test func onLinuxTheRunIsAWarningThatItIsOnlyPlanned() async {
+    let check = await Doctor.xcodebuildRun(Self.run, host: .linux, process: .failing)
+    #expect(check.ok && check.isWarning)
+    #expect(check.detail.hasPrefix("planned only: it runs on macos, this host is linux"))
+  }
+
+  @Test func onMacOSXcodebuildMustAnswer() async {
+    let answering = ProcessClient { request in
+      #expect(request.executable == "xcodebuild" && request.arguments == ["-version"])
+      return ProcessResult(
+        request: request, exitStatus: 0, standardOutput: Data("Xcode 16.2\nBuild version 16C5032a\n".utf8),
+        standardError: Data())
+    }
+    let check = await Doctor.xcodebuildRun(Self.run, host: .macos, process: answering)
+    #expect(check.ok && check.detail == "Xcode 16.2")
+
+    let missing = ProcessClient { _ in throw ProcessError.notFound(executable: "xcodebuild") }
+    let failed = await Doctor.xcodebuildRun(Self.run, host: .macos, process: missing)
+    #expect(!failed.ok)
+    #expect(failed.fix?.contains("xcode-select") == true)
+  }
+}
