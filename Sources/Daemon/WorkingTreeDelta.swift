@@ -12,7 +12,7 @@ import RippleCore
 /// A working tree described as its HEAD commit plus the files whose content differs from HEAD (staged,
 /// unstaged, untracked). Built once by a status scan (start-up, HEAD or index moved, a watcher rescan), then
 /// kept current from the paths the watcher reports: a save costs the saved files, not the tree
-/// (docs/ARCHITECTURE.md, section 6).
+/// (docs/ARCHITECTURE.md, section 5).
 struct WorkingTreeDelta: Sendable, Equatable {
   /// A file as the working tree holds it: absent (or a directory), or git's blob id of its content.
   enum Content: Sendable, Hashable {

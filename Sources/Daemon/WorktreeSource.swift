@@ -9,7 +9,7 @@ import RunModel
 /// `.git/index.lock` exists; a run is queued only when the working tree differs, as git sees it, from the
 /// last one queued. The watcher's paths say what to look at (each is hashed and compared with HEAD); only
 /// start-up, a watcher rescan, or a moved HEAD or rewritten index (git's stamps) cost a status scan of the
-/// whole tree (docs/ARCHITECTURE.md, section 6).
+/// whole tree (docs/ARCHITECTURE.md, section 5).
 final class WorktreeSource: Sendable {
   static let lane = "worktree"
 
