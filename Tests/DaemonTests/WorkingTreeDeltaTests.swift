@@ -82,7 +82,11 @@ struct WorkingTreeDeltaTests {
     try delta.update(["Sources/A/a.swift"], in: repository)
     let changes = try delta.changes(from: base, in: repository)
     #expect(!changes.map(\.path).contains("Sources/A/a.swift"))
-    #expect(answer(changes) == (try gitAnswer(repository, from: base)))
+    // libgit2 merges base → index → disk and keeps "modified" for the edited-back file (git's own
+    // `git diff <base>` reports nothing there); every other path agrees.
+    var git = try gitAnswer(repository, from: base)
+    #expect(git.removeValue(forKey: "Sources/A/a.swift") == .modified)
+    #expect(answer(changes) == git)
   }
 
   @Test func sameContentWrittenAgainKeepsTheFingerprint() throws {
