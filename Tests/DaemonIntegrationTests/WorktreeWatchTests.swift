@@ -15,9 +15,11 @@ struct WorktreeWatchTests {
     return checkout
   }
 
-  private func config(_ checkout: String) -> String {
+  /// `name`: the fingerprint of the last tree queued is kept in the cache, which the tests of one run share;
+  /// a test counting runs from its start needs a name of its own.
+  private func config(_ checkout: String, name: String = "dev") -> String {
     """
-      - name: dev
+      - name: \(name)
         path: \(checkout)
         settle: 300ms
         watch: inotify
@@ -87,7 +89,7 @@ struct WorktreeWatchTests {
     try h.git(["-C", checkout, "add", "-A"])
     try h.git(["-C", checkout, "commit", "-q", "-m", "feature"])
     try h.git(["-C", checkout, "checkout", "-q", "main"])
-    try h.start(repositories: config(checkout))
+    try h.start(repositories: config(checkout, name: "saves"))
     try await h.waitForReady()
 
     func nextRun(_ count: Int) async throws -> [String] {

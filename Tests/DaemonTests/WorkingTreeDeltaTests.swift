@@ -67,7 +67,8 @@ struct WorkingTreeDeltaTests {
     try fixture.write("Sources/B/b.swift", "let b = 2\n")
     try fixture.write("Sources/B/c.swift", "let c = 3\n")
     try FileManager.default.removeItem(atPath: fixture.root + "/Sources/New")
-    try delta.update(["README.md", "Sources/B", "Sources/B/b.swift", "Sources/B/c.swift", "Sources/New"], in: repository)
+    try delta.update(
+      ["README.md", "Sources/B", "Sources/B/b.swift", "Sources/B/c.swift", "Sources/New"], in: repository)
     #expect(delta.differing.isEmpty)
     #expect(delta.fingerprint == clean)
     #expect(try delta.changes(from: head, in: repository).isEmpty)
