@@ -498,9 +498,10 @@ def bench_daemon(ripple, work):
         return float(open(stamp).read()) - start, float(open(build_stamp).read()) - start
 
     def save_and_wait(marker):
-        measured = save(marker, timeout=300 if marker == "warm-up" else 30)
+        measured = save(marker, timeout=600 if marker == "warm-up" else 30)
         if measured is None:
-            sys.exit(f"bench: no swift build within 30 s of a save; see {work}/daemon-inotify/logs and stderr")
+            sys.exit(f"bench: no swift build after the save '{marker}'; see {work}/daemon-inotify/logs and stderr "
+                     "(kept with RIPPLE_BENCH_KEEP=1)")
         builds.append(measured[1])
         wait_idle(port)
         return measured[0]
@@ -642,7 +643,8 @@ def main():
         if "daemon" in sections:
             bench_daemon(ripple, work)
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        if not os.environ.get("RIPPLE_BENCH_KEEP"):
+            shutil.rmtree(work, ignore_errors=True)
     print(f"\n{'all targets met' if not FAILED else 'missed: ' + ', '.join(FAILED)}")
     sys.exit(1 if FAILED else 0)
 

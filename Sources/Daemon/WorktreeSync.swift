@@ -34,7 +34,7 @@ final class DirtyPaths: Sendable {
 /// files on disk plus untracked, non-ignored ones), so tests never run in — or write into — their checkout.
 /// A full sync compares every file (size, modification time, mode); after that, only the paths the watcher
 /// reported are looked at, so a save costs one file, not a scan of the tree. The copy keeps the source's
-/// modification times, and its index is refreshed for what changed, so git's status stays fast there.
+/// modification times, and a full sync refreshes its index, so a full status scan there stays fast.
 enum WorktreeSync {
   struct Summary: Sendable, Equatable {
     var copied: Int
@@ -78,7 +78,6 @@ enum WorktreeSync {
     }
     guard let paths, paths.count <= 2_000 else { return try mirror(from: source, to: copy) }
     var summary = Summary(copied: 0, removed: 0, full: false)
-    var touched: [String] = []
     for path in paths.sorted() {
       var status = stat()
       if lstat(from + "/" + path, &status) != 0 {
@@ -86,13 +85,11 @@ enum WorktreeSync {
         guard lstat(to + "/" + path, &copied) == 0 else { continue }
         if (copied.st_mode & S_IFMT) == S_IFDIR {
           // A folder moved or deleted as a whole (the watcher names only the folder): its files go too.
-          let files = copy.workingTreeFiles(under: path)
+          let files = copy.workingTreeFiles(under: path).count
           try FileManager.default.removeItem(atPath: to + "/" + path)
-          summary.removed += files.count
-          touched += files
+          summary.removed += files
         } else if unlink(to + "/" + path) == 0 {
           summary.removed += 1
-          touched.append(path)
         }
         continue
       }
@@ -102,17 +99,17 @@ enum WorktreeSync {
         var copied = stat()
         if lstat(to + "/" + path, &copied) == 0, (copied.st_mode & S_IFMT) != S_IFDIR, unlink(to + "/" + path) == 0 {
           summary.removed += 1
-          touched.append(path)
         }
         try FileManager.default.createDirectory(atPath: to + "/" + path, withIntermediateDirectories: true)
         continue
       }
       if try copyIfDifferent(from + "/" + path, to + "/" + path, status: status) {
         summary.copied += 1
-        touched.append(path)
       }
     }
-    if !touched.isEmpty { try copy.refreshIndex(paths: touched) }
+    // The copy's index is not rewritten here: that costs the whole index (every entry written and hashed)
+    // per save, and nothing reads the copy's status per save any more (WorkingTreeDelta); a later full
+    // scan re-reads the few files whose stamps went stale.
     return summary
   }
 
