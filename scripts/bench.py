@@ -494,8 +494,11 @@ def bench_daemon(ripple, work):
             time.sleep(0.002)
         if not os.path.exists(build_stamp):
             return None
-        time.sleep(0.01)  # the stamp is written by `date`: let it finish
-        return float(open(stamp).read()) - start, float(open(build_stamp).read()) - start
+        def read(path):  # the stamp is written by `date`: wait until it is complete
+            while not open(path).read().endswith("\n") and time.time() < start + timeout + 5:
+                time.sleep(0.002)
+            return float(open(path).read())
+        return read(stamp) - start, read(build_stamp) - start
 
     def save_and_wait(marker):
         measured = save(marker, timeout=600 if marker == "warm-up" else 30)
@@ -514,6 +517,7 @@ def bench_daemon(ripple, work):
         latencies = [save_and_wait(f"save {i}") for i in range(11)]
         latency = statistics.median(latencies)
         build_latency = statistics.median(builds)
+        print(f"  save to swift build, 11 saves: {', '.join(f'{x*1000:.0f}' for x in builds)} ms", flush=True)
 
         # Idle: nothing changes for a minute.
         wait_idle(port)
