@@ -195,7 +195,8 @@ let package = Package(
     .testTarget(
       name: "DaemonTests",
       dependencies: [
-        "Daemon", "RunModel", "RunStore", "RippleConfig", "Git", "TestRunner", "ServiceMetrics", "TestSupport",
+        "Daemon", "FileWatch", "RippleCore", "RunModel", "RunStore", "RippleConfig", "Git", "TestRunner",
+        "ServiceMetrics", "TestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
       ]),

@@ -126,20 +126,8 @@ struct RunExecutor: Sendable {
         run.repository, lane: "worktree",
         checkoutName: DaemonPaths.checkoutName(of: settings.source, repository: run.repository))
       let copy = try GitRepository.openOrCreateWorktree(at: root, objectsOf: developer)
-      let head = try developer.headCommit()
-      let dirty = dirtyPaths[run.repository]
-      var paths = dirty?.take()
-      if (try? copy.headCommit()) != head {
-        try copy.checkOut(head)
-        paths = nil  // the checkout rewrote tracked files: compare everything
-      }
-      let synced: WorktreeSync.Summary
-      do {
-        synced = try WorktreeSync.sync(from: developer, to: copy, only: paths)
-      } catch {
-        dirty?.markAll()  // a half-done sync: the next one compares everything
-        throw error
-      }
+      let (synced, delta) = try WorktreeSync.prepare(from: developer, to: copy, dirty: dirtyPaths[run.repository])
+      let head = delta.head
       say(
         "synced the working tree of \(path) into \(root) (\(synced.full ? "full" : "changed paths"): "
           + "\(synced.copied) copied, \(synced.removed) removed)")
@@ -152,7 +140,8 @@ struct RunExecutor: Sendable {
       }
       return Prepared(
         repository: copy, root: root, lane: "worktree",
-        change: ChangeRequest(base: base.hex, head: nil, noMergeBase: true))
+        change: ChangeRequest(
+          base: base.hex, head: nil, noMergeBase: true, knownChanges: try delta.changes(from: base, in: copy)))
     }
   }
 

@@ -1,4 +1,3 @@
-import Crypto
 import FileWatch
 import Foundation
 import Git
@@ -6,9 +5,11 @@ import RippleConfig
 import RippleCore
 import RunModel
 
-/// Watches a developer's working tree (dev box): file events only say *when* to look; git says what
-/// changed. Bursts settle first; nothing is evaluated while `.git/index.lock` exists; a run is queued only
-/// when the working tree differs, as git sees it, from the last one queued.
+/// Watches a developer's working tree (dev box). Bursts settle first; nothing is evaluated while
+/// `.git/index.lock` exists; a run is queued only when the working tree differs, as git sees it, from the
+/// last one queued. The watcher's paths say what to look at (each is hashed and compared with HEAD); only
+/// start-up, a watcher rescan, or a moved HEAD or rewritten index (git's stamps) cost a status scan of the
+/// whole tree (docs/ARCHITECTURE.md, section 5).
 final class WorktreeSource: Sendable {
   static let lane = "worktree"
 
@@ -28,6 +29,10 @@ final class WorktreeSource: Sendable {
     var lastCheck: Date?
     var lastError: String?
     var lastFingerprint: String?
+    /// The working tree against HEAD, kept current from the watcher's paths; nil: scan it next time.
+    var delta: WorkingTreeDelta?
+    /// HEAD and the index's stamps when `delta` was built: when either moves, `delta` is built again.
+    var gitStamp: String?
   }
 
   init(
@@ -68,11 +73,12 @@ final class WorktreeSource: Sendable {
     }
   }
 
-  /// Looks at the working tree now; queues a run when it changed since the last one queued.
-  func check(reason: String) async {
+  /// Looks at the working tree now; queues a run when it changed since the last one queued. `paths`: what the
+  /// watcher reported since the last look; nil: look at everything.
+  func check(reason: String, paths: Set<String>? = nil) async {
     await waitForIndexLock()
     do {
-      let (fingerprint, changedFiles) = try currentFingerprint()
+      let (fingerprint, changedFiles) = try currentFingerprint(paths: paths)
       let previous = state.withLock {
         $0.lastCheck = Date()
         $0.lastError = nil
@@ -89,7 +95,10 @@ final class WorktreeSource: Sendable {
       await scheduler.submit(NewRun(repository: settings.name, branch: Self.lane, head: "worktree", trigger: .watch))
     } catch {
       let message = (error as? any RippleError)?.description ?? "\(error)"
-      state.withLock { $0.lastError = message }
+      state.withLock {
+        $0.lastError = message
+        $0.delta = nil
+      }
       log.warning("\(settings.name): cannot read the working tree: \(message)")
     }
   }
@@ -100,13 +109,24 @@ final class WorktreeSource: Sendable {
     for await batch in settled(watcher.events, window: settings.settle, maxDelay: maxDelay) {
       if Task.isCancelled { break }
       for reason in batch.reasons { log.warning("\(settings.name): \(reason)") }
-      if batch.rescan { dirty.markAll() } else { dirty.mark(batch.paths) }
-      await check(reason: "\(batch.eventCount) file events")
+      let paths = Self.pathsToLookAt(batch)
+      if let paths { dirty.mark(paths) } else { dirty.markAll() }
+      await check(reason: "\(batch.eventCount) file events", paths: paths)
     }
     watcher.stop()
   }
 
   func stop() { watcher.stop() }
+
+  /// The paths a settled batch asks to look at; nil for everything: the watcher may have missed events
+  /// (a rescan: queue overflow, fallback to polling), or a `.gitignore` changed which files belong to the
+  /// working tree.
+  static func pathsToLookAt(_ batch: SettledBatch) -> Set<String>? {
+    if batch.rescan || batch.paths.contains(where: { $0 == ".gitignore" || $0.hasSuffix("/.gitignore") }) {
+      return nil
+    }
+    return batch.paths
+  }
 
   /// git holds `.git/index.lock` while it writes the index (commit, checkout, rebase): reading then would
   /// see a half-done state. Wait for it to go (polling; it is usually there for milliseconds), but never
@@ -125,24 +145,35 @@ final class WorktreeSource: Sendable {
     }
   }
 
-  /// HEAD plus every changed file against it (path, size, modification time): equal fingerprints mean
-  /// the same working tree, as far as a run could tell.
-  private func currentFingerprint() throws -> (String, Int) {
-    let head = (try? repository.headCommit().hex) ?? "unborn"
-    let changes = try repository.changesToWorkingTree(from: repository.headCommit())
-    var text = head + "\n"
-    for change in changes {
-      text += "\(change.status) \(change.path)"
-      var info = stat()
-      if stat(root + "/" + change.path, &info) == 0 {
-        #if canImport(Darwin)
-          text += " \(info.st_size) \(info.st_mtimespec.tv_sec).\(info.st_mtimespec.tv_nsec)"
-        #else
-          text += " \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
-        #endif
-      }
-      text += "\n"
+  /// The working tree's fingerprint and how many files differ from HEAD. Only `paths` are looked at,
+  /// unless there is no delta yet, `paths` is nil, or HEAD or the index moved: then one status scan.
+  private func currentFingerprint(paths: Set<String>?) throws -> (String, Int) {
+    let head = try repository.headCommit()
+    let stamp = gitStamp(head: head)
+    let delta: WorkingTreeDelta
+    if var known = state.withLock({ $0.gitStamp == stamp ? $0.delta : nil }), let paths {
+      try known.update(paths, in: repository)
+      delta = known
+    } else {
+      delta = try WorkingTreeDelta.scan(repository, head: head)
     }
-    return (SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined(), changes.count)
+    state.withLock {
+      $0.delta = delta
+      $0.gitStamp = stamp
+    }
+    return (delta.fingerprint, delta.differing.count)
+  }
+
+  /// HEAD's commit and the index file's identity, size and modification time: git rewrites the index
+  /// (a new inode) for every change to it, so equal stamps mean the same HEAD and index.
+  private func gitStamp(head: ObjectID) -> String {
+    var info = stat()
+    guard stat(repository.gitDirectory + "/index", &info) == 0 else { return head.hex + " no index" }
+    #if canImport(Darwin)
+      let time = "\(info.st_mtimespec.tv_sec).\(info.st_mtimespec.tv_nsec)"
+    #else
+      let time = "\(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec)"
+    #endif
+    return "\(head.hex) \(info.st_ino) \(info.st_size) \(time)"
   }
 }

@@ -12,9 +12,14 @@ import RippleCore
 /// run that syncs. `nil` means "unknown: sync everything" (start-up, a rescan, a failed sync).
 final class DirtyPaths: Sendable {
   private let paths = Locked<Set<String>?>(nil)
+  /// The private copy against its HEAD after the last sync; nil after a failed one (scan it again).
+  let copyDelta = Locked<WorkingTreeDelta?>(nil)
 
   func mark(_ changed: Set<String>) { paths.withLock { $0?.formUnion(changed) } }
-  func markAll() { paths.withLock { $0 = nil } }
+  func markAll() {
+    paths.withLock { $0 = nil }
+    copyDelta.withLock { $0 = nil }
+  }
 
   /// What to sync now (nil: everything); the set starts empty again.
   func take() -> Set<String>? {
@@ -29,12 +34,42 @@ final class DirtyPaths: Sendable {
 /// files on disk plus untracked, non-ignored ones), so tests never run in — or write into — their checkout.
 /// A full sync compares every file (size, modification time, mode); after that, only the paths the watcher
 /// reported are looked at, so a save costs one file, not a scan of the tree. The copy keeps the source's
-/// modification times, and its index is refreshed for what changed, so git's status stays fast there.
+/// modification times, and a full sync refreshes its index, so a full status scan there stays fast.
 enum WorktreeSync {
   struct Summary: Sendable, Equatable {
     var copied: Int
     var removed: Int
     var full: Bool
+  }
+
+  /// Brings the private copy to the developer's HEAD and working tree for a run, and says how the copy
+  /// differs from that HEAD: from the paths the watcher reported (`dirty`), or, after a checkout, a full
+  /// sync or a failure, from one status scan of the copy.
+  static func prepare(from source: GitRepository, to copy: GitRepository, dirty: DirtyPaths?) throws
+    -> (Summary, WorkingTreeDelta)
+  {
+    let head = try source.headCommit()
+    var paths = dirty?.take()
+    let known = dirty?.copyDelta.withLock { $0 }
+    do {
+      if (try? copy.headCommit()) != head {
+        try copy.checkOut(head)
+        paths = nil  // the checkout rewrote tracked files: compare everything
+      }
+      let summary = try sync(from: source, to: copy, only: paths)
+      let delta: WorkingTreeDelta
+      if !summary.full, let paths, var known, known.head == head {
+        try known.update(paths, in: copy)
+        delta = known
+      } else {
+        delta = try WorkingTreeDelta.scan(copy, head: head)
+      }
+      dirty?.copyDelta.withLock { $0 = delta }
+      return (summary, delta)
+    } catch {
+      dirty?.markAll()  // a half-done sync: the next one compares everything
+      throw error
+    }
   }
 
   static func sync(from source: GitRepository, to copy: GitRepository, only paths: Set<String>?) throws -> Summary {
@@ -43,24 +78,38 @@ enum WorktreeSync {
     }
     guard let paths, paths.count <= 2_000 else { return try mirror(from: source, to: copy) }
     var summary = Summary(copied: 0, removed: 0, full: false)
-    var touched: [String] = []
     for path in paths.sorted() {
       var status = stat()
       if lstat(from + "/" + path, &status) != 0 {
-        if unlink(to + "/" + path) == 0 {
+        var copied = stat()
+        guard lstat(to + "/" + path, &copied) == 0 else { continue }
+        if (copied.st_mode & S_IFMT) == S_IFDIR {
+          // A folder moved or deleted as a whole (the watcher names only the folder): its files go too.
+          let files = copy.workingTreeFiles(under: path).count
+          try FileManager.default.removeItem(atPath: to + "/" + path)
+          summary.removed += files
+        } else if unlink(to + "/" + path) == 0 {
           summary.removed += 1
-          touched.append(path)
         }
         continue
       }
-      // A directory appeared or moved: its content is not listed one by one; look at everything.
-      if (status.st_mode & S_IFMT) == S_IFDIR { return try mirror(from: source, to: copy) }
+      // A folder appeared or moved in: both watchers also report each file inside it, so only the folder
+      // itself is made here (replacing a file of that name).
+      if (status.st_mode & S_IFMT) == S_IFDIR {
+        var copied = stat()
+        if lstat(to + "/" + path, &copied) == 0, (copied.st_mode & S_IFMT) != S_IFDIR, unlink(to + "/" + path) == 0 {
+          summary.removed += 1
+        }
+        try FileManager.default.createDirectory(atPath: to + "/" + path, withIntermediateDirectories: true)
+        continue
+      }
       if try copyIfDifferent(from + "/" + path, to + "/" + path, status: status) {
         summary.copied += 1
-        touched.append(path)
       }
     }
-    if !touched.isEmpty { try copy.refreshIndex(paths: touched) }
+    // The copy's index is not rewritten here: that costs the whole index (every entry written and hashed)
+    // per save, and nothing reads the copy's status per save any more (WorkingTreeDelta); a later full
+    // scan re-reads the few files whose stamps went stale.
     return summary
   }
 

@@ -9,11 +9,18 @@ public struct ChangeRequest: Sendable, Hashable {
   public var head: String?
   /// Compare `base` itself instead of the merge-base of base and head.
   public var noMergeBase: Bool
+  /// The changes from `base` to the working tree when the caller already knows them (rippled keeps them
+  /// current from its file watcher): used instead of git's status scan. Only with `head` nil and
+  /// `noMergeBase`.
+  public var knownChanges: [ChangedFile]?
 
-  public init(base: String? = nil, head: String? = nil, noMergeBase: Bool = false) {
+  public init(
+    base: String? = nil, head: String? = nil, noMergeBase: Bool = false, knownChanges: [ChangedFile]? = nil
+  ) {
     self.base = base
     self.head = head
     self.noMergeBase = noMergeBase
+    self.knownChanges = knownChanges
   }
 }
 
@@ -58,6 +65,8 @@ public enum ChangeDetection {
     let changes: [ChangedFile]
     if let head {
       changes = try repository.changes(from: from, to: head)
+    } else if let known = request.knownChanges, request.noMergeBase {
+      changes = known
     } else {
       changes = try repository.changesToWorkingTree(from: from)
     }

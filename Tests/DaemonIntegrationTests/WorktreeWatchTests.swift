@@ -15,9 +15,11 @@ struct WorktreeWatchTests {
     return checkout
   }
 
-  private func config(_ checkout: String) -> String {
+  /// `name`: the fingerprint of the last tree queued is kept in the cache, which the tests of one run share;
+  /// a test counting runs from its start needs a name of its own.
+  private func config(_ checkout: String, name: String = "dev") -> String {
     """
-      - name: dev
+      - name: \(name)
         path: \(checkout)
         settle: 300ms
         watch: inotify
@@ -63,5 +65,69 @@ struct WorktreeWatchTests {
     #expect(run["branch"] as? String == "worktree")
     #expect(run["trigger"] as? String == "watch")
     _ = try await h.waitForRun(head: "worktree", states: ["passed"], timeout: .seconds(60))
+  }
+
+  /// The changed files recorded for `run`; nil before its analysis is recorded.
+  private func changedFiles(_ h: DaemonHarness, run: [String: Any]) async throws -> [String]? {
+    guard let id = run["id"] as? Int, let analysis = try await h.detail(id)["analysis"] as? [String: Any] else {
+      return nil
+    }
+    return (analysis["changedFiles"] as? [String])?.sorted()
+  }
+
+  /// Each save is looked at through the watcher's paths alone (no status scan); the run's changes must
+  /// still be exactly git's: a save, the same bytes again (nothing), a new untracked file, a deletion, and
+  /// a branch switch (HEAD moved: one full look).
+  @Test func eachKindOfSaveMakesARunWithGitsChanges() async throws {
+    let h = try DaemonHarness()
+    let checkout = try makeCheckout(h)
+    try h.write("notes.txt", "notes\n", in: checkout)
+    try h.git(["-C", checkout, "add", "-A"])
+    try h.git(["-C", checkout, "commit", "-q", "-m", "notes"])
+    try h.git(["-C", checkout, "checkout", "-q", "-b", "feature"])
+    try h.write("feature.txt", "on the feature branch\n", in: checkout)
+    try h.git(["-C", checkout, "add", "-A"])
+    try h.git(["-C", checkout, "commit", "-q", "-m", "feature"])
+    try h.git(["-C", checkout, "checkout", "-q", "main"])
+    try h.start(repositories: config(checkout, name: "saves"))
+    try await h.waitForReady()
+
+    func nextRun(_ count: Int) async throws -> [String] {
+      try await h.eventually("run \(count)", timeout: .seconds(60)) { try await runCount(h) >= count }
+      try await Task.sleep(for: .seconds(1))
+      #expect(try await runCount(h) == count, "one run per settled save")
+      let runs = try await h.runs()
+      let run = try #require(runs.max { ($0["id"] as? Int ?? 0) < ($1["id"] as? Int ?? 0) })
+      let id = try #require(run["id"] as? Int)
+      try await h.eventually("run \(count) finished", timeout: .seconds(60)) {
+        let state = try await h.runs().first { $0["id"] as? Int == id }?["state"] as? String
+        return state.map { !["queued", "running"].contains($0) } ?? false
+      }
+      return try await changedFiles(h, run: run) ?? []
+    }
+
+    try h.write("README.md", "# dev, edited\n", in: checkout)
+    #expect(try await nextRun(1) == ["README.md"])
+
+    try h.write("README.md", "# dev, edited\n", in: checkout)  // the same bytes
+    try await Task.sleep(for: .seconds(2))
+    #expect(try await runCount(h) == 1, "a save without new content queues nothing")
+
+    try h.write("Sources/new.txt", "untracked\n", in: checkout)
+    #expect(try await nextRun(2) == ["README.md", "Sources/new.txt"])
+
+    try FileManager.default.removeItem(atPath: checkout + "/notes.txt")
+    #expect(try await nextRun(3) == ["README.md", "Sources/new.txt", "notes.txt"])
+
+    // Undo everything, then switch branches: HEAD moves, git's changes come from the commits.
+    try h.git(["-C", checkout, "checkout", "-q", "--", "."])
+    try FileManager.default.removeItem(atPath: checkout + "/Sources")
+    try await Task.sleep(for: .seconds(1))
+    try h.git(["-C", checkout, "checkout", "-q", "feature"])
+    try await h.eventually("the run after the switch", timeout: .seconds(60)) {
+      let runs = try await h.runs()
+      guard let last = runs.max(by: { ($0["id"] as? Int ?? 0) < ($1["id"] as? Int ?? 0) }) else { return false }
+      return try await changedFiles(h, run: last) == ["feature.txt"]
+    }
   }
 }
