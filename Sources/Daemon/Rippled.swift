@@ -128,7 +128,9 @@ public struct Rippled: Sendable {
     let api = APIContext(
       store: store, runs: .live(scheduler), metrics: metrics, status: statusProvider, branchSources: branchSources,
       worktreeSources: worktreeSources, token: secrets.token, webhookSecret: secrets.webhookSecret, log: log,
-      health: health)
+      health: health,
+      sessions: WebSessions(secure: configuration.http.publicURL?.lowercased().hasPrefix("https://") ?? false),
+      publicURL: configuration.http.publicURL)
 
     var logger = Logger(label: "rippled")
     logger.logLevel = .warning

@@ -58,7 +58,7 @@ struct RunsAPIRoutes {
         return state == .queued || state == .running
       }
     }
-    let changes = routes.group().add(middleware: BearerAuthMiddleware(token: api.token))
+    let changes = routes.group().add(middleware: api.authMiddleware)
     changes.post("runs") { request, _ in
       let body = try await request.body.collect(upTo: HTTPAPI.maxBody)
       let trigger = try TriggerRequest.decode(Data(buffer: body))
@@ -132,6 +132,11 @@ struct RunsAPIRoutes {
 
   /// The same commit of the same branch again, as a new run; a run still queued or running is a 409.
   static func rerun(_ id: Int64, _ api: APIContext) async throws -> Response {
+    try HTTPAPI.json(try await submitRerun(id, api), status: .accepted)
+  }
+
+  /// The new run of a re-run, or the HTTP error naming why there is none (also for the run page's button).
+  static func submitRerun(_ id: Int64, _ api: APIContext) async throws -> RunRecord {
     guard let run = try api.read({ try api.store.run(id) }) else {
       throw HTTPError(.notFound, message: "no run \(id)")
     }
@@ -142,7 +147,7 @@ struct RunsAPIRoutes {
       let new = await api.runs.submit(
         NewRun(repository: run.repository, branch: run.branch, head: run.head, trigger: .api, retryOf: id))
     else { throw HTTPError(.serviceUnavailable, message: "the runs database is failing; see /readyz") }
-    return try HTTPAPI.json(new, status: .accepted)
+    return new
   }
 
   static func triggerRun(_ trigger: TriggerRequest, _ api: APIContext) async throws -> Response {
