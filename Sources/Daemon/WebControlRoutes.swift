@@ -21,14 +21,16 @@ struct WebControlRoutes {
     routes.get("/login") { request, _ in
       let next = Self.safeNext(request.uri.queryParameters["next"].map(String.init))
       let loggedIn = WebAuth.isLoggedIn(request, sessions: api.sessions)
-      return HTTPAPI.html(Dashboard.login(next: next, message: nil, loggedIn: loggedIn, tokenConfigured: api.token != nil))
+      return HTTPAPI.html(
+        Dashboard.login(next: next, message: nil, loggedIn: loggedIn, tokenConfigured: api.token != nil))
     }
     routes.post("/login") { request, _ in
       let form = try await Self.form(request)
       let next = Self.safeNext(form.next)
       guard let token = api.token else {
         return HTTPAPI.html(
-          Dashboard.login(next: next, message: WebAuth.Outcome.noToken.message, loggedIn: false, tokenConfigured: false),
+          Dashboard.login(
+            next: next, message: WebAuth.Outcome.noToken.message, loggedIn: false, tokenConfigured: false),
           status: .forbidden)
       }
       // A login from another site's form would plant that site's session (login CSRF).
