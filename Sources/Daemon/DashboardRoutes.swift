@@ -10,8 +10,12 @@ struct DashboardRoutes {
     let routes = RouteCollection(context: BasicRequestContext.self)
     routes.get("/") { _, _ in
       let status = await api.status()
-      let runs = try api.read { try api.store.runs(limit: 200) }
-      return HTTPAPI.html(Dashboard.index(status: status, runs: runs, now: Date()))
+      let now = Date()
+      let since = now.addingTimeInterval(-Double(Dashboard.missPanelDays) * 86_400)
+      let (runs, misses) = try api.read {
+        (try api.store.runs(limit: 200), try api.store.misses(since: since))
+      }
+      return HTTPAPI.html(Dashboard.index(status: status, runs: runs, now: now, misses: misses))
     }
     routes.get("/runs/:id") { request, context in
       let id = try context.parameters.require("id", as: Int64.self)
@@ -20,7 +24,8 @@ struct DashboardRoutes {
       }
       let options = RunPageOptions(
         loggedIn: WebAuth.isLoggedIn(request, sessions: api.sessions),
-        log: detail.run.logPath.flatMap { Self.logTail(path: $0) })
+        log: detail.run.logPath.flatMap { Self.logTail(path: $0) },
+        misses: try api.read { try api.store.misses(run: id) })
       return HTTPAPI.html(Dashboard.run(detail, now: Date(), options: options))
     }
     return routes

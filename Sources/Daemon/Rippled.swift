@@ -84,7 +84,9 @@ public struct Rippled: Sendable {
     let scheduler = Scheduler(
       limit: configuration.concurrency, store: store, executor: executor, repositories: configuration.repositories,
       log: log, metrics: metrics, health: health, maxLogBytes: configuration.retention.maxLogBytes,
-      statuses: statuses
+      statuses: statuses,
+      notifications: BranchNotifier(
+        repositories: configuration.repositories, publicURL: configuration.http.publicURL, store: store, log: log)
     ) { text in
       let changed = activity.withLock { current in
         defer { current = text }
@@ -156,6 +158,11 @@ public struct Rippled: Sendable {
     var lifecycle: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app), .init(service: work)]
     lifecycle += branchSources.map { .init(service: SourceService($0, started: started)) }
     lifecycle += worktreeSources.map { .init(service: SourceService($0, started: started)) }
+    if configuration.repositories.contains(where: { $0.canary != nil }) {
+      let canaries = Canaries(
+        repositories: configuration.repositories, store: store, runs: .live(scheduler), clock: .live, log: log)
+      lifecycle.append(.init(service: CanaryService(canaries: canaries, started: started)))
+    }
     lifecycle.append(
       .init(
         service: MaintenanceService(

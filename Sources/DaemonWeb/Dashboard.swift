@@ -24,11 +24,15 @@ public enum Dashboard {
   /// `/`: header (ready/healthy, problems, current activity, queue length, running runs), then per repository and
   /// branch the most recent runs (newest first): id, state, head and base, trigger, when queued, duration,
   /// "N of M" test targets, failed tests, reason. Branches are ordered by their newest run.
-  public static func index(status: DaemonStatus, runs: [RunRecord], now: Date) -> String {
-    index(status: status, runs: runs, now: now, runsPerBranch: runsPerBranch)
+  public static func index(
+    status: DaemonStatus, runs: [RunRecord], now: Date, misses: [SelectionMiss] = []
+  ) -> String {
+    index(status: status, runs: runs, now: now, runsPerBranch: runsPerBranch, misses: misses)
   }
 
-  public static func index(status: DaemonStatus, runs: [RunRecord], now: Date, runsPerBranch: Int) -> String {
+  public static func index(
+    status: DaemonStatus, runs: [RunRecord], now: Date, runsPerBranch: Int, misses: [SelectionMiss] = []
+  ) -> String {
     var body = topBar(status: status)
     body += "<main>\n"
     body += stats(status: status, now: now)
@@ -36,6 +40,7 @@ public enum Dashboard {
       let items = status.problems.map { problem -> Markup in "<li>\(problem)</li>" }
       body += "<div class=\"box problem\"><strong>Needs attention</strong><ul>\(items)</ul></div>\n"
     }
+    body += missPanel(misses, now: now)
 
     var byRepository: [String: [RunRecord]] = [:]
     for run in runs { byRepository[run.repository, default: []].append(run) }
@@ -197,6 +202,7 @@ public enum Dashboard {
     if let reason = run.reason { body += "<p class=\"run-reason\">\(reason)</p>\n" }
     body += controls(run, loggedIn: options.loggedIn)
     body += facts(run, analysis: detail.analysis, now: now)
+    body += runMisses(options.misses, run: run)
     let log = logSection(run, tail: options.log)
 
     body += "<div class=\"columns\">\n<div>\n<h2>Timeline</h2>\n"

@@ -6,10 +6,13 @@ import RunModel
 public struct RunPageOptions: Sendable {
   public var loggedIn: Bool
   public var log: LogTail?
+  /// The selection misses this run was part of (as the canary that found them or the run that left a target out).
+  public var misses: [SelectionMiss]
 
-  public init(loggedIn: Bool = false, log: LogTail? = nil) {
+  public init(loggedIn: Bool = false, log: LogTail? = nil, misses: [SelectionMiss] = []) {
     self.loggedIn = loggedIn
     self.log = log
+    self.misses = misses
   }
 }
 
