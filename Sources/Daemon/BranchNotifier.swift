@@ -1,5 +1,6 @@
 import Foundation
 import RippleConfig
+import RippleCore
 import RunModel
 import RunStore
 
@@ -13,7 +14,8 @@ enum BranchNotification {
     let at = "\(run.repository)/\(run.branch) at \(String(run.head.prefix(10))) (run #\(run.id))"
     switch (previous, run.state) {
     case (.passed, .failed):
-      let what = run.failedTests.map { ": \($0) test\($0 == 1 ? "" : "s") failed" } ?? (run.reason.map { ": \($0)" } ?? "")
+      let what =
+        run.failedTests.map { ": \($0) test\($0 == 1 ? "" : "s") failed" } ?? (run.reason.map { ": \($0)" } ?? "")
       return "\u{274C} \(at) failed\(what)\(link)"
     case (.failed, .passed):
       return "\u{2705} \(at) recovered: the tests pass again\(link)"
@@ -59,7 +61,19 @@ actor BranchNotifier {
 
   /// A run ended (recorded in the store): compares it with the branch's previous passed or failed run.
   nonisolated func finished(_ run: RunRecord) {
-    Task { await self.enqueue(run) }
+    inbox.withLock { $0.append(run) }
+    Task { await self.takeInbox() }
+  }
+
+  /// Runs arrive here in the order they ended, whichever of the tasks `finished` starts runs first.
+  private let inbox = Locked<[RunRecord]>([])
+
+  private func takeInbox() {
+    let runs = inbox.withLock { runs in
+      defer { runs.removeAll() }
+      return runs
+    }
+    for run in runs { enqueue(run) }
   }
 
   /// Waits until every notification queued so far was delivered or given up (tests, shutdown).

@@ -42,9 +42,10 @@ struct Canaries: Sendable {
       let head: String?
       do {
         head = try store.lastHead(repository: name, branch: canary.branch)
-        let busy = !(try store.runs(
-          repository: name, branch: canary.branch, states: [.queued, .running], limit: 1
-        ).isEmpty)
+        let busy =
+          !(try store.runs(
+            repository: name, branch: canary.branch, states: [.queued, .running], limit: 1
+          ).isEmpty)
         let last = try store.lastCanary(repository: name, branch: canary.branch, completed: true)
         due = CanarySchedule.isDue(
           lastCompleted: last, branchBusy: busy, hasHead: head != nil, every: canary.every, now: clock.now())

@@ -1,5 +1,6 @@
 import Foundation
 import RippleConfig
+import RippleCore
 import RunModel
 
 /// Posts runs' commit statuses to the forges, in the background: a forge that is down or refuses never
@@ -32,12 +33,29 @@ actor CommitStatusReporter {
   }
 
   nonisolated func started(_ run: RunRecord) {
-    Task { await self.enqueue(run, status: CommitStatus.started(run, publicURL: publicURL)) }
+    post(run, CommitStatus.started(run, publicURL: publicURL))
   }
 
   nonisolated func finished(_ run: RunRecord) {
     guard let status = CommitStatus.finished(run, publicURL: publicURL) else { return }
-    Task { await self.enqueue(run, status: status) }
+    post(run, status)
+  }
+
+  /// Calls arrive in order here (synchronously), whichever of the tasks they start runs first: a run's
+  /// `pending` always goes out before its end.
+  private let inbox = Locked<[(RunRecord, CommitStatus)]>([])
+
+  private nonisolated func post(_ run: RunRecord, _ status: CommitStatus) {
+    inbox.withLock { $0.append((run, status)) }
+    Task { await self.takeInbox() }
+  }
+
+  private func takeInbox() {
+    let items = inbox.withLock { items in
+      defer { items.removeAll() }
+      return items
+    }
+    for (run, status) in items { enqueue(run, status: status) }
   }
 
   /// Waits until every status queued so far was delivered or given up (tests, shutdown).

@@ -18,7 +18,8 @@ import Testing
   }
 
   @Test func onlyChangesOfTheBranchesStateAreNews() {
-    let failed = BranchNotification.text(run: Self.run(.failed, failed: 2), previous: .passed, publicURL: "https://ci.x")
+    let failed = BranchNotification.text(
+      run: Self.run(.failed, failed: 2), previous: .passed, publicURL: "https://ci.x")
     #expect(failed == "\u{274C} shop/main at 0123456789 (run #12) failed: 2 tests failed <https://ci.x/runs/12>")
     #expect(
       BranchNotification.text(run: Self.run(.passed), previous: .failed, publicURL: nil)?.contains("recovered")

@@ -97,6 +97,8 @@ import Testing
     // A selective run's end records nothing.
     Canaries.recordMisses(
       of: selective, store: store, metrics: metrics, log: DaemonLog(minimum: .error, sink: { _ in }),
-      isAncestorOrEqual: { _ in Issue.record("not asked"); return true })
+      isAncestorOrEqual: { _ in
+        Issue.record("not asked"); return true
+      })
   }
 }

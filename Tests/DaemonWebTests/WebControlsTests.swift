@@ -2,6 +2,10 @@ import Foundation
 import RunModel
 import Testing
 
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
 @testable import DaemonWeb
 
 /// The run page's buttons and live log, and the login page: what a logged-in and an anonymous viewer see.
@@ -42,7 +46,7 @@ import Testing
     #expect(scripts.allSatisfy { ($0.stringValue ?? "").isEmpty }, "no inline script")
     // The page reloads itself only where the script does not run.
     let refresh = try #require(try xml.elements("meta").first { $0.attribute("http-equiv") == "refresh" })
-    #expect((refresh.parent as? XMLElement)?.localName == "noscript")
+    #expect((refresh.parent as? XMLElement)?.name == "noscript")
   }
 
   @Test func aFinishedRunShowsItsLogWithoutAScriptAndSaysWhatWasLeftOut() throws {
