@@ -82,6 +82,8 @@ struct RunsAPIRoutes {
     var repository: String
     var branch: String?
     var commit: String?
+    /// A canary now: every test target of the branch's last known head (or `commit`), then its selection misses.
+    var canary: Bool?
 
     /// The request body, or a 400 naming what is wrong with it (never a 500).
     static func decode(_ body: Data) throws -> TriggerRequest {
@@ -150,7 +152,47 @@ struct RunsAPIRoutes {
     return new
   }
 
+  /// `{"repository": "app", "branch": "main", "canary": true}`: a full run now, measured for selection misses
+  /// like a scheduled one (docs/DESIGN.md, "Canary runs and selection misses").
+  static func triggerCanary(_ trigger: TriggerRequest, _ api: APIContext) async throws -> Response {
+    guard api.branchSources.contains(where: { $0.settings.name == trigger.repository }) else {
+      if api.worktreeSources.contains(where: { $0.settings.name == trigger.repository }) {
+        throw HTTPError(.badRequest, message: "a canary runs a branch of a remote repository, not a working tree")
+      }
+      throw HTTPError(.notFound, message: "no repository named '\(trigger.repository)' is configured")
+    }
+    let new = try canaryRun(trigger) { branch in
+      try api.read { try api.store.lastHead(repository: trigger.repository, branch: branch) }
+    }
+    guard let run = await api.runs.submit(new) else {
+      throw HTTPError(.serviceUnavailable, message: "the runs database is failing; see /readyz")
+    }
+    return try HTTPAPI.json(run, status: .accepted)
+  }
+
+  /// The canary a request asks for: its branch (required) at `commit`, else at the branch's last known head.
+  static func canaryRun(_ trigger: TriggerRequest, lastHead: (String) throws -> String?) throws -> NewRun {
+    guard let branch = trigger.branch else {
+      throw HTTPError(.badRequest, message: "'branch' is required for a canary")
+    }
+    let head: String
+    if let commit = trigger.commit {
+      guard isFullCommitID(commit) else {
+        throw HTTPError(.badRequest, message: "'commit' must be a full 40-character sha")
+      }
+      head = commit.lowercased()
+    } else {
+      guard let last = try lastHead(branch) else {
+        throw HTTPError(
+          .conflict, message: "\(trigger.repository)/\(branch) has no run yet: give a 'commit' for the canary")
+      }
+      head = last
+    }
+    return NewRun(repository: trigger.repository, branch: branch, head: head, trigger: .canary)
+  }
+
   static func triggerRun(_ trigger: TriggerRequest, _ api: APIContext) async throws -> Response {
+    if trigger.canary == true { return try await triggerCanary(trigger, api) }
     if api.worktreeSources.contains(where: { $0.settings.name == trigger.repository }) {
       guard
         let run = await api.runs.submit(

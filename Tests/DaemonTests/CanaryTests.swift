@@ -1,4 +1,8 @@
 import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
 import RippleConfig
 import RippleCore
 import RunModel
@@ -100,5 +104,36 @@ import Testing
       isAncestorOrEqual: { _ in
         Issue.record("not asked"); return true
       })
+  }
+
+  @Test func theAPIQueuesACanaryOfTheLastHeadOrAGivenCommit() throws {
+    typealias Request = RunsAPIRoutes.TriggerRequest
+    let sha = String(repeating: "ab", count: 20)
+    let last = try RunsAPIRoutes.canaryRun(Request(repository: "app", branch: "main", canary: true)) { _ in "c1" }
+    #expect(last == NewRun(repository: "app", branch: "main", head: "c1", trigger: .canary))
+    let given = try RunsAPIRoutes.canaryRun(
+      Request(repository: "app", branch: "main", commit: sha.uppercased(), canary: true)
+    ) { _ in nil }
+    #expect(given.head == sha)
+    for (request, status) in [
+      (Request(repository: "app", branch: nil, canary: true), HTTPResponse.Status.badRequest),
+      (Request(repository: "app", branch: "main", commit: "abc", canary: true), .badRequest),
+      (Request(repository: "app", branch: "main", canary: true), .conflict),
+    ] {
+      let error = try #require(throws: HTTPError.self) { try RunsAPIRoutes.canaryRun(request) { _ in nil } }
+      #expect(error.status == status)
+    }
+  }
+
+  @Test func aCanaryOfAnUnknownRepositoryIs404() async throws {
+    let fixture = try RouterTests.Fixture()
+    try await fixture.application(runs: .failing).test(.router) { client in
+      try await client.execute(
+        uri: "/api/runs", method: .post, headers: RouterTests.bearer("s3cret"),
+        body: ByteBuffer(string: #"{"repository": "nope", "branch": "main", "canary": true}"#)
+      ) { response in
+        #expect(response.status == .notFound)
+      }
+    }
   }
 }

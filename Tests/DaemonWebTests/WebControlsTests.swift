@@ -2,11 +2,11 @@ import Foundation
 import RunModel
 import Testing
 
+@testable import DaemonWeb
+
 #if canImport(FoundationXML)
   import FoundationXML
 #endif
-
-@testable import DaemonWeb
 
 /// The run page's buttons and live log, and the login page: what a logged-in and an anonymous viewer see.
 @Suite struct WebControlsTests {
