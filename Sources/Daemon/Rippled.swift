@@ -70,7 +70,8 @@ public struct Rippled: Sendable {
     childEnvironment["RIPPLE_CACHE_DIR"] = paths.rippleCache
     let services = RippleServices(process: .live, environment: childEnvironment)
     let health = HealthBoard()
-    let metrics = DaemonMetrics()
+    // Per-repository counters (fetches, selection misses) start at 0, so rate() sees the first increase.
+    let metrics = DaemonMetrics(repositories: configuration.repositories.map(\.name))
     var dirtyPaths: [String: DirtyPaths] = [:]
     for repository in configuration.repositories {
       if case .workingTree = repository.source { dirtyPaths[repository.name] = DirtyPaths() }
