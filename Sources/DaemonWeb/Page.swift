@@ -175,6 +175,7 @@ enum Page {
     td .name{font-weight:600;overflow-wrap:anywhere}
     tr:target td{background:#fefce8}
     .not-found{max-width:640px;margin:40px auto}
+    .misses{margin:0 0 22px}
     .controls{display:flex;gap:8px;align-items:center;flex-wrap:wrap;margin:0 0 12px}
     .controls form{margin:0}
     button{font:inherit;padding:4px 14px;border-radius:6px;border:1px solid #1d4ed8;background:#1d4ed8;color:#fff;\
