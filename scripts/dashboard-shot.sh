@@ -3,7 +3,10 @@
 # repository (scripts/fixture_repo.py) behind a bare "remote", lets it run the baseline, a push that passes
 # and a push that breaks a test, then renders `/` and the last two run pages in headless Chromium:
 # screenshots in OUT (default .build/dashboard/), and the DOM Chromium built is checked for the runs table,
-# the states and the SVG graph. Exit 1 when a check fails.
+# the states and the SVG graph. Also: a change only to an ignored file (data/flag.md) that a test reads
+# passes with nothing selected, and a canary (POST /api/runs with canary: true) then finds that miss: the
+# dashboard's miss panel; and a slow run shot while it runs, logged in (a loopback proxy adds the session
+# cookie): the live log followed by /static/live-log.js and the Cancel button. Exit 1 when a check fails.
 set -euo pipefail
 rippled=${1:?usage: dashboard-shot.sh RIPPLED [OUT]}
 out=${2:-.build/dashboard}
@@ -22,6 +25,25 @@ trap cleanup EXIT
 export GIT_AUTHOR_NAME=shot GIT_AUTHOR_EMAIL=shot@example.invalid GIT_COMMITTER_NAME=shot GIT_COMMITTER_EMAIL=shot@example.invalid
 
 python3 "$here/fixture_repo.py" "$work/repo" --features 2 --no-remote >/dev/null
+test_file=$(cd "$work/repo" && ls Tests/*/*.swift | head -1)
+# The fixture declares ServerIntegrationTests under TEST_SERVER (an environment rippled evaluates) without
+# sources: give it one, or every run fails to build Packages/Server and no run passes.
+mkdir -p "$work/repo/Packages/Server/Tests/ServerIntegrationTests"
+printf 'import Testing\n@testable import ServerFeature0\n\n@Test func integration() { #expect(ServerFeature0().id == 0) }\n' \
+  > "$work/repo/Packages/Server/Tests/ServerIntegrationTests/ServerIntegrationTests.swift"
+# A test that reads a file no target owns and ripple.yml ignores (`**/*.md`): a change to it selects nothing.
+mkdir -p "$work/repo/data" && echo ok > "$work/repo/data/flag.md"
+cat >> "$work/repo/$test_file" <<'SWIFT'
+
+import Foundation
+@Test func dataFlagIsOK() throws {
+  let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+  let flag = try String(contentsOf: root.appendingPathComponent("data/flag.md"), encoding: .utf8)
+  #expect(flag.hasPrefix("ok"), "data/flag.md says \(flag)")
+}
+SWIFT
+git -C "$work/repo" add -A && git -C "$work/repo" commit -qm "A test that reads data/flag.md"
 git init -q --bare -b main "$work/remote.git"
 git -C "$work/repo" push -q "$work/remote.git" HEAD:refs/heads/main
 echo shot-token > "$work/token"
@@ -73,7 +95,14 @@ git -C "$work/repo" commit -qam "Touch CoreFeature1"
 git -C "$work/repo" push -q "$work/remote.git" HEAD:refs/heads/main
 api POST /api/runs '{"repository":"isowords-like","branch":"main"}' >/dev/null
 wait_idle 2
-test_file=$(cd "$work/repo" && ls Tests/*/*.swift | head -1)
+echo "an ignored file breaks a test: the selective run passes, the canary finds the miss…"
+echo broken > "$work/repo/data/flag.md"
+git -C "$work/repo" commit -qam "Change data/flag.md (ignored)"
+git -C "$work/repo" push -q "$work/remote.git" HEAD:refs/heads/main
+api POST /api/runs '{"repository":"isowords-like","branch":"main"}' >/dev/null
+wait_idle 3
+api POST /api/runs '{"repository":"isowords-like","branch":"main","canary":true}' >/dev/null
+wait_idle 4
 python3 - "$work/repo/$test_file" <<'PY'
 import sys
 path = sys.argv[1]
@@ -83,7 +112,7 @@ PY
 git -C "$work/repo" commit -qam "Break a test"
 git -C "$work/repo" push -q "$work/remote.git" HEAD:refs/heads/main
 api POST /api/runs '{"repository":"isowords-like","branch":"main"}' >/dev/null
-wait_idle 3
+wait_idle 5
 
 port=$(cat "$PORT_FILE")
 ids=$(api GET /api/runs | python3 -c "import json,sys; print(' '.join(str(r['id']) for r in json.load(sys.stdin)[:2]))")
@@ -97,7 +126,7 @@ failures=0
 expect() {  # expect FILE TEXT WHAT
   if grep -q -- "$2" "$out/$1"; then echo "  ok    $3"; else echo "  FAIL  $3 ($2 not in $1)"; failures=$((failures + 1)); fi
 }
-expect index.html "passed" "the index shows a passed run"
+expect index.html "s-passed" "the index shows a passed run"
 expect index.html "failed" "the index shows a failed run"
 expect index.html "/runs/" "the index links to run pages"
 for id in $ids; do
@@ -105,6 +134,72 @@ for id in $ids; do
   expect "run-$id.html" "<svg" "run $id draws the affected graph"
   expect "run-$id.html" "CoreFeature\|Tests" "run $id lists targets"
 done
+expect index.html 'id="misses"' "the index shows the selection-miss panel"
+expect index.html "canary #" "the miss panel links the canary"
+
+echo "a slow run, shot while it runs, logged in…"
+printf '\n@Test func slowOnPurpose() async throws { try await Task.sleep(for: .seconds(60)) }\n' >> "$work/repo/$test_file"
+git -C "$work/repo" commit -qam "A slow test"
+git -C "$work/repo" push -q "$work/remote.git" HEAD:refs/heads/main
+live=$(api POST /api/runs '{"repository":"isowords-like","branch":"main","commit":"'"$(git -C "$work/repo" rev-parse HEAD)"'"}' | python3 -c "import json,sys; print(json.load(sys.stdin)['id'])")
+for _ in $(seq 1 600); do  # until it runs and its log has a few lines
+  log=$(api GET "/api/runs/$live" | python3 -c "import json,sys; r=json.load(sys.stdin)['run']; print(r['state'], r.get('logPath') or '')")
+  [ "${log%% *}" = running ] && [ -s "${log#* }" ] && [ "$(wc -l < "${log#* }")" -ge 3 ] && break
+  sleep 0.5
+done
+cookie=$(python3 - "$port" <<'PY'
+import sys, urllib.request, urllib.error
+port = sys.argv[1]
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args): return None
+req = urllib.request.Request(f"http://127.0.0.1:{port}/login", data=b"token=shot-token", method="POST",
+                             headers={"Origin": f"http://127.0.0.1:{port}"})
+try:
+    urllib.request.build_opener(NoRedirect).open(req, timeout=30)
+except urllib.error.HTTPError as e:
+    print(e.headers["Set-Cookie"].split(";")[0])
+PY
+)
+# A loopback proxy that adds the session cookie: Chromium has no flag for a cookie. It streams (the live log).
+python3 - "$port" "$cookie" "$work/proxy-port" <<'PY' &
+import http.server, socketserver, sys, urllib.request
+port, cookie, port_file = sys.argv[1], sys.argv[2], sys.argv[3]
+class Proxy(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        req = urllib.request.Request(f"http://127.0.0.1:{port}{self.path}", headers={"Cookie": cookie})
+        try:
+            with urllib.request.urlopen(req, timeout=120) as r:
+                self.send_response(r.status)
+                for k, v in r.headers.items():
+                    if k.lower() not in ("transfer-encoding", "connection", "content-length"):
+                        self.send_header(k, v)
+                self.send_header("Connection", "close")
+                self.end_headers()
+                while chunk := r.read1(4096):
+                    self.wfile.write(chunk); self.wfile.flush()
+        except Exception:
+            pass
+    def log_message(self, *a): pass
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+s = Server(("127.0.0.1", 0), Proxy)
+open(port_file, "w").write(str(s.server_address[1]))
+s.serve_forever()
+PY
+proxy=$!
+for _ in $(seq 1 50); do [ -s "$work/proxy-port" ] && break; sleep 0.1; done
+pport=$(cat "$work/proxy-port")
+"$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1000 \
+  --screenshot="$out/run-live.png" "http://127.0.0.1:$pport/runs/$live" 2>/dev/null
+"$chromium" --headless --no-sandbox --disable-gpu --dump-dom \
+  "http://127.0.0.1:$pport/runs/$live" 2>/dev/null > "$out/run-live.html"
+kill "$proxy" 2>/dev/null || true
+api POST "/api/runs/$live/cancel" >/dev/null || true
+expect run-live.html 'id="live-log"' "the live run page shows its log so far"
+expect run-live.html 'data-live="following"' "live-log.js runs under the CSP and follows the log"
+expect run-live.html 'id="cancel"' "logged in, the live run page has a Cancel button"
+expect run-live.html 'action="/logout"' "logged in, the page offers to log out"
+
 for png in "$out"/*.png; do
   size=$(stat -c %s "$png" 2>/dev/null || stat -f %z "$png")
   [ "$size" -gt 10000 ] && echo "  ok    $(basename "$png") ($size bytes)" || { echo "  FAIL  $(basename "$png") is empty"; failures=$((failures + 1)); }

@@ -4,9 +4,11 @@ import Yams
 
 /// Validates `repositories:` of `rippled.yml` into `[RepositorySettings]`.
 enum DaemonRepositoriesParser {
-  static let commonKeys = ["name", "remote", "path", "runTimeout", "bootstrap", "testArguments", "status"]
+  static let commonKeys = [
+    "name", "remote", "path", "runTimeout", "bootstrap", "testArguments", "status", "notify",
+  ]
   /// Keys that only make sense when branches are fetched from a remote.
-  static let remoteKeys = ["branches", "fetchInterval", "fetchTimeout"]
+  static let remoteKeys = ["branches", "fetchInterval", "fetchTimeout", "canary"]
   /// Keys that only make sense when a working tree on this machine is watched.
   static let pathKeys = ["settle", "watch", "pollInterval"]
   static let keys = commonKeys + remoteKeys + pathKeys
@@ -65,6 +67,10 @@ enum DaemonRepositoriesParser {
     if let value = entries["bootstrap"] { repository.bootstrap = try value.boolean() }
     if let value = entries["testArguments"] { repository.testArguments = try testArguments(value) }
     if let value = entries["status"] { repository.status = try CommitStatusParser.parse(value) }
+    if let value = entries["canary"] {
+      repository.canary = try CanaryNotifyParser.canary(value, branches: repository.branches)
+    }
+    if let value = entries["notify"] { repository.notify = try CanaryNotifyParser.notify(value) }
     return repository
   }
 

@@ -55,11 +55,7 @@ struct CommitStatus: Sendable, Hashable {
   }
 
   /// An HTTP request, ready to send.
-  struct Request: Sendable, Hashable {
-    var url: String
-    var headers: [String: String]
-    var body: Data
-  }
+  typealias Request = HTTPPost
 
   /// GitHub and Gitea: `POST {api}/repos/{owner}/{repo}/statuses/{sha}`; GitLab:
   /// `POST {api}/projects/{id}/statuses/{sha}` with its own state names and `name` for the context.

@@ -1,8 +1,6 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
-import NIOHTTP1
 import RippleConfig
+import RippleCore
 import RunModel
 
 /// Posts runs' commit statuses to the forges, in the background: a forge that is down or refuses never
@@ -10,8 +8,7 @@ import RunModel
 /// Network errors and 5xx are retried with backoff; a refusal (401, 403, 404, 422) is logged once per
 /// repository and answer, naming the repository and the forge, never the token.
 actor CommitStatusReporter {
-  /// Sends one request; returns the HTTP status code. Throws on network errors.
-  typealias Send = @Sendable (CommitStatus.Request) async throws -> Int
+  typealias Send = HTTPDelivery.Send
 
   private let repositories: [String: CommitStatusSettings]
   private let publicURL: String?
@@ -36,12 +33,29 @@ actor CommitStatusReporter {
   }
 
   nonisolated func started(_ run: RunRecord) {
-    Task { await self.enqueue(run, status: CommitStatus.started(run, publicURL: publicURL)) }
+    post(run, CommitStatus.started(run, publicURL: publicURL))
   }
 
   nonisolated func finished(_ run: RunRecord) {
     guard let status = CommitStatus.finished(run, publicURL: publicURL) else { return }
-    Task { await self.enqueue(run, status: status) }
+    post(run, status)
+  }
+
+  /// Calls arrive in order here (synchronously), whichever of the tasks they start runs first: a run's
+  /// `pending` always goes out before its end.
+  private let inbox = Locked<[(RunRecord, CommitStatus)]>([])
+
+  private nonisolated func post(_ run: RunRecord, _ status: CommitStatus) {
+    inbox.withLock { $0.append((run, status)) }
+    Task { await self.takeInbox() }
+  }
+
+  private func takeInbox() {
+    let items = inbox.withLock { items in
+      defer { items.removeAll() }
+      return items
+    }
+    for (run, status) in items { enqueue(run, status: status) }
   }
 
   /// Waits until every status queued so far was delivered or given up (tests, shutdown).
@@ -70,32 +84,16 @@ actor CommitStatusReporter {
       return
     }
     let request = status.request(for: settings, commit: commit, token: token)
-    var attempt = 0
-    while true {
-      let problem: String
-      do {
-        let code = try await send(request)
-        switch code {
-        case 200..<300:
-          reported = reported.filter { !$0.hasPrefix(repository + ":") }
-          return
-        case 500..<600: problem = "answered \(code)"
-        default:
-          once(
-            "\(repository):\(code)",
-            "\(forge) refused the commit status for \(repository) with \(code): "
-              + Self.meaning(code) + "; no status is posted until that is fixed (checked on every run)")
-          return
-        }
-      } catch {
-        problem = "could not be reached (\(error))"
-      }
-      guard attempt < retryDelays.count else {
-        log.warning("commit status of \(repository) at \(String(commit.prefix(10))) not posted: \(forge) \(problem)")
-        return
-      }
-      try? await Task.sleep(for: retryDelays[attempt])
-      attempt += 1
+    switch await HTTPDelivery.post(request, send: send, retryDelays: retryDelays) {
+    case .delivered:
+      reported = reported.filter { !$0.hasPrefix(repository + ":") }
+    case .refused(let code):
+      once(
+        "\(repository):\(code)",
+        "\(forge) refused the commit status for \(repository) with \(code): "
+          + Self.meaning(code) + "; no status is posted until that is fixed (checked on every run)")
+    case .gaveUp(let problem):
+      log.warning("commit status of \(repository) at \(String(commit.prefix(10))) not posted: \(forge) \(problem)")
     }
   }
 
@@ -133,13 +131,5 @@ actor CommitStatusReporter {
     }
   }
 
-  static let liveSend: Send = { request in
-    var http = HTTPClientRequest(url: request.url)
-    http.method = .POST
-    for (name, value) in request.headers { http.headers.add(name: name, value: value) }
-    http.body = .bytes(ByteBuffer(bytes: request.body))
-    let response = try await HTTPClient.shared.execute(http, timeout: .seconds(30))
-    _ = try? await response.body.collect(upTo: 1 << 20)
-    return Int(response.status.code)
-  }
+  static let liveSend: Send = HTTPDelivery.liveSend
 }

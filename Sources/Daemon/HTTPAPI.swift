@@ -18,6 +18,15 @@ struct APIContext: Sendable {
   var webhookSecret: [UInt8]?
   var log: DaemonLog
   var health: HealthBoard
+  /// The browsers logged in at /login (their cookies are accepted for state changes like the token).
+  var sessions: WebSessions = WebSessions()
+  /// `http.publicURL`: its origin is accepted on state changes from a browser (behind a proxy).
+  var publicURL: String? = nil
+
+  /// The check in front of every state change (API and pages).
+  var authMiddleware: BearerAuthMiddleware<BasicRequestContext> {
+    BearerAuthMiddleware(token: token, sessions: sessions, publicURL: publicURL)
+  }
 
   /// A read of the store for a request. A failure makes the daemon unhealthy (listed on /readyz until the
   /// file checks out again) and answers 503 with what failed.
@@ -56,6 +65,7 @@ enum HTTPAPI {
     router.addRoutes(RunsAPIRoutes(api: api).collection, atPath: "/api")
     router.addRoutes(WebhookRoutes(api: api).collection, atPath: "/hooks")
     router.addRoutes(DashboardRoutes(api: api).collection)
+    router.addRoutes(WebControlRoutes(api: api).collection)
     return router
   }
 }

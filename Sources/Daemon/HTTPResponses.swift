@@ -31,8 +31,7 @@ extension HTTPAPI {
     var headers = HTTPFields()
     headers[.contentType] = contentType
     headers[.cacheControl] = "no-store"
-    headers[HTTPField.Name("Content-Security-Policy")!] =
-      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:"
+    headers[HTTPField.Name("Content-Security-Policy")!] = Dashboard.contentSecurityPolicy
     headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
     return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
   }

@@ -70,7 +70,8 @@ public struct Rippled: Sendable {
     childEnvironment["RIPPLE_CACHE_DIR"] = paths.rippleCache
     let services = RippleServices(process: .live, environment: childEnvironment)
     let health = HealthBoard()
-    let metrics = DaemonMetrics()
+    // Per-repository counters (fetches, selection misses) start at 0, so rate() sees the first increase.
+    let metrics = DaemonMetrics(repositories: configuration.repositories.map(\.name))
     var dirtyPaths: [String: DirtyPaths] = [:]
     for repository in configuration.repositories {
       if case .workingTree = repository.source { dirtyPaths[repository.name] = DirtyPaths() }
@@ -84,7 +85,9 @@ public struct Rippled: Sendable {
     let scheduler = Scheduler(
       limit: configuration.concurrency, store: store, executor: executor, repositories: configuration.repositories,
       log: log, metrics: metrics, health: health, maxLogBytes: configuration.retention.maxLogBytes,
-      statuses: statuses
+      statuses: statuses,
+      notifications: BranchNotifier(
+        repositories: configuration.repositories, publicURL: configuration.http.publicURL, store: store, log: log)
     ) { text in
       let changed = activity.withLock { current in
         defer { current = text }
@@ -128,7 +131,9 @@ public struct Rippled: Sendable {
     let api = APIContext(
       store: store, runs: .live(scheduler), metrics: metrics, status: statusProvider, branchSources: branchSources,
       worktreeSources: worktreeSources, token: secrets.token, webhookSecret: secrets.webhookSecret, log: log,
-      health: health)
+      health: health,
+      sessions: WebSessions(secure: configuration.http.publicURL?.lowercased().hasPrefix("https://") ?? false),
+      publicURL: configuration.http.publicURL)
 
     var logger = Logger(label: "rippled")
     logger.logLevel = .warning
@@ -154,6 +159,11 @@ public struct Rippled: Sendable {
     var lifecycle: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app), .init(service: work)]
     lifecycle += branchSources.map { .init(service: SourceService($0, started: started)) }
     lifecycle += worktreeSources.map { .init(service: SourceService($0, started: started)) }
+    if configuration.repositories.contains(where: { $0.canary != nil }) {
+      let canaries = Canaries(
+        repositories: configuration.repositories, store: store, runs: .live(scheduler), clock: .live, log: log)
+      lifecycle.append(.init(service: CanaryService(canaries: canaries, started: started)))
+    }
     lifecycle.append(
       .init(
         service: MaintenanceService(

@@ -101,6 +101,11 @@ struct RunExecutor: Sendable {
       let head = ObjectID(hex: run.head)
       try work.checkOut(head)
       say("checked out \(head.short) of \(run.branch) in \(root)")
+      if run.trigger == .canary {
+        return Prepared(
+          repository: work, root: root, lane: run.branch, change: nil,
+          everythingReason: "canary: every test runs, to measure selection misses (docs/DESIGN.md)")
+      }
       if let base = try store.lastPassedHead(repository: run.repository, branch: run.branch) {
         say("comparing with \(String(base.prefix(10))), the last commit of \(run.branch) whose run passed")
         return Prepared(

@@ -58,7 +58,7 @@ struct RunsAPIRoutes {
         return state == .queued || state == .running
       }
     }
-    let changes = routes.group().add(middleware: BearerAuthMiddleware(token: api.token))
+    let changes = routes.group().add(middleware: api.authMiddleware)
     changes.post("runs") { request, _ in
       let body = try await request.body.collect(upTo: HTTPAPI.maxBody)
       let trigger = try TriggerRequest.decode(Data(buffer: body))
@@ -82,6 +82,8 @@ struct RunsAPIRoutes {
     var repository: String
     var branch: String?
     var commit: String?
+    /// A canary now: every test target of the branch's last known head (or `commit`), then its selection misses.
+    var canary: Bool?
 
     /// The request body, or a 400 naming what is wrong with it (never a 500).
     static func decode(_ body: Data) throws -> TriggerRequest {
@@ -132,6 +134,11 @@ struct RunsAPIRoutes {
 
   /// The same commit of the same branch again, as a new run; a run still queued or running is a 409.
   static func rerun(_ id: Int64, _ api: APIContext) async throws -> Response {
+    try HTTPAPI.json(try await submitRerun(id, api), status: .accepted)
+  }
+
+  /// The new run of a re-run, or the HTTP error naming why there is none (also for the run page's button).
+  static func submitRerun(_ id: Int64, _ api: APIContext) async throws -> RunRecord {
     guard let run = try api.read({ try api.store.run(id) }) else {
       throw HTTPError(.notFound, message: "no run \(id)")
     }
@@ -142,10 +149,50 @@ struct RunsAPIRoutes {
       let new = await api.runs.submit(
         NewRun(repository: run.repository, branch: run.branch, head: run.head, trigger: .api, retryOf: id))
     else { throw HTTPError(.serviceUnavailable, message: "the runs database is failing; see /readyz") }
-    return try HTTPAPI.json(new, status: .accepted)
+    return new
+  }
+
+  /// `{"repository": "app", "branch": "main", "canary": true}`: a full run now, measured for selection misses
+  /// like a scheduled one (docs/DESIGN.md, "Canary runs and selection misses").
+  static func triggerCanary(_ trigger: TriggerRequest, _ api: APIContext) async throws -> Response {
+    guard api.branchSources.contains(where: { $0.settings.name == trigger.repository }) else {
+      if api.worktreeSources.contains(where: { $0.settings.name == trigger.repository }) {
+        throw HTTPError(.badRequest, message: "a canary runs a branch of a remote repository, not a working tree")
+      }
+      throw HTTPError(.notFound, message: "no repository named '\(trigger.repository)' is configured")
+    }
+    let new = try canaryRun(trigger) { branch in
+      try api.read { try api.store.lastHead(repository: trigger.repository, branch: branch) }
+    }
+    guard let run = await api.runs.submit(new) else {
+      throw HTTPError(.serviceUnavailable, message: "the runs database is failing; see /readyz")
+    }
+    return try HTTPAPI.json(run, status: .accepted)
+  }
+
+  /// The canary a request asks for: its branch (required) at `commit`, else at the branch's last known head.
+  static func canaryRun(_ trigger: TriggerRequest, lastHead: (String) throws -> String?) throws -> NewRun {
+    guard let branch = trigger.branch else {
+      throw HTTPError(.badRequest, message: "'branch' is required for a canary")
+    }
+    let head: String
+    if let commit = trigger.commit {
+      guard isFullCommitID(commit) else {
+        throw HTTPError(.badRequest, message: "'commit' must be a full 40-character sha")
+      }
+      head = commit.lowercased()
+    } else {
+      guard let last = try lastHead(branch) else {
+        throw HTTPError(
+          .conflict, message: "\(trigger.repository)/\(branch) has no run yet: give a 'commit' for the canary")
+      }
+      head = last
+    }
+    return NewRun(repository: trigger.repository, branch: branch, head: head, trigger: .canary)
   }
 
   static func triggerRun(_ trigger: TriggerRequest, _ api: APIContext) async throws -> Response {
+    if trigger.canary == true { return try await triggerCanary(trigger, api) }
     if api.worktreeSources.contains(where: { $0.settings.name == trigger.repository }) {
       guard
         let run = await api.runs.submit(

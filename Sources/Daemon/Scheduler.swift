@@ -25,6 +25,7 @@ actor Scheduler {
   private let maxLogBytes: Int
   private let onChange: @Sendable (String) -> Void
   private let statuses: CommitStatusReporter?
+  private let notifications: BranchNotifier?
   private var tasks: [Int64: Task<Void, Never>] = [:]
   private var causes: [Int64: StopCause] = [:]
   private var descriptions: [Int64: String] = [:]
@@ -33,9 +34,10 @@ actor Scheduler {
   init(
     limit: Int, store: RunStore, executor: RunExecutor, repositories: [RepositorySettings], log: DaemonLog,
     metrics: DaemonMetrics, health: HealthBoard, maxLogBytes: Int, statuses: CommitStatusReporter? = nil,
-    onChange: @escaping @Sendable (String) -> Void
+    notifications: BranchNotifier? = nil, onChange: @escaping @Sendable (String) -> Void
   ) {
     self.statuses = statuses
+    self.notifications = notifications
     core = SchedulerCore(limit: limit)
     self.store = store
     self.executor = executor
@@ -220,9 +222,15 @@ actor Scheduler {
         record = try store.finish(id, state: state, reason: reason)
       }
       statuses?.finished(record)
+      notifications?.finished(record)
       metrics.runFinished(
         repository: record.repository, state: state, duration: record.duration,
         selectedTestTargets: record.selectedTestTargets, totalTestTargets: record.totalTestTargets)
+      if record.trigger == .canary {
+        Canaries.recordMisses(
+          of: record, store: store, metrics: metrics, log: log,
+          isAncestorOrEqual: Canaries.ancestry(mirrorPath: executor.paths.mirror(record.repository), head: record.head))
+      }
       let level: DaemonLog.Level = state == .passed || state == .superseded ? .info : .warning
       log.log(level, "\(state.rawValue)" + (reason.map { ": \($0)" } ?? ""), run: id)
     } catch {

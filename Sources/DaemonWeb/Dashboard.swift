@@ -7,12 +7,13 @@ import RunModel
 /// string that comes from data.
 public enum Dashboard {
   /// The policy the pages are written for; send it as the `Content-Security-Policy` header of every page.
-  public static let contentSecurityPolicy =
-    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; "
-    + "frame-ancestors 'none'"
+  /// Scripts and fetches only from rippled itself (`/static/live-log.js` following `/api/runs/{id}/log`), forms
+  /// only to it (log in, re-run, cancel).
+  public static let contentSecurityPolicy = metaContentSecurityPolicy + "; frame-ancestors 'none'"
   /// The same policy in each page's `<meta http-equiv>` (which cannot carry `frame-ancestors`).
   static let metaContentSecurityPolicy =
-    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+    "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; script-src 'self'; connect-src 'self'; "
+    + "base-uri 'none'; form-action 'self'"
   /// Seconds between the automatic reloads of the index page (and of the page of a live run).
   public static let refreshSeconds = 5
   /// Runs listed per branch on the index page.
@@ -23,11 +24,15 @@ public enum Dashboard {
   /// `/`: header (ready/healthy, problems, current activity, queue length, running runs), then per repository and
   /// branch the most recent runs (newest first): id, state, head and base, trigger, when queued, duration,
   /// "N of M" test targets, failed tests, reason. Branches are ordered by their newest run.
-  public static func index(status: DaemonStatus, runs: [RunRecord], now: Date) -> String {
-    index(status: status, runs: runs, now: now, runsPerBranch: runsPerBranch)
+  public static func index(
+    status: DaemonStatus, runs: [RunRecord], now: Date, misses: [SelectionMiss] = []
+  ) -> String {
+    index(status: status, runs: runs, now: now, runsPerBranch: runsPerBranch, misses: misses)
   }
 
-  public static func index(status: DaemonStatus, runs: [RunRecord], now: Date, runsPerBranch: Int) -> String {
+  public static func index(
+    status: DaemonStatus, runs: [RunRecord], now: Date, runsPerBranch: Int, misses: [SelectionMiss] = []
+  ) -> String {
     var body = topBar(status: status)
     body += "<main>\n"
     body += stats(status: status, now: now)
@@ -35,6 +40,7 @@ public enum Dashboard {
       let items = status.problems.map { problem -> Markup in "<li>\(problem)</li>" }
       body += "<div class=\"box problem\"><strong>Needs attention</strong><ul>\(items)</ul></div>\n"
     }
+    body += missPanel(misses, now: now)
 
     var byRepository: [String: [RunRecord]] = [:]
     for run in runs { byRepository[run.repository, default: []].append(run) }
@@ -52,7 +58,7 @@ public enum Dashboard {
     return Page.render(title: title, refreshSeconds: refreshSeconds, now: now, body: body)
   }
 
-  private static func topBar(status: DaemonStatus?) -> Markup {
+  static func topBar(status: DaemonStatus?) -> Markup {
     var bar: Markup = "<header class=\"top\"><a class=\"brand\" href=\"/\">rippled</a>"
     if let status {
       bar += "<span class=\"version\">\(status.version)</span>"
@@ -176,7 +182,15 @@ public enum Dashboard {
   /// a table of targets with reasons and (test targets) status, duration and failures, and a link to the log.
   /// Works without analysis (a queued run). A live run's page refreshes itself.
   public static func run(_ detail: RunDetail, now: Date) -> String {
+    run(detail, now: now, options: RunPageOptions())
+  }
+
+  /// The run page with the viewer's controls and the log so far (docs/DESIGN.md, "Web login").
+  public static func run(_ detail: RunDetail, now: Date, options: RunPageOptions) -> String {
     let run = detail.run
+    // A live log follows itself and reloads the page at the end; without a script the page refreshes.
+    let refresh: Int? = run.state.isFinal ? nil : refreshSeconds
+    let liveLog = options.log != nil && !run.state.isFinal
     var body = topBar(status: nil)
     body += "<main>\n"
     body += """
@@ -186,7 +200,10 @@ public enum Dashboard {
     if run.attempt > 1 { body += "<span class=\"muted\">attempt \(run.attempt)</span>" }
     body += "</div>\n"
     if let reason = run.reason { body += "<p class=\"run-reason\">\(reason)</p>\n" }
+    body += controls(run, loggedIn: options.loggedIn)
     body += facts(run, analysis: detail.analysis, now: now)
+    body += runMisses(options.misses, run: run)
+    let log = logSection(run, tail: options.log)
 
     body += "<div class=\"columns\">\n<div>\n<h2>Timeline</h2>\n"
     body += timeline(detail.transitions, run: run, now: now)
@@ -203,10 +220,10 @@ public enum Dashboard {
         : run.state == .running
           ? "Analysing: the affected targets appear here once they are known."
           : "No analysis was recorded for this run."
-      body += "<h2>Affected targets</h2>\n<div class=\"box plain\">\(message)</div>\n</main>"
+      body += "<h2>Affected targets</h2>\n<div class=\"box plain\">\(message)</div>\n\(log)</main>"
       return Page.render(
-        title: "Run #\(run.id) · \(run.state.rawValue)", refreshSeconds: run.state.isFinal ? nil : refreshSeconds,
-        now: now, body: body)
+        title: "Run #\(run.id) · \(run.state.rawValue)", refreshSeconds: refresh, now: now, body: body,
+        refreshOnlyWithoutScript: liveLog)
     }
 
     if !analysis.runAllReasons.isEmpty {
@@ -225,10 +242,11 @@ public enum Dashboard {
 
       """
     body += targetTable(analysis.targets)
+    body += log
     body += "</main>"
     return Page.render(
-      title: "Run #\(run.id) · \(run.state.rawValue)", refreshSeconds: run.state.isFinal ? nil : refreshSeconds,
-      now: now, body: body)
+      title: "Run #\(run.id) · \(run.state.rawValue)", refreshSeconds: refresh, now: now, body: body,
+      refreshOnlyWithoutScript: liveLog)
   }
 
   private static func facts(_ run: RunRecord, analysis: RunAnalysis?, now: Date) -> Markup {
@@ -363,10 +381,17 @@ public enum Dashboard {
 
   /// A small error page: a title and one message.
   public static func error(title: String, message: String) -> String {
+    error(title: title, message: message, back: "/")
+  }
+
+  /// An error page with a way back (a run page) and, for `login`, a link to the login form that returns there.
+  public static func error(title: String, message: String, back: String, login: Bool = false) -> String {
+    let loginLink: Markup = login ? "<p><a id=\"login-link\" href=\"/login?next=\(back)\">Log in</a></p>\n" : ""
+    let backText = back == "/" ? "Back to the dashboard" : "Back"
     let body: Markup = """
       \(topBar(status: nil))<main><div class="not-found"><h1>\(title)</h1>
-      <p>\(message)</p>
-      <p><a href="/">Back to the dashboard</a></p></div></main>
+      <p id="message">\(message)</p>
+      \(loginLink)<p><a href="\(back)">\(backText)</a></p></div></main>
       """
     return Page.render(title: "\(title) · rippled", refreshSeconds: nil, now: nil, body: body)
   }

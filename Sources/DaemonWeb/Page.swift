@@ -4,8 +4,14 @@ import RunModel
 /// The frame every page shares: XHTML-parsable HTML5, one inline stylesheet, no scripts, no external resources.
 enum Page {
   /// - Parameter now: shown in the footer (with the refresh period); no footer without it.
-  static func render(title: String, refreshSeconds: Int?, now: Date?, body: Markup) -> String {
-    let refresh: Markup = refreshSeconds.map { "<meta http-equiv=\"refresh\" content=\"\($0)\"/>\n" } ?? ""
+  /// - Parameter refreshOnlyWithoutScript: the refresh sits in `<noscript>` (a page whose script follows it live).
+  static func render(
+    title: String, refreshSeconds: Int?, now: Date?, body: Markup, refreshOnlyWithoutScript: Bool = false
+  ) -> String {
+    var refresh: Markup = refreshSeconds.map { "<meta http-equiv=\"refresh\" content=\"\($0)\"/>\n" } ?? ""
+    if refreshOnlyWithoutScript && refreshSeconds != nil {
+      refresh = "<noscript>" + refresh + "</noscript>\n"
+    }
     var footer: Markup = ""
     if let now {
       footer = "<footer>Rendered \(Formatting.utc(now))"
@@ -169,6 +175,17 @@ enum Page {
     td .name{font-weight:600;overflow-wrap:anywhere}
     tr:target td{background:#fefce8}
     .not-found{max-width:640px;margin:40px auto}
+    .misses{margin:0 0 22px}
+    .controls{display:flex;gap:8px;align-items:center;flex-wrap:wrap;margin:0 0 12px}
+    .controls form{margin:0}
+    button{font:inherit;padding:4px 14px;border-radius:6px;border:1px solid #1d4ed8;background:#1d4ed8;color:#fff;\
+    cursor:pointer}
+    button.quiet{background:var(--card);color:var(--fg);border-color:var(--line)}
+    form.login{display:flex;flex-direction:column;gap:6px;max-width:360px;margin:12px 0}
+    form.login input[type=password]{font:inherit;padding:5px 8px;border:1px solid var(--line);border-radius:6px}
+    pre.log{margin:0 0 16px;padding:10px 14px;max-height:60vh;overflow:auto;white-space:pre-wrap;\
+    overflow-wrap:anywhere;font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;\
+    font-size:12px}
     @media (prefers-reduced-motion:no-preference){.s-running{animation:pulse 2s ease-in-out infinite}}
     @keyframes pulse{50%{background:#bfdbfe}}
     """

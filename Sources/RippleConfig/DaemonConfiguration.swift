@@ -108,6 +108,10 @@ public struct RepositorySettings: Sendable, Hashable {
   public var testArguments: [String]
   /// Where each run's result is posted as a commit status (nil: nowhere).
   public var status: CommitStatusSettings?
+  /// A full run of the primary branch every so often, to measure selection misses (nil: none).
+  public var canary: CanarySettings?
+  /// Where a branch going from passing to failing and back is announced (nil: nowhere).
+  public var notify: NotifySettings?
 
   public init(
     name: String, source: Source, branches: [BranchRule] = [BranchRule(pattern: "main")],
@@ -140,4 +144,24 @@ public struct BranchRule: Sendable, Hashable {
     self.pattern = pattern
     self.cancelRunning = cancelRunning
   }
+}
+
+/// `canary: {every: 24h, branch?}`: a full run (every test target) of `branch` when the last one is older than
+/// `every` (docs/DESIGN.md, "Canary runs and selection misses").
+public struct CanarySettings: Sendable, Hashable {
+  public var every: Duration
+  /// The primary branch: `branch`, else the first plain name of `branches`.
+  public var branch: String
+
+  public init(every: Duration, branch: String) {
+    self.every = every
+    self.branch = branch
+  }
+}
+
+/// `notify: {webhook: URL}`: a Slack-compatible `{"text": ...}` POST when a branch fails or recovers.
+public struct NotifySettings: Sendable, Hashable {
+  public var webhook: String
+
+  public init(webhook: String) { self.webhook = webhook }
 }

@@ -46,6 +46,8 @@ public enum RunTrigger: String, Codable, Sendable, Hashable {
   case api
   /// Re-queued after the daemon was interrupted while the original ran.
   case requeue
+  /// A scheduled full run of the primary branch (every test target), to measure selection misses.
+  case canary
 }
 
 /// One run as listed: what, when, how it ended.

@@ -9,6 +9,7 @@ import GRDB
 ///   kept in the order recorded (`position`).
 /// - `transitions`: the journal, one row per state change, in `id` order.
 /// - `deliveries`: GitHub webhook delivery ids already seen (the newest ones only).
+/// - `misses` (v4): selection misses a canary found (canary, target, the under-selected run and its head).
 /// - `processGroups` (v2): the process groups a running run's children lead, so a daemon restarted after
 ///   `kill -9` can stop what the dead one left running.
 ///
@@ -107,6 +108,23 @@ enum RunStoreSchema {
     migrator.registerMigration("v3: time estimates") { db in
       try db.execute(sql: "ALTER TABLE runs ADD COLUMN fullSuiteSeconds REAL")
       try db.execute(sql: "ALTER TABLE runs ADD COLUMN selectedSeconds REAL")
+    }
+    migrator.registerMigration("v4: selection misses") { db in
+      // A canary is a run with trigger `canary`; its misses name the selective run that left a target out.
+      try db.execute(
+        sql: """
+          CREATE TABLE misses (
+            canaryID INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            target TEXT NOT NULL,
+            runID INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            commitID TEXT NOT NULL,
+            foundAt REAL NOT NULL,
+            PRIMARY KEY (canaryID, target, runID)
+          ) WITHOUT ROWID;
+          CREATE INDEX misses_by_run ON misses(runID);
+          CREATE INDEX misses_by_found ON misses(foundAt);
+          CREATE INDEX runs_by_trigger ON runs(repository, branch, trigger, id);
+          """)
     }
     return migrator
   }

@@ -30,9 +30,10 @@ import Testing
     deinit { try? FileManager.default.removeItem(atPath: folder) }
 
     /// `runs`: the scheduler as the routes see it; by default one that records what it is asked.
-    func application(token: [UInt8]?? = nil, webhookSecret: [UInt8]? = nil, runs: RunControl? = nil)
-      -> some ApplicationProtocol
-    {
+    func application(
+      token: [UInt8]?? = nil, webhookSecret: [UInt8]? = nil, runs: RunControl? = nil,
+      sessions: WebSessions = WebSessions(), publicURL: String? = nil
+    ) -> some ApplicationProtocol {
       let api = APIContext(
         store: store,
         runs: runs
@@ -51,7 +52,8 @@ import Testing
             version: "test", startedAt: Date(timeIntervalSince1970: 0), ready: true, healthy: true, problems: [],
             activity: "idle", queueLength: 0, running: [], repositories: [])
         }, branchSources: [], worktreeSources: [], token: token ?? self.token, webhookSecret: webhookSecret,
-        log: DaemonLog(minimum: .error, sink: { _ in }), health: HealthBoard())
+        log: DaemonLog(minimum: .error, sink: { _ in }), health: HealthBoard(), sessions: sessions,
+        publicURL: publicURL)
       return Application(router: HTTPAPI.router(api))
     }
   }

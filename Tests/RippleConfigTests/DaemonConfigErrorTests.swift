@@ -171,12 +171,12 @@ struct DaemonConfigErrorTests {
       name: "settle on a remote", yaml: "repositories:\n  - name: a\n    remote: /a.git\n    settle: 1s\n", line: 4,
       keyPath: "repositories[0].settle",
       message: "`settle` applies to a working tree (`path:`), and repository `a` is fetched from a remote",
-      hint: "remote repositories take `branches`, `fetchInterval`, `fetchTimeout`"),
+      hint: "remote repositories take `branches`, `fetchInterval`, `fetchTimeout`, `canary`"),
     .init(
       name: "watch on a remote", yaml: "repositories:\n  - {name: a, remote: /a.git, watch: poll}\n", line: 2,
       keyPath: "repositories[0].watch",
       message: "`watch` applies to a working tree (`path:`), and repository `a` is fetched from a remote",
-      hint: "remote repositories take `branches`, `fetchInterval`, `fetchTimeout`"),
+      hint: "remote repositories take `branches`, `fetchInterval`, `fetchTimeout`, `canary`"),
     .init(
       name: "unknown watch mode", yaml: "repositories:\n  - name: a\n    path: /a\n    watch: fsevents\n", line: 4,
       keyPath: "repositories[0].watch", message: "the string `fsevents` is not a watch mode",
