@@ -26,11 +26,6 @@ export GIT_AUTHOR_NAME=shot GIT_AUTHOR_EMAIL=shot@example.invalid GIT_COMMITTER_
 
 python3 "$here/fixture_repo.py" "$work/repo" --features 2 --no-remote >/dev/null
 test_file=$(cd "$work/repo" && ls Tests/*/*.swift | head -1)
-# The fixture declares ServerIntegrationTests under TEST_SERVER (an environment rippled evaluates) without
-# sources: give it one, or every run fails to build Packages/Server and no run passes.
-mkdir -p "$work/repo/Packages/Server/Tests/ServerIntegrationTests"
-printf 'import Testing\n@testable import ServerFeature0\n\n@Test func integration() { #expect(ServerFeature0().id == 0) }\n' \
-  > "$work/repo/Packages/Server/Tests/ServerIntegrationTests/ServerIntegrationTests.swift"
 # A test that reads a file no target owns and ripple.yml ignores (`**/*.md`): a change to it selects nothing.
 mkdir -p "$work/repo/data" && echo ok > "$work/repo/data/flag.md"
 cat >> "$work/repo/$test_file" <<'SWIFT'

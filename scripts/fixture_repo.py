@@ -100,6 +100,9 @@ def generate(root, features, files, remote=True, test_ms=0):
                         n += 1
                         if n >= files:
                             break
+    # The test target the server manifest declares only under TEST_SERVER needs its sources too.
+    write(root, "Packages/Server/Tests/ServerIntegrationTests/ServerIntegrationTests.swift",
+          "import Testing\n@testable import ServerFeature0\n\n@Test func integration() { #expect(ServerFeature0().id == 0) }\n")
     write(root, "Makefile", "bootstrap:\n\t@echo bootstrap\n")
     write(root, "README.md", "# Example\n")
     write(root, ".gitignore", ".build/\n")
