@@ -11,17 +11,7 @@ extension TestRunner {
     var package = PackageResult(path: step.package, run: step.run?.name, status: .cancelled)
     guard let bundle = step.resultBundle, !Task.isCancelled else { return package }
 
-    onEvent(.building(package: step.eventName))
-    let buildStart = ContinuousClock.now
-    guard let build = try await execute(step.build) else { return finish(package) }
-    package.buildDuration = Self.seconds(since: buildStart)
-    onEvent(.built(package: step.eventName, succeeded: build.succeeded, seconds: package.buildDuration))
-    guard build.succeeded else {
-      package.status = .buildFailed
-      package.buildErrors = BuildLog.errorLines(build.outputString + "\n" + build.errorString)
-      package.message = ProcessError.failed(build).description
-      return finish(package)
-    }
+    if let built = try await build(step, &package) { return built }
 
     // xcodebuild refuses to write a result bundle where one exists.
     try? FileManager.default.removeItem(atPath: bundle)

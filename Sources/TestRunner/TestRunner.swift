@@ -135,17 +135,7 @@ public struct TestRunner: Sendable {
     var package = PackageResult(path: step.package, run: step.run?.name, status: .cancelled, filter: step.filter)
     if Task.isCancelled { return package }
 
-    onEvent(.building(package: step.eventName))
-    let buildStart = ContinuousClock.now
-    guard let build = try await execute(step.build) else { return finish(package) }
-    package.buildDuration = Self.seconds(since: buildStart)
-    onEvent(.built(package: step.eventName, succeeded: build.succeeded, seconds: package.buildDuration))
-    guard build.succeeded else {
-      package.status = .buildFailed
-      package.buildErrors = BuildLog.errorLines(build.outputString + "\n" + build.errorString)
-      package.message = ProcessError.failed(build).description
-      return finish(package)
-    }
+    if let built = try await build(step, &package) { return built }
 
     // `swift test list` (about a second) only tells which target a test belongs to: with one selected
     // target there is nothing to tell.
@@ -200,6 +190,23 @@ public struct TestRunner: Sendable {
     let failed = package.targets.contains { $0.totals.failed > 0 }
     package.status = failed ? .failed : .passed
     return finish(package)
+  }
+
+  /// The build step of `step`, shared by `swift build` and `xcodebuild build-for-testing`: nil when it
+  /// built (its duration recorded in `package`), else the finished result (build failed or cancelled).
+  func build(_ step: PackageStep, _ package: inout PackageResult) async throws(TestRunnerError) -> PackageResult? {
+    onEvent(.building(package: step.eventName))
+    let buildStart = ContinuousClock.now
+    guard let build = try await execute(step.build) else { return finish(package) }
+    package.buildDuration = Self.seconds(since: buildStart)
+    onEvent(.built(package: step.eventName, succeeded: build.succeeded, seconds: package.buildDuration))
+    guard build.succeeded else {
+      package.status = .buildFailed
+      package.buildErrors = BuildLog.errorLines(build.outputString + "\n" + build.errorString)
+      package.message = ProcessError.failed(build).description
+      return finish(package)
+    }
+    return nil
   }
 
   func finish(_ package: PackageResult) -> PackageResult {
