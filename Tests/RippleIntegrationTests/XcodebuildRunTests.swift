@@ -11,21 +11,8 @@ import XcodeFixtures
 /// path is planned in process with the platform set to macOS, and xcodebuild and xcresulttool are
 /// answered by a process double that records their arguments.
 @Suite(.serialized) struct XcodebuildRunTests {
-  static let coreManifest = """
-    // swift-tools-version:5.9
-    import PackageDescription
-
-    let package = Package(
-      name: "Core",
-      products: [.library(name: "Core", targets: ["Core"]), .library(name: "Feature", targets: ["Feature"])],
-      targets: [
-        .target(name: "Core"),
-        .target(name: "Feature", dependencies: ["Core"]),
-        .testTarget(name: "CoreTests", dependencies: ["Core"]),
-      ]
-    )
-
-    """
+  /// The same package as `XcodeProjectTests`' (Core, Feature, CoreTests).
+  static let coreManifest = XcodeProjectTests.coreManifest
 
   static func config(scheme: String = "MyApp") -> String {
     """
