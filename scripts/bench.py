@@ -619,7 +619,7 @@ def bench_daemon(ripple, work):
     finally:
         proc.terminate()
         proc.wait(timeout=60)
-    print(f"  1,000 runs in {elapsed:.0f} s ({elapsed:.0f} ms per run, each: fetch-free checkout, affected, "
+    print(f"  1,000 runs in {elapsed:.0f} s ({elapsed * 1000 / len(heads):.0f} ms per run, each: fetch-free checkout, affected, "
           f"record); runs in the store by state: {states or '?'}")
     print(f"  resident memory after 10 runs: {rss_start:.1f} MiB; after 1,000 runs: {rss_end:.1f} MiB "
           f"(growth {rss_end - rss_start:+.1f} MiB, ratio {rss_end / rss_start:.2f})")
@@ -628,9 +628,16 @@ def bench_daemon(ripple, work):
           states.get("passed", 0) >= 1000, f"{states}")
 
 
+SECTIONS = ["changes", "affected", "scale", "test", "bootstrap", "daemon"]
+
+
 def main():
+    if len(sys.argv) < 2 or sys.argv[1].startswith("-") or not os.path.isfile(sys.argv[1]) \
+            or any(section not in SECTIONS for section in sys.argv[2:]):
+        sys.exit(f"usage: bench.py <path to a release ripple> [{' | '.join(SECTIONS)}]...\n"
+                 f"(rippled is taken from the same folder; no section: all of them)\n\n{__doc__}")
     ripple = os.path.abspath(sys.argv[1])
-    sections = sys.argv[2:] or ["changes", "affected", "scale", "test", "bootstrap", "daemon"]
+    sections = sys.argv[2:] or SECTIONS
     work = tempfile.mkdtemp(prefix="ripple-bench.")
     try:
         print(f"ripple: {ripple}\nmachine: {os.cpu_count()} cores")

@@ -29,7 +29,9 @@ struct GraphIndex {
   private var targetNames: [String: Set<String>] = [:]
   private var packagesByPath: [String: Package] = [:]
 
-  init(_ graph: PackageGraph) {
+  /// `only`: index just these targets and the edges from them (the lookups still cover every package); nil
+  /// for the whole graph. Drawing a run's few selected targets then costs those targets, not 4,000.
+  init(_ graph: PackageGraph, only: Set<TargetRef>? = nil) {
     self.graph = graph
     var count = 0
     for package in graph.packages {
@@ -43,6 +45,7 @@ struct GraphIndex {
     for package in graph.packages {
       for target in package.targets {
         let ref = TargetRef(package: package.path, name: target.name)
+        if let only, !only.contains(ref) { continue }
         targets[ref] = target
         for list in [target.dependencies, target.pluginUsages] {
           for dependency in list {

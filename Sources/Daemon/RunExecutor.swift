@@ -130,8 +130,11 @@ struct RunExecutor: Sendable {
       let root = paths.worktree(
         run.repository, lane: "worktree",
         checkoutName: DaemonPaths.checkoutName(of: settings.source, repository: run.repository))
-      let copy = try GitRepository.openOrCreateWorktree(at: root, objectsOf: developer)
-      let (synced, delta) = try WorktreeSync.prepare(from: developer, to: copy, dirty: dirtyPaths[run.repository])
+      let dirty = dirtyPaths[run.repository]
+      let copy =
+        try dirty?.copy(at: root, objectsOf: developer)
+        ?? GitRepository.openOrCreateWorktree(at: root, objectsOf: developer)
+      let (synced, delta) = try WorktreeSync.prepare(from: developer, to: copy, dirty: dirty)
       let head = delta.head
       say(
         "synced the working tree of \(path) into \(root) (\(synced.full ? "full" : "changed paths"): "
@@ -292,7 +295,7 @@ struct RunExecutor: Sendable {
     return RunAnalysis(
       base: outcome.changeSet.from.hex, changedFiles: report.changedFiles.map(\.path),
       runAllReasons: report.runAllReasons, warnings: report.warnings, targets: targets,
-      edges: outcome.headGraph.map { edges(in: $0, among: Set(targets.map(\.key))) } ?? [],
+      edges: outcome.headGraph.map { edges(in: $0, among: targets) } ?? [],
       selectedTestTargets: report.testTargets.count, totalTestTargets: total)
   }
 
@@ -305,11 +308,10 @@ struct RunExecutor: Sendable {
       selectedTestTargets: targets.count, totalTestTargets: targets.count)
   }
 
-  static func edges(in graph: PackageGraph, among keys: Set<String>) -> [RunEdge] {
-    AffectedFormatter.dependencyEdges(in: graph).compactMap { edge in
-      let from = edge.dependent.description
-      let to = edge.dependency.description
-      return keys.contains(from) && keys.contains(to) ? RunEdge(from: from, to: to) : nil
+  static func edges(in graph: PackageGraph, among targets: [RunTarget]) -> [RunEdge] {
+    let refs = Set(targets.map { TargetRef(package: $0.package, name: $0.name) })
+    return AffectedFormatter.dependencyEdges(in: graph, among: refs).map {
+      RunEdge(from: $0.dependent.description, to: $0.dependency.description)
     }
   }
 

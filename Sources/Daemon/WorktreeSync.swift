@@ -14,11 +14,24 @@ final class DirtyPaths: Sendable {
   private let paths = Locked<Set<String>?>(nil)
   /// The private copy against its HEAD after the last sync; nil after a failed one (scan it again).
   let copyDelta = Locked<WorkingTreeDelta?>(nil)
+  /// The private copy, kept open between runs so that libgit2 keeps its index loaded: hashing a file as git
+  /// does looks up `.gitattributes` in the index, and reading a 100,000-entry index costs ~100 ms per save.
+  /// Only Ripple writes the copy's index, through this handle; runs of a lane run one at a time.
+  private let openCopy = Locked<(path: String, repository: GitRepository)?>(nil)
 
   func mark(_ changed: Set<String>) { paths.withLock { $0?.formUnion(changed) } }
   func markAll() {
     paths.withLock { $0 = nil }
     copyDelta.withLock { $0 = nil }
+    openCopy.withLock { $0 = nil }
+  }
+
+  /// The private copy at `path`, opened (or created) once and then reused.
+  func copy(at path: String, objectsOf source: GitRepository) throws -> GitRepository {
+    if let open = openCopy.withLock({ $0 }), open.path == path { return open.repository }
+    let repository = try GitRepository.openOrCreateWorktree(at: path, objectsOf: source)
+    openCopy.withLock { $0 = (path, repository) }
+    return repository
   }
 
   /// What to sync now (nil: everything); the set starts empty again.

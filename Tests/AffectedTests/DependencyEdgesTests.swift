@@ -23,11 +23,19 @@ struct DependencyEdgesTests {
       ],
       products: [],
       dependencies: [PackageDependency(identity: "core", name: "Core", location: .local(path: "Packages/Core"))])
-    let edges = AffectedFormatter.dependencyEdges(in: PackageGraph(packages: [app, core]))
+    let graph = PackageGraph(packages: [app, core])
+    let edges = AffectedFormatter.dependencyEdges(in: graph)
     #expect(
       edges.map { "\($0.dependent) -> \($0.dependency)" } == [
         "\(TargetRef(package: ".", name: "Feature")) -> \(TargetRef(package: "Packages/Core", name: "Net"))",
         "\(TargetRef(package: ".", name: "FeatureTests")) -> \(TargetRef(package: ".", name: "Feature"))",
       ])
+
+    // Among a run's selected targets only: an edge with one end outside the set is left out.
+    let among = AffectedFormatter.dependencyEdges(
+      in: graph,
+      among: [TargetRef(package: ".", name: "Feature"), TargetRef(package: ".", name: "FeatureTests")])
+    #expect(among.map { "\($0.dependent) -> \($0.dependency)" } == [".:FeatureTests -> .:Feature"])
+    #expect(AffectedFormatter.dependencyEdges(in: graph, among: [TargetRef(package: ".", name: "Feature")]).isEmpty)
   }
 }

@@ -52,4 +52,21 @@ struct WorktreeSyncTests {
     dirty.mark(["c"])
     #expect(dirty.take() == nil)
   }
+
+  /// The copy stays open between runs (its index stays loaded); a failed sync (`markAll`) opens it afresh.
+  @Test func theCopyIsOpenedOnceUntilEverythingIsMarked() throws {
+    let repository = try GitFixture()
+    try repository.write("a.txt", "a\n")
+    try repository.commitAll("init")
+    let developer = try GitRepository.discover(from: repository.root)
+    let scratch = try TemporaryDirectory(prefix: "sync")
+    let dirty = DirtyPaths()
+    let first = try dirty.copy(at: scratch.path + "/copy", objectsOf: developer)
+    #expect(try dirty.copy(at: scratch.path + "/copy", objectsOf: developer) === first)
+    #expect(FileManager.default.fileExists(atPath: scratch.path + "/copy/.git/objects/info/alternates"))
+    #expect(try dirty.copy(at: scratch.path + "/other", objectsOf: developer) !== first, "another path")
+    let other = try dirty.copy(at: scratch.path + "/other", objectsOf: developer)
+    dirty.markAll()
+    #expect(try dirty.copy(at: scratch.path + "/other", objectsOf: developer) !== other)
+  }
 }
