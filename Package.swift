@@ -117,8 +117,8 @@ let package = Package(
     .target(
       name: "RippleCLI",
       dependencies: [
-        "CommandLineSupport", "RippleKit", "Affected", "PackageModel", "PackageLoading", "RippleCore", "SystemClients",
-        "TestRunner",
+        "CommandLineSupport", "RippleKit", "Affected", "Git", "PackageModel", "PackageLoading", "RippleCore",
+        "SystemClients", "TestRunner",
         "Assets", "AssetFetch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -45,9 +45,10 @@ public enum CommandMain {
 
   /// Parses `arguments` into a command of `root`'s tree, runs it, and exits with the mapped code.
   /// `writeError` receives every line meant for stderr (with its newline).
+  /// `beforeExit` runs right before the process exits, whichever way.
   public static func run(
     _ root: any ParsableCommand.Type, arguments: [String], errorPrefix: String,
-    writeError: @Sendable (String) -> Void
+    beforeExit: @Sendable () -> Void = {}, writeError: @Sendable (String) -> Void
   ) async -> Never {
     do {
       var command = try root.parseAsRoot(arguments)
@@ -56,13 +57,21 @@ public enum CommandMain {
       } else {
         try command.run()
       }
+      beforeExit()
       exit(0)
     } catch {
       let outcome = outcome(of: error, in: root, errorPrefix: errorPrefix)
       if let message = outcome.message {
         if outcome.toStandardOutput { print(message) } else { writeError(message + "\n") }
       }
+      beforeExit()
       exit(outcome.code)
     }
+  }
+
+  /// Whether `arguments` only ask for help or the version (nothing that opens a repository).
+  public static func asksForHelpOrVersion(_ arguments: [String]) -> Bool {
+    arguments.isEmpty || arguments.first == "help"
+      || arguments.contains { ["-h", "--help", "--version", "--help-hidden", "--experimental-dump-help"].contains($0) }
   }
 }

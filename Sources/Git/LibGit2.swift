@@ -1,4 +1,5 @@
 import Clibgit2
+import Foundation
 
 #if canImport(Glibc)
   import Glibc
@@ -15,6 +16,20 @@ enum LibGit2 {
   static func ensureInitialized() throws {
     let result = initResult
     if result < 0 { throw lastError(result, "initialise libgit2") }
+  }
+}
+
+extension GitLibrary {
+  /// Starts libgit2's process-wide set-up on a thread of its own, so that it overlaps the command line's
+  /// parsing: it takes ~5 ms (a libgit2 built with mbedTLS, as Debian's is, parses the system's CA bundle
+  /// there), a fifth of a warm `ripple affected` on a repository of isowords' size. The first repository
+  /// opened waits for it (a Swift `static let` is initialised once, under a lock).
+  ///
+  /// Returns what waits for the set-up to end; call it before the process exits. Exiting while libgit2 is
+  /// half set up runs the TLS libraries' exit handlers under it: 5 of 300 `ripple --version` crashed so.
+  public static func prepareInBackground() -> @Sendable () -> Void {
+    Thread.detachNewThread { _ = try? LibGit2.ensureInitialized() }
+    return { _ = try? LibGit2.ensureInitialized() }
   }
 }
 

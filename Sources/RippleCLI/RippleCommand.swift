@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandLineSupport
 import Foundation
+import Git
 import RippleCore
 
 /// The `ripple` command tree. Subcommands parse, call RippleKit, and print; nothing else.
@@ -22,8 +23,11 @@ public struct RippleCommand: AsyncParsableCommand {
 
   /// Runs the command line and exits with the code `CommandMain` maps its outcome to.
   public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+    // libgit2's set-up overlaps the parsing (GitLibrary.prepareInBackground); help and --version skip it.
+    var gitReady: @Sendable () -> Void = {}
+    if !CommandMain.asksForHelpOrVersion(arguments) { gitReady = GitLibrary.prepareInBackground() }
     await CommandMain.run(
-      RippleCommand.self, arguments: arguments, errorPrefix: "error: ",
+      RippleCommand.self, arguments: arguments, errorPrefix: "error: ", beforeExit: gitReady,
       writeError: { Terminal.standardError.write($0) })
   }
 }

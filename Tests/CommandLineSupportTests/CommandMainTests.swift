@@ -69,4 +69,13 @@ import Testing
   @Test func anythingElseIsInternal() {
     #expect(outcome(Unexpected()).code == 4)
   }
+
+  @Test func onlyHelpAndVersionCountAsAskingForThem() {
+    for arguments in [[], ["--version"], ["help", "affected"], ["affected", "--help"], ["test", "-h"]] {
+      #expect(CommandMain.asksForHelpOrVersion(arguments), "\(arguments)")
+    }
+    for arguments in [["affected"], ["changes", "--base", "main"], ["test", "--", "--help-me"]] {
+      #expect(!CommandMain.asksForHelpOrVersion(arguments), "\(arguments)")
+    }
+  }
 }

@@ -5,11 +5,28 @@ import Testing
 /// Serialized: they share the fixture's build folder (see `DaemonHarness.sharedCache`).
 @Suite("rippled follows branches", .serialized)
 struct BranchRunTests {
+  /// Also: each run posts its commit status to the forge (a loopback stand-in answering like GitHub).
   @Test func readyThenAPushRunsExactlyTheAffectedTests() async throws {
     let h = try DaemonHarness()
     try h.makeRemote()
     let first = try h.head()
-    try h.start()
+    let forge = try ForgeStandIn(directory: h.root)
+    defer { forge.stop() }
+    try "forge-token\n".write(toFile: h.root + "/forge-token", atomically: true, encoding: .utf8)
+    _ = chmod(h.root + "/forge-token", 0o600)
+    try h.start(
+      repositories: """
+          - name: app
+            remote: \(h.remote)
+            fetchInterval: 1h
+            branches: [main, {pattern: "feature/*", cancelRunning: true}]
+            status:
+              provider: github
+              api: http://127.0.0.1:\(forge.port)
+              repository: acme/app
+              tokenFile: \(h.root)/forge-token
+              context: ripple/tests
+        """, http: "  publicURL: https://ci.example.test/ripple")
     try await h.waitForReady()
     #expect(h.notify.messages.contains { $0.contains("STATUS=") })
 
@@ -31,6 +48,20 @@ struct BranchRunTests {
     #expect(log.contains("1 of 3 test targets selected"), "\(log)")
     #expect(h.notify.contains("WATCHDOG=1"))
     #expect(h.output.contains("<6>run \(id): "), "journald lines carry the run id")
+
+    // Each run posted `pending`, then its result, for its commit, in order, with the run page as target.
+    try await h.eventually("both runs' final statuses", timeout: .seconds(30)) {
+      forge.requests.filter { $0.fields["state"] == "success" }.count == 2
+    }
+    for (sha, run) in [(first, baseline["id"] as! Int), (second, id)] {
+      let posted = forge.requests.filter { $0.path == "/repos/acme/app/statuses/\(sha)" }
+      #expect(posted.map { $0.fields["state"] } == ["pending", "success"], "\(posted.map(\.body))")
+      #expect(posted.allSatisfy { $0.authorization == "Bearer forge-token" && $0.fields["context"] == "ripple/tests" })
+      #expect(posted.last?.fields["target_url"] == "https://ci.example.test/ripple/runs/\(run)")
+    }
+    let last = forge.requests.last { $0.path.hasSuffix(second) }
+    #expect(last?.fields["description"]?.contains("1 of 3 test targets") == true, "\(last?.body ?? "")")
+    #expect(!h.output.contains("forge-token"), "the token is never logged")
   }
 
   @Test func pushesWhileRunningSupersedeThePendingRunAndTheNewestRuns() async throws {
