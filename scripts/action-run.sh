@@ -5,7 +5,8 @@
 #   action-run.sh build       builds ripple (release) into $RIPPLE_BIN_DIR
 #   action-run.sh cache-key   outputs key=, restore-prefix= and path= of the manifest cache
 #   action-run.sh run         runs $RIPPLE_INPUT_COMMAND (affected|test|bootstrap); affected writes the
-#                             outputs test-targets, filter, run-all (--format github) and matrix
+#                             outputs test-targets, filter, run-all (--format github) and matrix; test
+#                             passes $RIPPLE_INPUT_TARGETS (a matrix entry's ids) as one --targets argument
 # Inputs come as RIPPLE_INPUT_* variables; outputs go to $GITHUB_OUTPUT.
 set -euo pipefail
 step=${1:?usage: action-run.sh build-key|build|cache-key|run}
@@ -54,7 +55,12 @@ case "$step" in
           "${config_args[@]}" "${extra_args[@]}" 2>/dev/null)
         echo "matrix=$matrix" >>"$GITHUB_OUTPUT"
         ;;
-      test) ripple test "${base_args[@]}" "${config_args[@]}" "${extra_args[@]}" ;;
+      test)
+        # The matrix entry's ids stay one argument (RIPPLE_INPUT_ARGS is split on whitespace).
+        targets_args=()
+        if [ -n "${RIPPLE_INPUT_TARGETS:-}" ]; then targets_args=(--targets "$RIPPLE_INPUT_TARGETS"); fi
+        ripple test "${base_args[@]}" "${config_args[@]}" "${targets_args[@]}" "${extra_args[@]}"
+        ;;
       bootstrap) ripple bootstrap "${config_args[@]}" "${extra_args[@]}" ;;
       *)
         echo "error: input command must be affected, test or bootstrap (got '$RIPPLE_INPUT_COMMAND')" >&2

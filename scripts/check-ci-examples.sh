@@ -65,4 +65,15 @@ for name in key restore-prefix path test-targets filter run-all matrix; do
 done
 grep -q '^matrix={"include":\[{' "$GITHUB_OUTPUT" || fail "no matrix entries: $(cat "$GITHUB_OUTPUT")"
 cp "$GITHUB_OUTPUT" "$out/github-action-outputs.txt"
+
+# A matrix job: `command: test` with `targets: ${{ matrix.ids }}` plans exactly its entry's targets.
+ids=$(sed -n 's/^matrix=//p' "$GITHUB_OUTPUT" | python3 -c 'import json, sys; print(json.load(sys.stdin)["include"][0]["ids"])')
+RIPPLE_INPUT_COMMAND=test RIPPLE_INPUT_BASE=HEAD RIPPLE_INPUT_TARGETS="$ids" RIPPLE_INPUT_ARGS="--dry-run --format json" \
+  "$root/scripts/action-run.sh" run >"$out/github-action-test-plan.json"
+planned=$(python3 -c 'import json, sys
+plan = json.load(open(sys.argv[1]))
+print(",".join(sorted(run["package"] + ":" + t for run in plan["runs"] for t in run["testTargets"])))' \
+  "$out/github-action-test-plan.json")
+[ "$planned" = "$(tr , '\n' <<<"$ids" | LC_ALL=C sort | paste -sd,)" ] \
+  || fail "the action's test step planned $planned, not the matrix entry's $ids"
 echo "CI examples and generated pipelines are valid${2:+ (pipelines in $out)}"
