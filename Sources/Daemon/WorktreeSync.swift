@@ -26,9 +26,13 @@ final class DirtyPaths: Sendable {
     openCopy.withLock { $0 = nil }
   }
 
-  /// The private copy at `path`, opened (or created) once and then reused.
+  /// The private copy at `path`, opened (or created) once and then reused while it is still there.
   func copy(at path: String, objectsOf source: GitRepository) throws -> GitRepository {
-    if let open = openCopy.withLock({ $0 }), open.path == path { return open.repository }
+    if let open = openCopy.withLock({ $0 }), open.path == path,
+      FileManager.default.fileExists(atPath: path + "/.git/HEAD")
+    {
+      return open.repository
+    }
     let repository = try GitRepository.openOrCreateWorktree(at: path, objectsOf: source)
     openCopy.withLock { $0 = (path, repository) }
     return repository

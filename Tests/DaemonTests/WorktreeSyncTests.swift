@@ -67,6 +67,12 @@ struct WorktreeSyncTests {
     #expect(try dirty.copy(at: scratch.path + "/other", objectsOf: developer) !== first, "another path")
     let other = try dirty.copy(at: scratch.path + "/other", objectsOf: developer)
     dirty.markAll()
-    #expect(try dirty.copy(at: scratch.path + "/other", objectsOf: developer) !== other)
+    let reopened = try dirty.copy(at: scratch.path + "/other", objectsOf: developer)
+    #expect(reopened !== other)
+
+    // Removed behind the daemon's back (a cleaned cache): made again, not reused.
+    try FileManager.default.removeItem(atPath: scratch.path + "/other")
+    #expect(try dirty.copy(at: scratch.path + "/other", objectsOf: developer) !== reopened)
+    #expect(FileManager.default.fileExists(atPath: scratch.path + "/other/.git/HEAD"))
   }
 }
