@@ -187,7 +187,8 @@ let package = Package(
       name: "XcodeLoadingTests",
       dependencies: ["XcodeLoading", "XcodeModel", "PackageModel", "PackageLoading", "Affected", "XcodeFixtures"]),
     .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner"]),
-    .testTarget(name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig"], exclude: ["Helpers"]),
+    .testTarget(
+      name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig", "TestSupport"], exclude: ["Helpers"]),
     .testTarget(name: "AssetsTests", dependencies: ["Assets", "ConfigLoading", "TestSupport"]),
     .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "RippleCore"]),
     .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunModel"]),

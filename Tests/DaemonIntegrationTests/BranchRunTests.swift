@@ -10,7 +10,7 @@ struct BranchRunTests {
     let h = try DaemonHarness()
     try h.makeRemote()
     let first = try h.head()
-    let forge = try ForgeStandIn(directory: h.root)
+    let forge = try await ForgeStandIn.start(directory: h.root)
     defer { forge.stop() }
     try "forge-token\n".write(toFile: h.root + "/forge-token", atomically: true, encoding: .utf8)
     _ = chmod(h.root + "/forge-token", 0o600)

@@ -1,8 +1,10 @@
 import Foundation
+import TestSupport
 
 /// A loopback HTTP server that answers like GitHub's commit status API (201 and the status back) and
 /// records each request as a JSON line: method, path, Authorization and body. No real forge can run here;
 /// this checks what a real rippled binary sends (docs/DESIGN.md, daemon section: commit statuses).
+/// It runs as a `HelperProcess`: it never outlives the test, and stopping it is bounded.
 final class ForgeStandIn {
   struct Request: Decodable {
     var method: String
@@ -17,15 +19,13 @@ final class ForgeStandIn {
     }
   }
 
-  let process = Process()
   let port: Int
+  private let server: HelperProcess
   private let log: String
-  /// The stand-in exits when this closes (and on SIGTERM): it never outlives the test process.
-  private let stdin = Pipe()
 
   private static let script = #"""
     import http.server, json, os, sys, threading
-    log, ready = sys.argv[1], sys.argv[2]
+    ready, log = sys.argv[1], sys.argv[2]
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode()
@@ -40,26 +40,26 @@ final class ForgeStandIn {
         def log_message(self, *args):
             pass
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=lambda: (sys.stdin.read(), os._exit(0)), daemon=True).start()
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     with open(ready + ".tmp", "w") as f:
-        f.write(str(server.server_address[1]))
+        json.dump({"port": server.server_address[1]}, f)
     os.rename(ready + ".tmp", ready)
-    server.serve_forever()
+    sys.stdin.read()  # until the test closes our stdin (or terminates us)
     """#
 
-  init(directory: String) throws {
-    log = directory + "/forge-requests.jsonl"
-    let ready = directory + "/forge-port"
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", Self.script, log, ready]
-    process.standardInput = stdin
-    try process.run()
-    let deadline = Date().addingTimeInterval(20)
-    while !FileManager.default.fileExists(atPath: ready) {
-      guard process.isRunning, Date() < deadline else { throw HarnessError("the forge stand-in did not start") }
-      Thread.sleep(forTimeInterval: 0.05)
-    }
-    port = Int(try String(contentsOfFile: ready, encoding: .utf8)) ?? 0
+  private init(port: Int, server: HelperProcess, log: String) {
+    self.port = port
+    self.server = server
+    self.log = log
+  }
+
+  static func start(directory: String) async throws -> ForgeStandIn {
+    let script = directory + "/forge_stand_in.py"
+    try Self.script.write(toFile: script, atomically: true, encoding: .utf8)
+    let log = directory + "/forge-requests.jsonl"
+    let (server, ready) = try await HelperProcess.start(script: script, arguments: [log], directory: directory)
+    struct Ready: Decodable { var port: Int }
+    return ForgeStandIn(port: try JSONDecoder().decode(Ready.self, from: ready).port, server: server, log: log)
   }
 
   var requests: [Request] {
@@ -67,14 +67,5 @@ final class ForgeStandIn {
     return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(Request.self, from: Data($0.utf8)) }
   }
 
-  /// Bounded: closes its stdin, then SIGTERM, then SIGKILL; never waits without a deadline.
-  func stop() {
-    try? stdin.fileHandleForWriting.close()
-    let deadline = Date().addingTimeInterval(5)
-    while process.isRunning && Date() < deadline { usleep(20_000) }
-    if process.isRunning { process.terminate() }
-    let killDeadline = Date().addingTimeInterval(5)
-    while process.isRunning && Date() < killDeadline { usleep(20_000) }
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-  }
+  func stop() { server.stop() }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RippleConfig
+import TestSupport
 
 @testable import AssetFetch
 
