@@ -13,9 +13,9 @@ public struct ShardJob: Sendable, Hashable {
   /// The name of a unit that is a whole package (`package:*`).
   public static let wholePackage = "*"
 
-  /// `ripple test --targets` of this job: `package:Name,…`.
+  /// `ripple test --targets` of this job: `package:Name,…`, commas inside an id escaped (`TargetIDList`).
   public var ids: String {
-    targets.map { TargetRef(package: $0.package, name: $0.name).description }.joined(separator: ",")
+    TargetIDList.join(targets.map { TargetRef(package: $0.package, name: $0.name).description })
   }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PackageModel
 import RippleKit
 import SystemClients
 import TestRunner
@@ -38,7 +39,7 @@ struct TestCommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
-      "Run only these selected test targets (package:Name or package:*, comma-separated), as a CI plan job "
+      "Run only these selected test targets (package:Name or package:*, comma-separated; \\, is a comma in an id), as a CI plan job "
         + "assigned them; one not selected is an error.", valueName: "IDS"))
   var targets: [String] = []
 
@@ -73,12 +74,8 @@ struct TestCommand: AsyncParsableCommand {
     if !targets.isEmpty && targetIDs.isEmpty { throw ValidationError("--targets needs at least one package:Name.") }
   }
 
-  /// `--targets A,B --targets C`: every id, in order.
-  private var targetIDs: [String] {
-    targets.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-      !$0.isEmpty
-    }
-  }
+  /// `--targets A,B --targets C`: every id, in order (`\,` is a comma inside an id: `TargetIDList`).
+  private var targetIDs: [String] { targets.flatMap(TargetIDList.split) }
 
   func run() async throws {
     let workspace = try selection.repository.openWorkspace()

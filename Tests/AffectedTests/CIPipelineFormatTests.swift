@@ -1,5 +1,6 @@
 import Affected
 import Foundation
+import PackageModel
 import RippleCore
 import Testing
 import Yams
@@ -169,5 +170,22 @@ struct CIPipelineFormatTests {
     let include = try #require(
       (try JSONSerialization.jsonObject(with: Data(matrix.utf8)) as? [String: Any])?["include"] as? [[String: Any]])
     #expect(include.first?["filter"] as? String == "", "a whole package: no filter, every test")
+  }
+}
+
+/// `TargetIDList`: the `--targets` list form, written by the generated pipelines and read by `ripple test`.
+@Suite struct TargetIDListTests {
+  @Test(arguments: [
+    ["Packages/Net,Tools:NetToolsTests", ".:AppTests"], [#"odd\dir:T"#, #"trailing\:X"#], ["App:A, B"], [".:*"],
+    [#"a\,b:c"#],
+  ])
+  func joinedIdsSplitBackToThemselves(ids: [String]) {
+    #expect(TargetIDList.split(TargetIDList.join(ids)) == ids)
+  }
+
+  @Test func aCommaOrBackslashInsideAnIdIsEscapedAndOnlyThere() {
+    #expect(TargetIDList.join(["Net,Tools:T", #"x\y:U"#, ".:V"]) == #"Net\,Tools:T,x\\y:U,.:V"#)
+    #expect(TargetIDList.split("a:A, b:B ,,") == ["a:A", "b:B"], "plain lists read as before")
+    #expect(TargetIDList.split(#"a:A\"#) == [#"a:A\"#], "a trailing backslash is kept")
   }
 }

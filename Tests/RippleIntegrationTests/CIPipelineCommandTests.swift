@@ -124,6 +124,49 @@ import Testing
     #expect(empty.status == 2 && empty.standardError.contains("--targets"), "\(empty.standardError)")
   }
 
+  /// A package folder named with a comma: the job's `--targets` value escapes it (`Net\\,Tools:…`), and
+  /// the job's own shell line, run as the CI runs it, plans exactly its targets. A plain comma split
+  /// would read `Packages/Net` and `Tools:NetToolsTests`, which match nothing.
+  @Test(arguments: ["gitlab", "buildkite"])
+  func aPackageFolderWithACommaSurvivesTheJobsTargetList(format: String) throws {
+    let repo = try TestRepository()
+    for (folder, name) in [("Packages/Net,Tools", "NetTools"), ("Packages/Other", "Other")] {
+      try repo.write(
+        "\(folder)/Package.swift",
+        """
+        // swift-tools-version:5.9
+        import PackageDescription
+
+        let package = Package(
+          name: "\(name)",
+          targets: [.target(name: "\(name)"), .testTarget(name: "\(name)Tests", dependencies: ["\(name)"])]
+        )
+
+        """)
+      try repo.write("\(folder)/Sources/\(name)/\(name).swift", "public let value = 1\n")
+      try repo.write("\(folder)/Tests/\(name)Tests/\(name)Tests.swift", "import XCTest\n")
+    }
+    _ = try repo.commitAll("two packages")
+    try repo.append("Packages/Net,Tools/Sources/NetTools/NetTools.swift", "// edit\n")
+    try repo.append("Packages/Other/Sources/Other/Other.swift", "// edit\n")
+    let result = try RippleBinary.run(["affected", "--format", format, "--shards", "1"], in: repo.root)
+    #expect(result.status == 0, "\(result.standardError)")
+    let command = try #require(try Self.scalars(result.standardOutput, startingWith: "ripple test ").first)
+    #expect(command.contains(#"Packages/Net\,Tools:NetToolsTests,Packages/Other:OtherTests"#), "\(command)")
+    // The job's line, as its shell runs it, with `ripple` on PATH.
+    let binDirectory = URL(fileURLWithPath: RippleBinary.path).deletingLastPathComponent().path
+    let job = try run(
+      ["/bin/bash", "-c", command + " --dry-run --format json"], in: repo.root,
+      environment: [
+        "PATH": binDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+        "RIPPLE_CACHE_DIR": RippleBinary.cacheDirectory, "NO_COLOR": "1",
+      ], check: false)
+    #expect(job.status == 0, "\(job.standardError)")
+    #expect(
+      job.standardOutput.contains("NetToolsTests") && job.standardOutput.contains("OtherTests"), "\(job.standardOutput)"
+    )
+  }
+
   @Test(arguments: ["3/2", "0/2"])
   func aJobsShardIndexOutOfRangeIsAUsageError(shard: String) throws {
     let repo = try ModularFixture.make()
