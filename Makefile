@@ -8,7 +8,7 @@ BUILD_FLAGS ?=
 # Release binaries link the Swift runtime statically on Linux: ~20 ms less start-up per invocation.
 RELEASE_FLAGS ?= $(if $(filter Linux,$(shell uname)),--static-swift-stdlib,)
 
-.PHONY: all build deps deps-test test demo bench install format lint dashboard-shot install-daemon check-units check-ci
+.PHONY: all build deps deps-test test demo bench install format lint dashboard-shot install-daemon check-units check-ci check-imports
 
 all: build
 
@@ -32,6 +32,12 @@ test: deps-test
 	$(SWIFT) test --skip-build --no-parallel $(BUILD_FLAGS)
 	@scripts/check-units.sh
 	scripts/check-ci-examples.sh "$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/ripple"
+	@$(MAKE) --no-print-directory check-imports
+
+## check-imports: every target's imports agree with its Package.swift dependencies (and the checker finds drift)
+check-imports:
+	@scripts/check-imports.py --self-test
+	@scripts/check-imports.py --checkouts "$$(dirname "$$(dirname "$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))")")/checkouts"
 
 ## demo: run Ripple's main job on a built-in example repository
 demo: deps

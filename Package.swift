@@ -135,14 +135,12 @@ let package = Package(
     .target(
       name: "ServiceMetrics",
       dependencies: ["RunModel", .product(name: "Prometheus", package: "swift-prometheus")]),
-    .target(name: "DaemonWeb", dependencies: ["RippleCore", "RunModel"]),
+    .target(name: "DaemonWeb", dependencies: ["RunModel"]),
     .target(
       name: "Daemon",
       dependencies: [
-        "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "ConfigLoading",
-        "Affected",
-        "TestRunner", "Assets", "AssetFetch", "RippleKit", "FileWatch", "RunModel", "RunStore",
-        "ServiceMetrics", "DaemonWeb",
+        "RippleCore", "SystemClients", "Git", "PackageModel", "RippleConfig", "Affected", "TestRunner", "RippleKit",
+        "FileWatch", "RunModel", "RunStore", "ServiceMetrics", "DaemonWeb",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -150,7 +148,6 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
       ]),
     // rippled's commands, one per file: parse, call Daemon, print.
     .target(
@@ -170,36 +167,47 @@ let package = Package(
         "CommandLineSupport", "RippleCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "SystemClientsTests", dependencies: ["SystemClients"]),
-    .testTarget(name: "GitTests", dependencies: ["Git", "TestSupport"]),
+    .testTarget(name: "SystemClientsTests", dependencies: ["SystemClients", "RippleCore"]),
+    .testTarget(name: "GitTests", dependencies: ["Git", "RippleCore", "TestSupport"]),
     .testTarget(
       name: "RippleKitTests",
       dependencies: [
         "RippleKit", "TestSupport", "SystemClients", "TestRunner", "PackageModel", "Git", "RippleCore", "RippleConfig",
       ]),
-    .testTarget(name: "PackageLoadingTests", dependencies: ["PackageLoading", "PackageModel"]),
-    .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig", "ConfigLoading"]),
+    .testTarget(
+      name: "PackageLoadingTests", dependencies: ["PackageLoading", "PackageModel", "RippleCore", "SystemClients"]),
+    .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig", "ConfigLoading", "RippleCore"]),
     // Yams: the generated CI pipelines are read back as a CI system would read them.
-    .testTarget(name: "AffectedTests", dependencies: ["Affected", "PackageModel", "Yams"]),
+    .testTarget(
+      name: "AffectedTests", dependencies: ["Affected", "PackageModel", "RippleConfig", "RippleCore", "Yams"]),
     // Writes real project.pbxproj, scheme and test plan text for the Xcode tests.
     .target(name: "XcodeFixtures", path: "Tests/XcodeFixtures"),
     .testTarget(
       name: "XcodeLoadingTests",
-      dependencies: ["XcodeLoading", "XcodeModel", "PackageModel", "PackageLoading", "Affected", "XcodeFixtures"]),
-    .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner"]),
+      dependencies: [
+        "XcodeLoading", "XcodeModel", "PackageModel", "PackageLoading", "Affected", "RippleCore", "XcodeFixtures",
+      ]),
+    .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner", "RippleCore", "SystemClients"]),
     .testTarget(
       name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig", "TestSupport"], exclude: ["Helpers"]),
-    .testTarget(name: "AssetsTests", dependencies: ["Assets", "ConfigLoading", "TestSupport"]),
+    .testTarget(
+      name: "AssetsTests",
+      dependencies: [
+        "Assets", "AssetFetch", "ConfigLoading", "RippleConfig", "RippleCore", "SystemClients", "TestSupport",
+        .product(name: "Crypto", package: "swift-crypto"),
+      ]),
     .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "RippleCore"]),
-    .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunModel"]),
+    .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunModel", "RippleCore"]),
     .testTarget(name: "DaemonWebTests", dependencies: ["DaemonWeb", "RunModel", "ServiceMetrics"]),
     .testTarget(
       name: "DaemonTests",
       dependencies: [
-        "Daemon", "FileWatch", "RippleCore", "RunModel", "RunStore", "RippleConfig", "Git", "TestRunner",
-        "ServiceMetrics", "TestSupport",
+        "Daemon", "DaemonWeb", "FileWatch", "RippleCore", "RunModel", "RunStore", "RippleConfig", "Git", "TestRunner",
+        "ServiceMetrics", "SystemClients", "TestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOCore", package: "swift-nio"),
       ]),
     .testTarget(
       name: "DaemonIntegrationTests",
@@ -207,7 +215,7 @@ let package = Package(
     .testTarget(
       name: "RippleIntegrationTests",
       dependencies: [
-        "TestSupport", "RippleKit", "RippleCLI", "Git", "TestRunner", "Affected", "XcodeFixtures", "SystemClients",
+        "TestSupport", "RippleKit", "TestRunner", "XcodeFixtures", "SystemClients",
       ]),
   ],
   swiftLanguageModes: [.v6]

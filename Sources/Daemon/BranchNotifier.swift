@@ -41,7 +41,7 @@ actor BranchNotifier {
   private let log: DaemonLog
   private let send: HTTPDelivery.Send
   private let retryDelays: [Duration]
-  private var queues: [String: Task<Void, Never>] = [:]
+  private let queue = DeliveryQueue()
   private var failing: Set<String> = []
 
   init(
@@ -59,40 +59,25 @@ actor BranchNotifier {
     self.retryDelays = retryDelays
   }
 
-  /// A run ended (recorded in the store): compares it with the branch's previous passed or failed run.
+  /// A run ended (recorded in the store): compares it with the branch's previous passed or failed run. In the
+  /// order runs end, per repository (`DeliveryQueue`).
   nonisolated func finished(_ run: RunRecord) {
-    inbox.withLock { $0.append(run) }
-    Task { await self.takeInbox() }
+    guard webhooks[run.repository] != nil, run.state == .passed || run.state == .failed else { return }
+    queue.submit(key: run.repository) { await self.notify(run) }
   }
 
-  /// Runs arrive here in the order they ended, whichever of the tasks `finished` starts runs first.
-  private let inbox = Locked<[RunRecord]>([])
+  /// Waits until every notification of a run that ended before this call was delivered or given up (tests,
+  /// shutdown).
+  func drain() async { await queue.drain() }
 
-  private func takeInbox() {
-    let runs = inbox.withLock { runs in
-      defer { runs.removeAll() }
-      return runs
-    }
-    for run in runs { enqueue(run) }
-  }
-
-  /// Waits until every notification queued so far was delivered or given up (tests, shutdown).
-  func drain() async {
-    for task in queues.values { await task.value }
-  }
-
-  private func enqueue(_ run: RunRecord) {
-    guard let webhook = webhooks[run.repository], run.state == .passed || run.state == .failed else { return }
+  private func notify(_ run: RunRecord) async {
+    guard let webhook = webhooks[run.repository] else { return }
     let previous =
       (try? store.runs(
         repository: run.repository, branch: run.branch, states: [.passed, .failed], limit: 10, before: run.id))?
       .first { $0.trigger != .canary }?.state
     guard let text = BranchNotification.text(run: run, previous: previous, publicURL: publicURL) else { return }
-    let earlier = queues[run.repository]
-    queues[run.repository] = Task {
-      await earlier?.value
-      await self.deliver(BranchNotification.request(webhook: webhook, text: text), repository: run.repository)
-    }
+    await deliver(BranchNotification.request(webhook: webhook, text: text), repository: run.repository)
   }
 
   private func deliver(_ request: HTTPPost, repository: String) async {

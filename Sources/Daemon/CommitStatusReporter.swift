@@ -15,7 +15,7 @@ actor CommitStatusReporter {
   private let log: DaemonLog
   private let send: Send
   private let retryDelays: [Duration]
-  private var queues: [String: Task<Void, Never>] = [:]
+  private let queue = DeliveryQueue()
   private var reported: Set<String> = []
 
   init(
@@ -41,36 +41,16 @@ actor CommitStatusReporter {
     post(run, status)
   }
 
-  /// Calls arrive in order here (synchronously), whichever of the tasks they start runs first: a run's
-  /// `pending` always goes out before its end.
-  private let inbox = Locked<[(RunRecord, CommitStatus)]>([])
-
+  /// In call order per repository (`DeliveryQueue`): a run's `pending` always goes out before its end.
   private nonisolated func post(_ run: RunRecord, _ status: CommitStatus) {
-    inbox.withLock { $0.append((run, status)) }
-    Task { await self.takeInbox() }
-  }
-
-  private func takeInbox() {
-    let items = inbox.withLock { items in
-      defer { items.removeAll() }
-      return items
-    }
-    for (run, status) in items { enqueue(run, status: status) }
-  }
-
-  /// Waits until every status queued so far was delivered or given up (tests, shutdown).
-  func drain() async {
-    for task in queues.values { await task.value }
-  }
-
-  private func enqueue(_ run: RunRecord, status: CommitStatus) {
     guard let settings = repositories[run.repository] else { return }
-    let previous = queues[run.repository]
-    queues[run.repository] = Task {
-      await previous?.value
+    queue.submit(key: run.repository) {
       await self.deliver(status, commit: run.head, repository: run.repository, settings: settings)
     }
   }
+
+  /// Waits until every status posted before this call was delivered or given up (tests, shutdown).
+  func drain() async { await queue.drain() }
 
   private func deliver(
     _ status: CommitStatus, commit: String, repository: String, settings: CommitStatusSettings

@@ -61,10 +61,8 @@ import Testing
         return 500
       }, retryDelays: [.milliseconds(5), .milliseconds(5)])
     notifier.finished(failedRun)
-    try await Task.sleep(for: .milliseconds(50))
     await notifier.drain()
     notifier.finished(failedRun)
-    try await Task.sleep(for: .milliseconds(50))
     await notifier.drain()
     #expect(attempts.withLock { $0 } == 6, "three attempts per notification")
     let warnings = lines.withLock { $0 }.filter { $0.contains("notification webhook") }
@@ -101,7 +99,6 @@ import Testing
       repositories: [settings], publicURL: "https://ci.example.com", store: fixture.store,
       log: DaemonLog(minimum: .error, sink: { _ in }))
     notifier.finished(failedRun)
-    try await Task.sleep(for: .milliseconds(50))
     await notifier.drain()
     let bodies = received.withLock { $0 }
     #expect(bodies.count == 1)

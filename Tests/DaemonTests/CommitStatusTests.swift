@@ -106,7 +106,6 @@ import Testing
       }, retryDelays: [.milliseconds(10)])
     reporter.started(Self.run(.running))
     reporter.finished(Self.run(.passed))
-    try await Task.sleep(for: .milliseconds(50))
     await reporter.drain()
     #expect(sent.withLock { $0 } == ["pending", "pending", "success"])
     #expect(setup.lines.withLock { $0 }.isEmpty)
@@ -122,7 +121,6 @@ import Testing
         return 401
       }, retryDelays: [.milliseconds(10)])
     for _ in 0..<3 { reporter.finished(Self.run(.passed)) }
-    try await Task.sleep(for: .milliseconds(50))
     await reporter.drain()
     let lines = setup.lines.withLock { $0 }
     #expect(calls.withLock { $0 } == 3, "a 401 is not retried, but every run tries again")
@@ -143,7 +141,6 @@ import Testing
         throw Down()
       }, retryDelays: [.milliseconds(5), .milliseconds(5)])
     reporter.finished(Self.run(.failed, failed: 2))
-    try await Task.sleep(for: .milliseconds(50))
     await reporter.drain()
     #expect(calls.withLock { $0 } == 3)
     #expect(setup.lines.withLock { $0 }.first?.contains("not posted") == true)
@@ -160,7 +157,6 @@ import Testing
       })
     reporter.started(Self.run(.running))
     reporter.finished(Self.run(.passed))
-    try await Task.sleep(for: .milliseconds(50))
     await reporter.drain()
     #expect(setup.lines.withLock { $0 }.count == 1)
     #expect(CommitStatusReporter.tokenFileWarnings([setup.settings]).first?.contains("does not exist") == true)
@@ -202,7 +198,6 @@ import Testing
     let reporter = CommitStatusReporter(
       repositories: [setup.settings], publicURL: "https://ci.example.com", log: setup.log)
     reporter.finished(Self.run(.passed))
-    try await Task.sleep(for: .milliseconds(50))
     await reporter.drain()
     let requests = received.withLock { $0 }
     #expect(requests.count == 1, "\(setup.lines.withLock { $0 })")

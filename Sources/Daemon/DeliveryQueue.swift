@@ -1,0 +1,40 @@
+import RippleCore
+
+/// The daemon's background deliveries (commit statuses, branch notifications): work runs in submission order
+/// per key (a repository), one item at a time per key, and never delays the caller.
+///
+/// `submit` is synchronous, so the order of calls is the order of delivery whichever task runs first, and
+/// `drain()` waits for everything submitted before it: it takes the inbox itself before waiting, rather than
+/// relying on the tasks `submit` started having run (they may not have, on a loaded machine).
+actor DeliveryQueue {
+  typealias Work = @Sendable () async -> Void
+
+  private let inbox = Locked<[(key: String, work: Work)]>([])
+  /// The last task queued per key; each task first waits for the one before it.
+  private var tails: [String: Task<Void, Never>] = [:]
+
+  nonisolated func submit(key: String, _ work: @escaping Work) {
+    inbox.withLock { $0.append((key, work)) }
+    Task { await self.takeInbox() }
+  }
+
+  /// Waits until every item submitted before this call was delivered or given up (tests, shutdown).
+  func drain() async {
+    takeInbox()
+    for task in Array(tails.values) { await task.value }
+  }
+
+  private func takeInbox() {
+    let items = inbox.withLock { items in
+      defer { items.removeAll() }
+      return items
+    }
+    for item in items {
+      let previous = tails[item.key]
+      tails[item.key] = Task {
+        await previous?.value
+        await item.work()
+      }
+    }
+  }
+}
