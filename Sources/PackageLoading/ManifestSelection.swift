@@ -33,7 +33,7 @@ public enum ManifestSelection {
   public enum DeclaredToolsVersion: Sendable, Hashable {
     /// Major, minor, patch.
     case version([Int])
-    /// No tools-version line before the first line of code: SwiftPM assumes 3.1.0.
+    /// No comment before the first line of code: SwiftPM assumes 3.1.0.
     case missing
     /// A tools-version line SwiftPM rejects.
     case malformed(String)
@@ -90,15 +90,25 @@ public enum ManifestSelection {
   }
 
   /// The tools version declared by a manifest's bytes: the first `// swift-tools-version:` comment before
-  /// any line of code (blank lines and other `//` comments may precede it, from tools version 6.0 on).
+  /// any line of code. Blank lines and comments may precede it from tools version 6.0 on; a manifest that
+  /// starts with comments but declares no tools version is rejected, one that starts with code is 3.1.0.
   public static func declaredToolsVersion(in bytes: [UInt8]) -> DeclaredToolsVersion {
     var text = String(decoding: bytes, as: UTF8.self)
     if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
     let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+    var sawComment = false
+    var inBlockComment = false
+    let noSpecifier = "the tools-version line is missing a version specifier"
     for (index, line) in lines.enumerated() {
       let trimmed = line.drop { $0.isWhitespace }
+      if inBlockComment || trimmed.hasPrefix("/*") {
+        sawComment = true
+        inBlockComment = !trimmed.contains("*/")
+        continue
+      }
       if trimmed.allSatisfy(\.isWhitespace) { continue }
-      guard trimmed.hasPrefix("//") else { return .missing }
+      guard trimmed.hasPrefix("//") else { return sawComment ? .malformed(noSpecifier) : .missing }
+      sawComment = true
       let comment = trimmed.dropFirst(2).drop { $0.isWhitespace }
       let label = "swift-tools-version:"
       guard comment.lowercased().hasPrefix(label) else { continue }
@@ -114,7 +124,7 @@ public enum ManifestSelection {
       }
       return .version(padded(numbers))
     }
-    return .missing
+    return sawComment ? .malformed(noSpecifier) : .missing
   }
 
   /// Whether a file name (not a path) is `Package.swift` or a `Package@swift-X[.Y[.Z]].swift`.

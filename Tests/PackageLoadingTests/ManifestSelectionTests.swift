@@ -74,9 +74,13 @@ import Testing
     #expect(declared("//swift-tools-version: 5.10.1; (experimental)\n") == .version([5, 10, 1]))
     #expect(declared("\u{FEFF}// Swift-Tools-Version:6.0\r\n") == .version([6, 0, 0]))
     #expect(declared("// A comment first\n\n// swift-tools-version:6.1\n") == .version([6, 1, 0]))
+    #expect(declared("/* A block\n comment */\n// swift-tools-version:6.1\n") == .version([6, 1, 0]))
     #expect(declared("import PackageDescription\n// swift-tools-version:6.1\n") == .missing)
     #expect(declared("") == .missing)
-    for text in ["// swift-tools-version:six\n", "// swift-tools-version:6\n", "// x\n// swift-tools-version:5.9\n"] {
+    for text in [
+      "// swift-tools-version:six\n", "// swift-tools-version:6\n", "// x\n// swift-tools-version:5.9\n",
+      "// no tools version here\nimport PackageDescription\n",
+    ] {
       guard case .malformed = declared(text) else {
         Issue.record("\(text) is malformed")
         continue
