@@ -63,6 +63,8 @@ public enum ManifestSelection {
     for name in fileNames.sorted() {
       if let version = version(ofManifest: name) { specific[padded(version)] = name }
     }
+    // Nothing to compare: SwiftPM reads Package.swift (and stops on its tools-version line if malformed).
+    if specific.isEmpty { return .file("Package.swift") }
     let regular: [Int]
     switch try toolsVersion("Package.swift") {
     case .version(let version): regular = padded(version)
