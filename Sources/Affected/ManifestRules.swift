@@ -35,13 +35,15 @@ struct ManifestRules {
 
   private func compare(_ old: Package, _ new: Package, into selection: inout SelectionBuilder) {
     // An Xcode project's entries are compared the same way (docs/DESIGN.md, rule 12).
-    let file = new.isXcodeProject ? "project.pbxproj" : "Package.swift"
+    let file = new.isXcodeProject ? "project.pbxproj" : new.manifestFile
     if old.packageFingerprint != new.packageFingerprint {
-      let reason =
-        new.isXcodeProject
-        ? "project.pbxproj: project settings changed"
-        : "Package.swift: package settings changed (platforms, tools version, …)"
-      selection.add(reason, to: refs(new.targets, in: new))
+      for source in sources(file, old.packageFingerprint, new.packageFingerprint) {
+        let reason =
+          new.isXcodeProject
+          ? "project.pbxproj: project settings changed"
+          : "\(source): package settings changed (platforms, tools version, …)"
+        selection.add(reason, to: refs(new.targets, in: new))
+      }
     }
     for target in new.targets {
       let ref = TargetRef(package: new.path, name: target.name)
@@ -49,20 +51,34 @@ struct ManifestRules {
         selection.add("\(file): new target", to: ref)
         continue
       }
-      if before.fingerprint != target.fingerprint { selection.add("\(file): entry changed", to: ref) }
+      guard before.fingerprint != target.fingerprint else { continue }
+      for source in sources(file, before.fingerprint, target.fingerprint) {
+        selection.add("\(source): entry changed", to: ref)
+      }
     }
     for dependency in new.dependencies {
       let before = old.dependencies.first { $0.identity == dependency.identity }
       guard before?.fingerprint != dependency.fingerprint || before?.location != dependency.location else { continue }
-      selection.add(
-        "\(file): dependency \(dependency.identity) changed",
-        to: head.users(ofDependency: dependency.identity, in: new))
+      let users = head.users(ofDependency: dependency.identity, in: new)
+      let changedIn = before.map { sources(file, $0.fingerprint, dependency.fingerprint) } ?? [file]
+      for source in changedIn.isEmpty ? [file] : changedIn {
+        selection.add("\(source): dependency \(dependency.identity) changed", to: users)
+      }
     }
     for product in new.products where Set(old.product(named: product.name)?.targets ?? []) != Set(product.targets) {
       selection.add(
         "\(file): product \(product.name) changed",
         to: head.users(of: ProductRef(package: new.path, name: product.name)))
     }
+  }
+
+  /// Where a fingerprint changed: `file`, or with `selection.toolchains` each version's manifest
+  /// (`Package@swift-6.0.swift (Swift 6.0)`, docs/DESIGN.md rule 4).
+  private func sources(_ file: String, _ old: String, _ new: String) -> [String] {
+    guard let changed = ToolchainFingerprint.changedSources(old: old, new: new), !changed.isEmpty else {
+      return [file]
+    }
+    return changed
   }
 
   private func refs(_ targets: [Target], in package: Package) -> [TargetRef] {

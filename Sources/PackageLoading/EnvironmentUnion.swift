@@ -1,6 +1,7 @@
 import PackageModel
 
-/// Combines the evaluations of one manifest under several environments into one package.
+/// Combines the evaluations of one manifest under several environments (or one package's graphs for
+/// several `selection.toolchains` versions) into one package.
 ///
 /// A target, product or dependency present in any environment is in the result. Fingerprints list
 /// every environment's value in order (an absent entry marked), so a change visible in any
@@ -10,19 +11,46 @@ enum EnvironmentUnion {
 
   /// `evaluations` holds one package per environment, in environment order, all for the same path.
   static func union(_ evaluations: [Package]) -> Package {
-    guard var result = evaluations.first else { preconditionFailure("a package has at least one evaluation") }
-    guard evaluations.count > 1 else { return result }
+    guard evaluations.count > 1 else {
+      guard let only = evaluations.first else { preconditionFailure("a package has at least one evaluation") }
+      return only
+    }
+    return combine(evaluations, fingerprint: joined) { versions in
+      versions.count(where: { $0 != nil }) < versions.count ? versions.indices.filter { versions[$0] != nil } : nil
+    }
+  }
 
-    result.packageFingerprint = joined(evaluations.map { $0.packageFingerprint })
+  /// Combines one package's graphs for each `selection.toolchains` version (each already unioned over the
+  /// environments), in list order: fingerprints become `ToolchainFingerprint`s naming each version's
+  /// manifest, and a target exists in an environment when it does for some version.
+  static func union(_ evaluations: [Package], toolchains: [(manifest: String, version: String)]) -> Package {
+    precondition(evaluations.count == toolchains.count && !evaluations.isEmpty, "one package per toolchain")
+    func fingerprint(_ values: [String?]) -> String {
+      ToolchainFingerprint.joined(
+        zip(toolchains, values).map { .init(manifest: $0.manifest, version: $0.version, fingerprint: $1) })
+    }
+    return combine(evaluations, fingerprint: fingerprint) { versions in
+      let present = versions.compactMap { $0 }
+      guard present.allSatisfy({ $0.environments != nil }) else { return nil }
+      return Array(Set(present.flatMap { $0.environments ?? [] })).sorted()
+    }
+  }
+
+  /// Targets, products and dependencies present in any evaluation, edges unioned, fingerprints combined
+  /// by `fingerprint`; `environments` gives a target's environment indices from its per-evaluation
+  /// versions (nil where it is absent).
+  private static func combine(
+    _ evaluations: [Package], fingerprint: ([String?]) -> String, environments: ([Target?]) -> [Int]?
+  ) -> Package {
+    var result = evaluations[0]
+    result.packageFingerprint = fingerprint(evaluations.map { $0.packageFingerprint })
     result.targets = merge(evaluations.map(\.targets), key: \.name) { versions in
       var target = versions.lazy.compactMap { $0 }.first!
       let present = versions.compactMap { $0 }
       target.dependencies = unique(present.flatMap(\.dependencies))
       target.pluginUsages = unique(present.flatMap(\.pluginUsages))
-      target.fingerprint = joined(versions.map { $0?.fingerprint })
-      if present.count < versions.count {
-        target.environments = versions.indices.filter { versions[$0] != nil }
-      }
+      target.fingerprint = fingerprint(versions.map { $0?.fingerprint })
+      target.environments = environments(versions)
       return target
     }
     result.products = merge(evaluations.map(\.products), key: \.name) { versions in
@@ -32,7 +60,7 @@ enum EnvironmentUnion {
     }
     result.dependencies = merge(evaluations.map(\.dependencies), key: \.identity) { versions in
       var dependency = versions.lazy.compactMap { $0 }.first!
-      dependency.fingerprint = joined(versions.map { $0?.fingerprint })
+      dependency.fingerprint = fingerprint(versions.map { $0?.fingerprint })
       return dependency
     }
     return result

@@ -49,6 +49,24 @@ struct EvaluationDirectory {
     }
   }
 
+  /// Writes the manifest at `manifest` (repo-relative) from `snapshot` as the only manifest of
+  /// `packagePath` in a tree of its own (`variant-<n>/<root name>/`), so that SwiftPM reads exactly that
+  /// file: how a manifest another Swift version would choose is evaluated. Returns that tree's root.
+  func writeAlone(
+    _ manifest: String, packagePath: String, variant: Int, from snapshot: TreeSnapshot
+  ) throws(PackageGraphError) -> String {
+    let bytes = try snapshot.readRequired(manifest)
+    let variantTree = root + "/variant-\(variant)/" + URL(fileURLWithPath: tree).lastPathComponent
+    let url = URL(fileURLWithPath: variantTree + "/" + RepoPath.join(packagePath, "Package.swift"))
+    do {
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(bytes).write(to: url)
+    } catch {
+      throw .scratchDirectoryFailed(path: url.path, reason: "\(error)")
+    }
+    return variantTree
+  }
+
   func remove() {
     try? FileManager.default.removeItem(atPath: root)
   }

@@ -42,9 +42,11 @@ public struct GraphLoader: Sendable {
   /// `tree.files`, and returns the graph. An empty `environments` means one empty environment.
   /// Every manifest is evaluated even when one fails; the failures are then thrown together.
   public func loadGraph(
-    _ tree: TreeSnapshot, environments: [[String: String]], excludePackages: [Glob]
+    _ tree: TreeSnapshot, environments: [[String: String]], excludePackages: [Glob],
+    toolchains: [ManifestToolchain] = []
   ) async throws -> PackageGraph {
-    let loaded = try await loadPartialGraph(tree, environments: environments, excludePackages: excludePackages)
+    let loaded = try await loadPartialGraph(
+      tree, environments: environments, excludePackages: excludePackages, toolchains: toolchains)
     if let error = PackageGraphError.combining(loaded.failures) { throw error }
     return loaded.graph
   }
@@ -52,26 +54,38 @@ public struct GraphLoader: Sendable {
   /// As `loadGraph`, but a package whose manifest does not evaluate is left out of the graph and listed
   /// with its error instead: `--fallback all` still knows every other package's tests.
   ///
+  /// `toolchains` (`selection.toolchains`, docs/DESIGN.md rule 4): for each version, the manifest SwiftPM
+  /// of that version reads is evaluated too (with the installed toolchain), and the graphs are unioned.
+  /// Empty means the installed toolchain's choice only.
+  ///
   /// The warm path (docs/ARCHITECTURE.md, section 2): discovery comes from the snapshot (cached per git
   /// tree), each manifest is keyed by its git blob id, and the whole graph is cached under the keys of
   /// every manifest plus the directory listings its target directories depend on: one file read, no
   /// document parsed, no directory of the tree listed beyond the packages' source roots.
   public func loadPartialGraph(
-    _ tree: TreeSnapshot, environments: [[String: String]], excludePackages: [Glob]
+    _ tree: TreeSnapshot, environments: [[String: String]], excludePackages: [Glob],
+    toolchains: [ManifestToolchain] = []
   ) async throws -> PartialGraph {
     let version = try await toolchain.version()
     guard let swiftVersion = ManifestSelection.swiftVersion(fromVersionOutput: version) else {
       throw PackageGraphError.toolchainUnusable(executable: swiftExecutable, message: "no version in `\(version)`")
     }
+    for listed in toolchains where ManifestSelection.compare(listed.version, swiftVersion) > 0 {
+      throw PackageGraphError.toolchainNewerThanInstalled(
+        origin: listed.origin, version: listed.name, installed: swiftVersion.map(String.init).joined(separator: "."))
+    }
     let environments = environments.isEmpty ? [[:]] : environments
     let effective = environments.map { Self.effectiveEnvironment($0, all: environments) }
     let packages = try PackageDiscovery.packages(in: tree.manifestFiles(), excludePackages: excludePackages)
-      .map { try ManifestInput(found: $0, tree: tree, swiftVersion: swiftVersion) }
+      .map { try ManifestInput(found: $0, tree: tree, swiftVersion: swiftVersion, toolchains: toolchains) }
+    // keys[package][variant][environment]
     let keys = packages.map { package in
-      effective.map { environment in
-        ManifestCache.key(
-          manifestID: package.manifestID, manifestFile: package.manifestFile, packagePath: package.packagePath,
-          rootName: tree.rootName, environment: environment, toolchain: version)
+      package.variants.map { variant in
+        effective.map { environment in
+          ManifestCache.key(
+            manifestID: variant.manifestID, manifestFile: variant.keyName, packagePath: package.packagePath,
+            rootName: tree.rootName, environment: environment, toolchain: version)
+        }
       }
     }
     let layout = try DirectoryLayout(packages: packages.map(\.packagePath), tree: tree)
@@ -81,18 +95,25 @@ public struct GraphLoader: Sendable {
       return PartialGraph(graph: graph, failures: [], failedPackages: [])
     }
 
-    // One job per package and environment; cached documents first, the rest evaluated.
-    var documents: [[JSONValue?]] = packages.map { _ in environments.map { _ in nil } }
-    var misses: [(package: Int, environment: Int, job: ManifestEvaluator.Job, key: String)] = []
+    // One job per package, manifest variant and environment; cached documents first, the rest evaluated
+    // (once per key: versions reading the same manifest share it).
+    var documents: [String: JSONValue] = [:]
+    var misses: [(package: Int, job: ManifestEvaluator.Job, key: String)] = []
+    var missed: Set<String> = []
     for (p, package) in packages.enumerated() {
-      for (e, environment) in environments.enumerated() {
-        let key = keys[p][e]
-        if let cached = cache.entry(forKey: key), let document = try? JSONValue.parse(cached) {
-          documents[p][e] = document
-        } else {
-          let job = ManifestEvaluator.Job(
-            packagePath: package.packagePath, environment: effective[e], declaredEnvironment: environment)
-          misses.append((p, e, job, key))
+      for (v, variant) in package.variants.enumerated() {
+        for (e, environment) in environments.enumerated() {
+          let key = keys[p][v][e]
+          if documents[key] != nil || missed.contains(key) { continue }
+          if let cached = cache.entry(forKey: key), let document = try? JSONValue.parse(cached) {
+            documents[key] = document
+          } else {
+            let job = ManifestEvaluator.Job(
+              packagePath: package.packagePath, environment: effective[e], declaredEnvironment: environment,
+              manifestAlone: variant.alone)
+            misses.append((p, job, key))
+            missed.insert(key)
+          }
         }
       }
     }
@@ -105,7 +126,7 @@ public struct GraphLoader: Sendable {
       for (miss, outcome) in zip(misses, evaluated) {
         switch outcome {
         case .success(let document):
-          documents[miss.package][miss.environment] = document
+          documents[miss.key] = document
           cache.store(Array(document.canonicalText.utf8), forKey: miss.key)
         case .failure(let error):
           if failures[miss.package] == nil { failures[miss.package] = error }
@@ -115,17 +136,25 @@ public struct GraphLoader: Sendable {
 
     var evaluatedPackages: [Package] = []
     for (p, package) in packages.enumerated() where failures[p] == nil {
-      let evaluations = try documents[p].map { document in
-        do {
-          return try ManifestMapper.package(
-            from: document!, path: package.packagePath, manifestFile: package.manifestFile,
-            isDirectory: layout.contains)
-        } catch let error as ManifestMapper.FormatError {
-          throw PackageGraphError.unexpectedManifestOutput(
-            packagePath: package.packagePath, revision: tree.label, reason: error.reason)
+      let perVariant = try package.variants.indices.map { v in
+        let evaluations = try keys[p][v].map { key in
+          do {
+            return try ManifestMapper.package(
+              from: documents[key]!, path: package.packagePath, manifestFile: package.manifestFile,
+              isDirectory: layout.contains)
+          } catch let error as ManifestMapper.FormatError {
+            throw PackageGraphError.unexpectedManifestOutput(
+              packagePath: package.packagePath, revision: tree.label, reason: error.reason)
+          }
         }
+        return EnvironmentUnion.union(evaluations)
       }
-      evaluatedPackages.append(EnvironmentUnion.union(evaluations))
+      if toolchains.isEmpty {
+        evaluatedPackages.append(perVariant[0])
+      } else {
+        let labels = package.variants.map { (manifest: $0.fileName, version: $0.versionName) }
+        evaluatedPackages.append(EnvironmentUnion.union(perVariant, toolchains: labels))
+      }
     }
     let graph = PackageGraph(packages: evaluatedPackages)
     // A target whose directory needed a listing outside the source roots is not covered by the key.
@@ -147,7 +176,7 @@ public struct GraphLoader: Sendable {
 
   /// The key of one side's graph: every package's path, manifest and manifest keys (which hold the
   /// toolchain, the environments and the checkout's name), and the listings of its source roots.
-  static func graphKey(packages: [ManifestInput], keys: [[String]], layout: DirectoryLayout) -> String {
+  static func graphKey(packages: [ManifestInput], keys: [[[String]]], layout: DirectoryLayout) -> String {
     // Fields NUL-terminated into one buffer, hashed once.
     var bytes: [UInt8] = []
     bytes.reserveCapacity(packages.count * 4096)
@@ -160,7 +189,10 @@ public struct GraphLoader: Sendable {
       add("package")
       add(package.packagePath)
       add(package.manifestFile)
-      for key in packageKeys { add(key) }
+      for (variant, variantKeys) in zip(package.variants, packageKeys) {
+        add("variant \(variant.fileName) \(variant.versionName)")
+        for key in variantKeys { add(key) }
+      }
       for root in DirectoryLayout.roots {
         let path = DirectoryLayout.path(package.packagePath, root)
         add(path)
@@ -199,10 +231,17 @@ public struct GraphLoader: Sendable {
     if let workingDirectoryRoot = tree.workingDirectoryRoot {
       root = workingDirectoryRoot
     } else {
-      for packagePath in Set(jobs.map(\.packagePath)) {
+      for packagePath in Set(jobs.filter { $0.manifestAlone == nil }.map(\.packagePath)) {
         try directory.writeManifests(manifestPaths[packagePath] ?? [], from: tree)
       }
       root = directory.tree
+    }
+    // A manifest another Swift version reads is evaluated alone, as the `Package.swift` of its own tree.
+    var roots: [Int: String] = [:]
+    for (index, job) in jobs.enumerated() {
+      if let alone = job.manifestAlone {
+        roots[index] = try directory.writeAlone(alone, packagePath: job.packagePath, variant: index, from: tree)
+      }
     }
     let evaluator = ManifestEvaluator(
       process: process, swift: try toolchain.resolvedExecutable(), temporaryDirectory: directory.temporary)
@@ -210,12 +249,13 @@ public struct GraphLoader: Sendable {
     var done = 0
     progress?(0, jobs.count)
     defer { progress?(jobs.count, jobs.count) }
+    let indexed = jobs.enumerated().map { (job: $0.element, root: roots[$0.offset] ?? root) }
     return try await Concurrently.map(
-      jobs, limit: concurrency,
-      { job -> Result<JSONValue, PackageGraphError> in
+      indexed, limit: concurrency,
+      { item -> Result<JSONValue, PackageGraphError> in
         // Untyped catch: Swift 6.3.1 release builds miscompile typed throws inside task groups.
         do {
-          return .success(try await evaluator.evaluate(job, root: root, revision: label))
+          return .success(try await evaluator.evaluate(item.job, root: item.root, revision: label))
         } catch let error as PackageGraphError {
           return .failure(error)
         }
@@ -238,26 +278,106 @@ public struct PartialGraph: Sendable {
   public var failedPackages: [String]
 }
 
-/// One package's selected manifest, identified by git's blob id (read and hashed only when git has not).
+/// One package's manifests: the one each Swift version reads, keyed by git's blob ids (read and hashed
+/// only when git has not).
 struct ManifestInput: Sendable {
+  /// One manifest evaluation the graph needs: the installed toolchain's, or one per listed version.
+  struct Variant: Sendable {
+    /// The file name that version of SwiftPM reads.
+    var fileName: String
+    /// The listed version (`6.0`), or the installed one when no versions are listed.
+    var versionName: String
+    /// The repo-relative manifest to evaluate alone (as the `Package.swift` of a scratch tree), nil to let
+    /// the installed SwiftPM choose among the package's manifests as it does in the repository.
+    var alone: String?
+    /// The blob id of what the evaluation reads: every manifest of the directory, or the file alone.
+    var manifestID: String
+    /// Part of the cache key: which kind of evaluation this is.
+    var keyName: String { alone == nil ? fileName : "alone " + fileName }
+  }
+
   var packagePath: String
+  /// The manifest the installed toolchain reads.
   var manifestFile: String
-  /// Git's blob id of the selected manifest's bytes.
-  var manifestID: String
   /// Every manifest of the package (repo-relative), for a scratch evaluation.
   var manifestPaths: [String]
+  /// One per listed version, in list order; the installed toolchain's alone when none are listed.
+  var variants: [Variant]
 
-  init(found: PackageDiscovery.Found, tree: TreeSnapshot, swiftVersion: [Int]) throws(PackageGraphError) {
-    let names = found.manifests.map { String(PackageDiscovery.name(of: $0.path)) }
+  init(
+    found: PackageDiscovery.Found, tree: TreeSnapshot, swiftVersion: [Int], toolchains: [ManifestToolchain]
+  ) throws(PackageGraphError) {
     packagePath = found.directory
-    manifestFile = ManifestSelection.select(fileNames: names, toolchain: swiftVersion)
     manifestPaths = found.manifests.map(\.path)
-    let path = RepoPath.join(found.directory, manifestFile)
-    if let known = found.manifests.first(where: { $0.path == path })?.blobID {
-      manifestID = known
-    } else {
-      manifestID = ManifestCache.gitBlobID(of: try tree.readRequired(path))
+    let directory = found.directory
+    let names = found.manifests.map { String(PackageDiscovery.name(of: $0.path)) }
+    var blobIDs: [String: String] = [:]
+    func blobID(_ name: String) throws(PackageGraphError) -> String {
+      if let known = blobIDs[name] { return known }
+      let path = RepoPath.join(directory, name)
+      let id: String
+      if let known = found.manifests.first(where: { $0.path == path })?.blobID {
+        id = known
+      } else {
+        id = ManifestCache.gitBlobID(of: try tree.readRequired(path))
+      }
+      blobIDs[name] = id
+      return id
     }
+    var declared: [String: ManifestSelection.DeclaredToolsVersion] = [:]
+    func toolsVersion(_ name: String) throws(PackageGraphError) -> ManifestSelection.DeclaredToolsVersion {
+      if let known = declared[name] { return known }
+      let value = ManifestSelection.declaredToolsVersion(in: try tree.readRequired(RepoPath.join(directory, name)))
+      declared[name] = value
+      return value
+    }
+    func choose(_ version: [Int]) throws(PackageGraphError) -> ManifestSelection.Choice {
+      do {
+        return try ManifestSelection.choose(fileNames: names, toolchain: version, toolsVersion: toolsVersion)
+      } catch let error as PackageGraphError {
+        throw error
+      } catch {
+        throw .unreadableFile(path: directory, revision: tree.label, reason: "\(error)")
+      }
+    }
+    let installed = try choose(swiftVersion).fileName
+    manifestFile = installed
+    // What the installed SwiftPM reads in place depends on every manifest of the directory.
+    var directoryID = ""
+    for name in names.sorted() { directoryID += name + " " + (try blobID(name)) + "\n" }
+    let inPlaceID =
+      names == ["Package.swift"]
+      ? try blobID("Package.swift")
+      : ManifestCache.hex(
+        SHA256.hash(data: Array(directoryID.utf8)))
+    guard !toolchains.isEmpty else {
+      variants = [
+        Variant(
+          fileName: installed, versionName: ManifestSelection.text(of: swiftVersion), alone: nil, manifestID: inPlaceID)
+      ]
+      return
+    }
+    var variants: [Variant] = []
+    for listed in toolchains {
+      let choice = try choose(listed.version)
+      let file = choice.fileName
+      if case .file = choice, case .version(let tools) = try toolsVersion(file),
+        ManifestSelection.compare(tools, listed.version) > 0
+      {
+        throw .toolchainOlderThanManifest(
+          origin: listed.origin, version: listed.name, packagePath: directory, revision: tree.label,
+          manifest: RepoPath.join(directory, file), toolsVersion: ManifestSelection.text(of: tools))
+      }
+      if file == installed {
+        variants.append(Variant(fileName: file, versionName: listed.name, alone: nil, manifestID: inPlaceID))
+      } else {
+        variants.append(
+          Variant(
+            fileName: file, versionName: listed.name, alone: RepoPath.join(directory, file),
+            manifestID: try blobID(file)))
+      }
+    }
+    self.variants = variants
   }
 }
 

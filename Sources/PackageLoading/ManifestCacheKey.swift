@@ -6,7 +6,7 @@ import RippleCore
 ///
 /// It covers what evaluated manifests depend on: every manifest's bytes (`Package.swift` and each
 /// `Package@swift-*.swift` of every package), the package paths, the checkout folder's name, the manifest
-/// environments and the toolchain (`swift --version`). It is defined here, independently of how the cache
+/// environments, the `selection.toolchains` versions and the toolchain (`swift --version`). It is defined here, independently of how the cache
 /// names its entries: two trees with the same key need the same entries, whatever the entries are called.
 public struct ManifestCacheKey: Sendable, Hashable {
   /// Bump when the key's definition changes.
@@ -28,9 +28,11 @@ public struct ManifestCacheKey: Sendable, Hashable {
 
   /// The key of `tree` (the packages `loadGraph` would evaluate, the same discovery and exclusions)
   /// for `environments` (`selection.manifestEnvironments`, in order; empty means one empty environment)
-  /// and `toolchain` (the output of `swift --version`).
+  /// `toolchains` (`selection.toolchains` as written, in order) and `toolchain` (the output of
+  /// `swift --version`).
   public static func make(
-    tree: TreeSnapshot, environments: [[String: String]], excludePackages: [Glob], toolchain: String
+    tree: TreeSnapshot, environments: [[String: String]], excludePackages: [Glob], toolchains: [String] = [],
+    toolchain: String
   ) throws(PackageGraphError) -> ManifestCacheKey {
     var hasher = SHA256()
     func add(_ field: String) {
@@ -40,6 +42,8 @@ public struct ManifestCacheKey: Sendable, Hashable {
     add("ripple-cache-key-\(version)")
     add(toolchain)
     add(tree.rootName)
+    // Absent from keys made before `selection.toolchains` existed, so theirs stay valid.
+    if !toolchains.isEmpty { add("toolchains " + toolchains.joined(separator: " ")) }
     let environments = environments.isEmpty ? [[:]] : environments
     add("environments \(environments.count)")
     for environment in environments {

@@ -17,6 +17,9 @@ struct ManifestEvaluator: Sendable {
     var environment: [String: String?]
     /// The user's environment entry, for error messages.
     var declaredEnvironment: [String: String]
+    /// The repo-relative manifest to evaluate alone (another Swift version's choice), nil for the
+    /// installed SwiftPM's own choice among the package's manifests.
+    var manifestAlone: String? = nil
   }
 
   /// Evaluates `job` in `<root>/<packagePath>`, where `root` is the repository (working tree) or the

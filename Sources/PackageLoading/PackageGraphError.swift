@@ -23,9 +23,17 @@ public enum PackageGraphError: RippleError, Equatable {
   case scratchDirectoryFailed(path: String, reason: String)
   /// A `Package.resolved` file is not valid.
   case invalidResolvedFile(path: String, reason: String)
+  /// A `selection.toolchains` version is newer than the installed toolchain, which cannot evaluate the
+  /// manifests that version reads. `origin` is where the config lists it (`ripple.yml:4:17: …`).
+  case toolchainNewerThanInstalled(origin: String, version: String, installed: String)
+  /// SwiftPM of a `selection.toolchains` version cannot read the manifest it would choose: its
+  /// `swift-tools-version` is newer than that version.
+  case toolchainOlderThanManifest(
+    origin: String, version: String, packagePath: String, revision: String, manifest: String, toolsVersion: String)
 
   public var category: ErrorCategory {
     switch self {
+    case .toolchainNewerThanInstalled, .toolchainOlderThanManifest: .usage
     case .unexpectedManifestOutput: .internal
     case .swiftNotFound, .toolchainUnusable, .manifestFailed, .rootFolderNameMismatch, .unreadableFile,
       .scratchDirectoryFailed, .invalidResolvedFile:
@@ -67,6 +75,14 @@ public enum PackageGraphError: RippleError, Equatable {
     case .invalidResolvedFile(let path, let reason):
       "`\(path)` is not a valid Package.resolved (\(reason)); fix it or regenerate it with "
         + "`swift package resolve`."
+    case .toolchainNewerThanInstalled(let origin, let version, let installed):
+      "\(origin): Swift \(version) is newer than the installed toolchain (Swift \(installed)), which cannot "
+        + "evaluate the manifests Swift \(version) would read; list versions up to \(installed), or install a "
+        + "newer toolchain."
+    case .toolchainOlderThanManifest(let origin, let version, let packagePath, let revision, let manifest, let tools):
+      "\(origin): Swift \(version) cannot read package `\(packagePath)` at \(revision): the manifest it would "
+        + "choose, `\(manifest)`, declares swift-tools-version \(tools); remove \(version) from the list, or add a "
+        + "`Package@swift-\(version).swift` that Swift \(version) can read."
     }
   }
 

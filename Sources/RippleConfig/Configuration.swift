@@ -32,6 +32,31 @@ public enum UnownedPolicy: String, Sendable, Hashable {
   case ignore
 }
 
+/// One version of `selection.toolchains` and where the config lists it.
+public struct ListedToolchain: Sendable, Hashable {
+  /// Major, minor and optionally patch, as written (`6.0` → [6, 0]).
+  public var version: [Int]
+  public var location: ConfigLocation
+
+  public init(version: [Int], location: ConfigLocation) {
+    self.version = version
+    self.location = location
+  }
+
+  /// `6.0`, `6.1.2`.
+  public var name: String { version.map(String.init).joined(separator: ".") }
+
+  /// `ripple.yml:4:17: selection.toolchains[0]`: the start of an error about this entry.
+  public var origin: String {
+    var text = location.file
+    if let line = location.line {
+      text += ":\(line)"
+      if let column = location.column { text += ":\(column)" }
+    }
+    return text + ": " + location.keyPath
+  }
+}
+
 /// `selection:` — how changed files map to tests beyond the package graph (docs/DESIGN.md, rule 8).
 public struct SelectionConfig: Sendable, Hashable {
   public var ignore: [Glob]
@@ -42,11 +67,15 @@ public struct SelectionConfig: Sendable, Hashable {
   /// The manifest is evaluated once per entry; the graphs are unioned. Never empty.
   public var manifestEnvironments: [[String: String]]
   public var excludePackages: [Glob]
+  /// `selection.toolchains`: the Swift versions CI builds with; the graph unions the manifest each one's
+  /// SwiftPM reads (docs/DESIGN.md, rule 4). Empty: the installed toolchain's choice only.
+  public var toolchains: [ListedToolchain]
 
   public init(
     ignore: [Glob] = [], global: [Glob] = [], unowned: UnownedPolicy = .all, inputs: [String: [Glob]] = [:],
-    manifestEnvironments: [[String: String]] = [[:]], excludePackages: [Glob] = []
+    manifestEnvironments: [[String: String]] = [[:]], excludePackages: [Glob] = [], toolchains: [ListedToolchain] = []
   ) {
+    self.toolchains = toolchains
     self.ignore = ignore
     self.global = global
     self.unowned = unowned

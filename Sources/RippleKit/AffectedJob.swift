@@ -55,7 +55,8 @@ extension Workspace {
     for (side, tree) in [("head", headTree), ("base", baseTree)] {
       do {
         let loaded = try await loader.loadPartialGraph(
-          tree, environments: environments, excludePackages: selection.excludePackages)
+          tree, environments: environments, excludePackages: selection.excludePackages,
+          toolchains: selection.manifestToolchains)
         // Xcode projects join the graph as packages (docs/DESIGN.md, rule 12).
         let xcode = XcodeGraphs.merge(loaded.graph, tree: tree, excludePackages: selection.excludePackages)
         var errors: [any RippleError] = []
@@ -72,7 +73,9 @@ extension Workspace {
         } else {
           graphs[side] = xcode.graph
         }
-      } catch let error as RippleError where options.fallbackAll && error.category != .internal {
+      } catch let error as RippleError
+        where options.fallbackAll && error.category != .internal && error.category != .usage
+      {
         fallbackReasons.append("--fallback all: \(error.description)")
         warnings.append(error.description)
         // Nothing of this side is known: every package it has runs unfiltered, never "0 tests".

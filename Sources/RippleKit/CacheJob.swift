@@ -30,6 +30,7 @@ extension Workspace {
     return try ManifestCacheKey.make(
       tree: Snapshots.workingTree(of: repository, cache: services.manifestCache),
       environments: configuration.graphEnvironments,
-      excludePackages: configuration.selection.excludePackages, toolchain: toolchain)
+      excludePackages: configuration.selection.excludePackages,
+      toolchains: configuration.selection.toolchains.map(\.name), toolchain: toolchain)
   }
 }

@@ -9,6 +9,13 @@ extension Workspace {
     return try await services.graphLoader.loadGraph(
       Snapshots.workingTree(of: repository, cache: services.manifestCache),
       environments: configuration.graphEnvironments,
-      excludePackages: selection.excludePackages)
+      excludePackages: selection.excludePackages, toolchains: selection.manifestToolchains)
+  }
+}
+
+extension SelectionConfig {
+  /// `toolchains` for the loader: each version with the config position its errors name.
+  public var manifestToolchains: [ManifestToolchain] {
+    toolchains.map { ManifestToolchain(version: $0.version, origin: $0.origin) }
   }
 }

@@ -19,11 +19,21 @@ import Testing
 
   static func key(
     _ files: [String: String] = files, environments: [[String: String]] = [[:]], exclude: [Glob] = [],
-    toolchain: String = "Swift version 6.3.1\nTarget: x86_64-unknown-linux-gnu", rootName: String = "repo"
+    toolchain: String = "Swift version 6.3.1\nTarget: x86_64-unknown-linux-gnu", rootName: String = "repo",
+    toolchains: [String] = []
   ) throws -> ManifestCacheKey {
     try ManifestCacheKey.make(
       tree: tree(files, rootName: rootName), environments: environments, excludePackages: exclude,
-      toolchain: toolchain)
+      toolchains: toolchains, toolchain: toolchain)
+  }
+
+  @Test func coversTheListedToolchainsInOrder() throws {
+    let base = try Self.key()
+    let matrix = try Self.key(toolchains: ["6.0", "6.1"])
+    #expect(matrix.key != base.key)
+    #expect(matrix.restorePrefix == base.restorePrefix, "the entries of the installed toolchain still apply")
+    #expect(try Self.key(toolchains: ["6.1", "6.0"]).key != matrix.key)
+    #expect(try Self.key(toolchains: ["6.0", "6.1"]).key == matrix.key)
   }
 
   @Test func coversEveryManifestOfEveryPackageAndNothingElse() throws {

@@ -65,4 +65,13 @@ final class ProcessCounter: @unchecked Sendable {
     Issue.record("unexpected process: \(request.commandLine)")
     throw CancellationError()
   }
+
+  /// A client that runs `swift --version` but under which `dump-package` is a test failure.
+  static let forbiddenDumpPackage = ProcessClient { request in
+    guard !request.arguments.contains("dump-package") else {
+      Issue.record("unexpected process: \(request.commandLine)")
+      throw CancellationError()
+    }
+    return try await ProcessClient.live.run(request)
+  }
 }

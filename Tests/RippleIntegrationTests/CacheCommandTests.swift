@@ -33,7 +33,12 @@ import Testing
 
     try repo.write(
       "ripple.yml", ModularFixture.config.replacingOccurrences(of: "TEST_SERVER: \"1\"", with: "TEST_SERVER: \"2\""))
-    #expect(try Self.key(repo) != versioned, "the manifest environments count")
+    let environments = try Self.key(repo)
+    #expect(environments != versioned, "the manifest environments count")
+
+    try repo.write("ripple.yml", ModularFixture.config + "  toolchains: [\"6.0\", \"6.3\"]\n")
+    let matrix = try Self.key(repo)
+    #expect(matrix != environments && matrix.hasPrefix(prefix), "the listed toolchains count")
   }
 
   @Test func aCloneElsewhereWithTheSameFolderNameHasTheSameKey() throws {
