@@ -2,19 +2,23 @@
 # Installs Ripple from this release archive (made by `make dist`; see README.md, "Install").
 #   ./install.sh [--prefix DIR]   bin/, man pages and shell completions under DIR (default /usr/local)
 #   ./install.sh --check          only check: the files against SHA256SUMS, and the system libraries
+#   --with-deps                   first apt-get install the libraries' packages that are missing (root;
+#                                 share/ripple/runtime-packages names them, as on the system it was built on)
 # Exit codes: 0 installed (or checked), 2 usage, 3 a damaged archive or a missing system library (the
 # package to install is named).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 prefix=/usr/local
 check_only=false
+with_deps=false
 while [ $# -gt 0 ]; do
   case "$1" in
     --prefix) prefix=${2:?--prefix needs a directory}; shift 2 ;;
     --prefix=*) prefix=${1#--prefix=}; shift ;;
     --check) check_only=true; shift ;;
-    -h | --help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "install.sh: unknown argument '$1' (expected --prefix DIR or --check)" >&2; exit 2 ;;
+    --with-deps) with_deps=true; shift ;;
+    -h | --help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "install.sh: unknown argument '$1' (expected --prefix DIR, --check or --with-deps)" >&2; exit 2 ;;
   esac
 done
 
@@ -23,6 +27,17 @@ if ! (cd "$here" && sha256sum --check --quiet --strict SHA256SUMS >/dev/null 2>&
   echo "install.sh: the files in $here do not match SHA256SUMS: the archive is damaged; download it again" >&2
   (cd "$here" && sha256sum --check --quiet SHA256SUMS 2>&1 | head -5) >&2 || true
   exit 3
+fi
+
+if $with_deps && command -v apt-get >/dev/null 2>&1; then
+  missing=""
+  for package in $(awk '{ print $2 }' "$here/share/ripple/runtime-packages" | sort -u); do
+    dpkg-query -W -f '${Status}' "$package" 2>/dev/null | grep -q 'ok installed' || missing="$missing $package"
+  done
+  if [ -n "$missing" ]; then
+    echo "installing with apt:$missing"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  fi
 fi
 
 # 2. The system libraries the binaries load (libgit2, libarchive, …): the loader's own error, with the
