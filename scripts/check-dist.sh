@@ -7,8 +7,8 @@
 # 3. Extracted, with the toolchain out of the binaries' reach (PATH without it, LD_LIBRARY_PATH unset, `ldd`
 #    lists no libswift*/libFoundation*): `ripple affected` on a real multi-package repository (its manifests
 #    still need a `swift` for `dump-package`: one symlink in an otherwise toolchain-free PATH), then, with the
-#    toolchain folder itself hidden in a private mount namespace, the same analysis from the warm cache,
-#    `ripple changes`, `rippled --version` and `rippled check-config`.
+#    toolchain folder itself hidden in a private mount namespace, `ripple changes`, `rippled --version` and
+#    `rippled check-config` (and `ripple affected` exits 3 naming swift, as it does on a machine without it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin_dir=${1:-$root/.build/release-bins}
@@ -88,13 +88,16 @@ if [[ -n "$toolchain" && "$toolchain" != /usr ]] && unshare -m true 2>/dev/null;
   hidden() { unshare -m sh -c 'mount -t tmpfs none "$0" && exec "$@"' "$toolchain" env -i HOME="$work/home" \
     PATH="$clean_path" RIPPLE_CACHE_DIR="$work/cache" TMPDIR="$work" "$@"; }
   hidden sh -c '! command -v swift-driver >/dev/null && ! test -e "$0/usr/bin/swift"' "$toolchain" || fail "$toolchain is still visible"
-  (cd "$repo" && hidden ripple affected --format json) >"$work/affected-hidden.json" || fail "ripple affected failed with $toolchain hidden"
-  cmp -s "$work/affected.json" "$work/affected-hidden.json" || fail "the warm analysis differs with the toolchain hidden"
+  # Manifests need `swift` (dump-package): with none at all, a clear environment error, not a loader crash.
+  status=0
+  (cd "$repo" && hidden ripple affected --format json) >/dev/null 2>"$work/affected-hidden.txt" || status=$?
+  [[ $status == 3 ]] && grep -qi swift "$work/affected-hidden.txt" \
+    || fail "ripple affected without any swift: exit $status, $(cat "$work/affected-hidden.txt")"
   (cd "$repo" && hidden ripple changes >/dev/null) || fail "ripple changes failed with $toolchain hidden"
   [[ "$(hidden rippled --version)" == "$version" ]] || fail "rippled --version with $toolchain hidden"
   hidden rippled check-config --config "$extracted/share/ripple/config/rippled.yml" >/dev/null \
     || fail "rippled check-config failed with $toolchain hidden"
-  ok "with $toolchain hidden: ripple affected (warm cache, same answer), ripple changes, rippled --version, rippled check-config"
+  ok "with $toolchain hidden: ripple changes, rippled --version, rippled check-config; ripple affected says: $(head -1 "$work/affected-hidden.txt")"
 
   # A machine without libgit2: its file covered by an empty one, so the loader fails as when it is absent.
   libgit2=$(awk '$2 == "=>" && $1 ~ /^libgit2/ { print $3; exit }' "$work/ldd.txt")

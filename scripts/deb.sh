@@ -43,6 +43,7 @@ install -d "$stage/DEBIAN" "$stage/usr/bin" "$stage/lib/systemd/system" "$stage/
   "$stage/usr/share/zsh/vendor-completions" "$stage/usr/share/fish/vendor_completions.d" \
   "$stage/usr/share/doc/ripple/examples"
 install -m 0755 "$bin_dir/ripple" "$bin_dir/rippled" "$stage/usr/bin/"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/ripple" "$stage/usr/bin/rippled"
 # The units as shipped, pointed at /usr/bin/rippled.
 sed 's#^ExecStart=[^ ]*#ExecStart=/usr/bin/rippled#' "$root/systemd/rippled.service" \
   >"$stage/lib/systemd/system/rippled.service"

@@ -36,6 +36,8 @@ mkdir -p "$stage/bin" "$stage/share/man/man1" "$stage/share/bash-completion/comp
   "$stage/share/zsh/site-functions" "$stage/share/fish/vendor_completions.d" "$stage/share/ripple/systemd" \
   "$stage/share/ripple/config"
 install -m 0755 "$bin_dir/ripple" "$bin_dir/rippled" "$stage/bin/"
+# Debug information and local symbols off: about half of each binary.
+if command -v strip >/dev/null; then strip --strip-unneeded "$stage/bin/ripple" "$stage/bin/rippled"; fi
 
 # Completions and man pages come from the binaries themselves (swift-argument-parser).
 for binary in ripple rippled; do

@@ -5,6 +5,7 @@
 #                                        matches VERSION; run this after editing VERSION)
 #   scripts/stamp-version.sh --release   what scripts/release-build.sh compiles into release binaries,
 #                                        then puts the committed default back
+# RIPPLE_COMMIT overrides `git describe` (a build from a source archive, or a checkout git cannot read).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 version=$(tr -d ' \n' <"$root/VERSION")
@@ -12,7 +13,7 @@ version=$(tr -d ' \n' <"$root/VERSION")
   || { echo "error: $root/VERSION holds '$version', not a version like 1.2.3" >&2; exit 2; }
 commit="" swift=""
 if [[ "${1:-}" == --release ]]; then
-  commit=$(git -C "$root" describe --always --dirty --abbrev=12 --match 'v[0-9]*' 2>/dev/null || true)
+  commit=${RIPPLE_COMMIT:-$(git -C "$root" describe --always --dirty --abbrev=12 --match 'v[0-9]*' 2>/dev/null || true)}
   swift=$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([^ ]*\).*/\1/p' | head -1)
 elif [[ -n "${1:-}" ]]; then
   echo "usage: stamp-version.sh [--release]" >&2
