@@ -49,13 +49,13 @@ ok "without dpkg-deb, make deb says: $(grep -o 'make deb needs.*' "$work/no-dpkg
 deb=$(DIST_DIR="$work/dist" "$root/scripts/deb.sh" "$bin_dir" | tail -1)
 [[ "$(basename "$deb")" == "ripple_${version}_$(dpkg --print-architecture).deb" ]] || fail "package named $deb"
 echo "== dpkg -c $(basename "$deb")"
-dpkg -c "$deb"
+dpkg -c "$deb" | tee "$work/contents.txt"
 echo "== dpkg -I: $(dpkg-deb -f "$deb" Depends)"
 for wanted in ./usr/bin/ripple ./usr/bin/rippled ./lib/systemd/system/rippled.service \
   ./usr/lib/systemd/user/rippled.service ./etc/ripple/rippled.yml ./usr/share/man/man1/ripple.1.gz \
   ./usr/share/bash-completion/completions/ripple ./usr/share/zsh/vendor-completions/_ripple \
   ./usr/share/fish/vendor_completions.d/ripple.fish; do
-  dpkg -c "$deb" | awk '{ print $6 }' | grep -qx "$wanted" || fail "the package has no $wanted"
+  awk '{ print $6 }' "$work/contents.txt" | grep -qx "$wanted" || fail "the package has no $wanted"
 done
 [[ "$(dpkg-deb -f "$deb" Depends)" == *libgit2* ]] || fail "Depends names no libgit2: $(dpkg-deb -f "$deb" Depends)"
 if ! command -v lintian >/dev/null; then

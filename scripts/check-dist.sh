@@ -22,14 +22,14 @@ name=$(basename "$archive" .tar.gz)
 version=$(tr -d ' \n' <"$root/VERSION")
 [[ "$name" == "ripple-$version-linux-$(uname -m)" ]] || fail "archive named $name"
 echo "== $name.tar.gz ($(du -h "$archive" | cut -f1)): tar tf"
-tar tf "$archive"
+tar tf "$archive" | tee "$work/contents.txt"
 (cd "$(dirname "$archive")" && sha256sum -c "$name.tar.gz.sha256") >/dev/null || fail "the archive fails its own .sha256"
 ok "sha256sum -c $name.tar.gz.sha256"
 for wanted in bin/ripple bin/rippled share/man/man1/ripple.1 share/man/man1/rippled.1 \
   share/bash-completion/completions/ripple share/zsh/site-functions/_ripple \
   share/fish/vendor_completions.d/ripple.fish share/ripple/systemd/rippled.service \
   share/ripple/systemd/rippled-user.service share/ripple/config/rippled.yml README.md install.sh SHA256SUMS; do
-  tar tf "$archive" | grep -qx "$name/$wanted" || fail "the archive has no $wanted"
+  grep -qx "$name/$wanted" "$work/contents.txt" || fail "the archive has no $wanted"
 done
 ok "the archive holds the binaries, man pages, completions, units, configs, README, install.sh"
 

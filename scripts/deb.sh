@@ -9,6 +9,7 @@
 # Maintainer scripts (packaging/deb/): the rippled system user and its folders; the service enabled, not
 # started; stopped on removal; its state deleted on purge.
 #   scripts/deb.sh [BIN-DIR]    BIN-DIR: ripple and rippled from scripts/release-build.sh (default: build)
+# Environment: DIST_DIR (default dist), DEB_MAINTAINER (the Maintainer field, "Name <address>").
 # Exit codes: 0 built (prints the .deb's path), 2 dpkg-deb or dpkg-shlibdeps missing, or bad binaries.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -75,13 +76,14 @@ install -m 0644 "$root/Config/ripple.example.yml" "$stage/usr/share/doc/ripple/e
     echo " The Ripple repository states no licence."
   fi
 } >"$stage/usr/share/doc/ripple/copyright"
+maintainer=${DEB_MAINTAINER:-Ripple maintainers <ripple-maintainers@example.org>}
 epoch=$(git -C "$root" log -1 --format=%ct 2>/dev/null || stat -c %Y "$root/VERSION")
 {
   echo "ripple ($version) unstable; urgency=medium"
   echo
   echo "  * Release $version (scripts/deb.sh)."
   echo
-  echo " -- Ripple maintainers <ripple@localhost>  $(date -u -R -d "@$epoch")"
+  echo " -- $maintainer  $(date -u -R -d "@$epoch")"
 } | gzip -9n >"$stage/usr/share/doc/ripple/changelog.gz"
 chmod 0644 "$stage"/usr/share/doc/ripple/* "$stage"/usr/share/*/*/* 2>/dev/null || true
 
@@ -92,7 +94,7 @@ depends=$(cd "$work" && dpkg-shlibdeps -O -e ripple/usr/bin/ripple -e ripple/usr
   | sed -n 's/^shlibs:Depends=//p')
 [[ -n "$depends" ]] || { echo "error: dpkg-shlibdeps found no dependencies" >&2; exit 4; }
 installed_size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
-sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@DEPENDS@/$depends/" "$root/packaging/deb/control" \
+sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@DEPENDS@/$depends/" -e "s|@MAINTAINER@|$maintainer|" "$root/packaging/deb/control" \
   >"$stage/DEBIAN/control"
 echo "Installed-Size: $installed_size" >>"$stage/DEBIAN/control"
 echo /etc/ripple/rippled.yml >"$stage/DEBIAN/conffiles"
