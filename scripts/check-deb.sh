@@ -5,6 +5,7 @@
 # 2. scripts/deb.sh; its contents (dpkg -c); lintian (installed for the check, then purged) reports no error.
 # 3. A list of the file system; `apt-get install ./ripple_…deb`; ripple --version, rippled check-config,
 #    systemd-analyze verify on the installed unit; the user, its folders, the unit enabled and not started.
+#    (The rippled user outlives the purge, as Debian leaves system users; the check deletes it if it made it.)
 # 4. The conffile edited, the package installed over itself: the edit survives.
 # 5. apt-get purge: the state is gone and the file system list is the one from before.
 set -euo pipefail
@@ -17,6 +18,8 @@ ok() { echo "ok  $*"; }
 [[ "$(id -u)" == 0 ]] || { echo "check-deb: needs root (it installs and purges the package)" >&2; exit 3; }
 command -v apt-get >/dev/null || { echo "check-deb: needs apt-get (Debian/Ubuntu)" >&2; exit 3; }
 dpkg-query -W -f '${Package}\n' | sort >"$work/packages-before"
+had_user=false
+if getent passwd rippled >/dev/null; then had_user=true; fi
 cleanup() {
   # Undo what the check installed: the package itself, and lintian with what it pulled in.
   if dpkg-query -W -f '${Status}' ripple 2>/dev/null | grep -q installed; then apt-get purge -y -qq ripple >/dev/null || true; fi
@@ -25,6 +28,11 @@ cleanup() {
   if ((${#added[@]})); then
     DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq "${added[@]}" >/dev/null || true
     echo "purged what the check installed: ${#added[@]} package(s)"
+  fi
+  # The package leaves its system user on purge (Debian's practice); the check removes the one it made.
+  if ! $had_user && getent passwd rippled >/dev/null; then
+    deluser --system --quiet rippled >/dev/null 2>&1 || userdel rippled || true
+    if getent group rippled >/dev/null; then delgroup --system --quiet rippled >/dev/null 2>&1 || groupdel rippled || true; fi
   fi
   rm -rf "$work"
 }

@@ -42,7 +42,7 @@ umask 022
 install -d "$stage/DEBIAN" "$stage/usr/bin" "$stage/lib/systemd/system" "$stage/usr/lib/systemd/user" \
   "$stage/etc/ripple" "$stage/usr/share/man/man1" "$stage/usr/share/bash-completion/completions" \
   "$stage/usr/share/zsh/vendor-completions" "$stage/usr/share/fish/vendor_completions.d" \
-  "$stage/usr/share/doc/ripple/examples"
+  "$stage/usr/share/doc/ripple/examples" "$stage/usr/share/lintian/overrides"
 install -m 0755 "$bin_dir/ripple" "$bin_dir/rippled" "$stage/usr/bin/"
 strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/ripple" "$stage/usr/bin/rippled"
 # The units as shipped, pointed at /usr/bin/rippled.
@@ -53,7 +53,9 @@ sed 's#^ExecStart=[^ ]*#ExecStart=/usr/bin/rippled#' "$root/systemd/rippled-user
 chmod 0644 "$stage/lib/systemd/system/rippled.service" "$stage/usr/lib/systemd/user/rippled.service"
 install -m 0644 "$root/Config/rippled.yml" "$stage/etc/ripple/rippled.yml"
 for binary in ripple rippled; do
-  "$bin_dir/$binary" --generate-completion-script bash >"$stage/usr/share/bash-completion/completions/$binary"
+  # Debian's completions are sourced, not run: no #! line.
+  "$bin_dir/$binary" --generate-completion-script bash | sed '1{/^#!/d}' \
+    >"$stage/usr/share/bash-completion/completions/$binary"
   "$bin_dir/$binary" --generate-completion-script zsh >"$stage/usr/share/zsh/vendor-completions/_$binary"
   "$bin_dir/$binary" --generate-completion-script fish >"$stage/usr/share/fish/vendor_completions.d/$binary.fish"
 done
@@ -67,7 +69,7 @@ install -m 0644 "$root/Config/ripple.example.yml" "$stage/usr/share/doc/ripple/e
   echo "Upstream-Name: ripple"
   echo
   echo "Files: *"
-  echo "Copyright: the Ripple authors"
+  echo "Copyright: 2025-$(date -u +%Y) the Ripple authors"
   if [[ -f "$root/LICENSE" ]]; then
     echo "License: see below"
     sed 's/^$/./; s/^/ /' "$root/LICENSE"
@@ -85,7 +87,8 @@ epoch=$(git -C "$root" log -1 --format=%ct 2>/dev/null || stat -c %Y "$root/VERS
   echo
   echo " -- $maintainer  $(date -u -R -d "@$epoch")"
 } | gzip -9n >"$stage/usr/share/doc/ripple/changelog.gz"
-chmod 0644 "$stage"/usr/share/doc/ripple/* "$stage"/usr/share/*/*/* 2>/dev/null || true
+install -m 0644 "$root/packaging/deb/lintian-overrides" "$stage/usr/share/lintian/overrides/ripple"
+find "$stage/usr/share" -type f -exec chmod 0644 {} +
 
 # Depends from the libraries the binaries load (dpkg-shlibdeps reads a debian/control beside them).
 mkdir -p "$work/debian"
