@@ -111,4 +111,19 @@ if [[ -n "$toolchain" && "$toolchain" != /usr ]] && unshare -m true 2>/dev/null;
 else
   echo "skip: no private mount namespace here (unshare -m): the hidden-toolchain and missing-libgit2 runs"
 fi
+# The GitHub Action's install step (scripts/action-run.sh install) on the archive as actions/cache restores
+# it: checked, extracted, bin-dir output; a damaged cache entry is refused.
+export GITHUB_OUTPUT="$work/github-output" RUNNER_TEMP="$work/runner"
+mkdir -p "$RUNNER_TEMP" && : >"$GITHUB_OUTPUT"
+RIPPLE_DIST_DIR=$(dirname "$archive") "$root/scripts/action-run.sh" install >/dev/null
+action_bin=$(sed -n 's/^bin-dir=//p' "$GITHUB_OUTPUT")
+[[ "$("$action_bin/ripple" --version)" == "$version" ]] || fail "the action's install step gave no working ripple: $action_bin"
+mkdir "$work/damaged-cache"
+head -c $((size / 3)) "$archive" >"$work/damaged-cache/$name.tar.gz"
+cp "$archive.sha256" "$work/damaged-cache/"
+status=0
+RIPPLE_DIST_DIR="$work/damaged-cache" "$root/scripts/action-run.sh" install >/dev/null 2>"$work/action.txt" || status=$?
+[[ $status == 3 ]] && grep -q 'does not match its .sha256' "$work/action.txt" \
+  || fail "the action's install step over a truncated archive: exit $status, $(cat "$work/action.txt")"
+ok "the action's install step: extracted to $action_bin; a truncated cached archive refused (exit 3)"
 echo "check-dist: $name.tar.gz works without the toolchain"
