@@ -671,8 +671,10 @@ def bench_install(ripple, work):
     if sys.platform.startswith("linux"):
         flags.append("--static-swift-stdlib")
     start = time.perf_counter()
-    subprocess.run(["swift", "build", *flags], cwd=source, check=True, stdout=subprocess.DEVNULL)
+    built = subprocess.run(["swift", "build", *flags], cwd=source, capture_output=True, text=True)
     build = time.perf_counter() - start
+    if built.returncode != 0:
+        sys.exit(f"bench: swift build in {source} failed:\n{built.stdout[-3000:]}{built.stderr[-3000:]}")
     bin_dir = subprocess.run(["swift", "build", *flags, "--show-bin-path"], cwd=source, capture_output=True, text=True,
                              check=True).stdout.strip()
     first = timed_sequence([(affected, repo, job_env(bin_dir, os.path.join(work, "cache-source")))], repeat=1)
