@@ -57,7 +57,9 @@ install -m 0755 "$root/packaging/install.sh" "$stage/install.sh"
 # The system libraries the binaries load besides libc, each with the package that provided it here.
 ldd "$stage/bin/ripple" "$stage/bin/rippled" | awk '$2 == "=>" && $3 ~ /^\// { print $1, $3 }' | sort -u \
   | while read -r soname path; do
-    package=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -1 | cut -d: -f1 || true)
+    real=$(readlink -f "$path")
+    # dpkg knows a file under the path its package shipped it at: /lib or /usr/lib (merged /usr).
+    package=$( (dpkg -S "$real" || dpkg -S "${real#/usr}" || dpkg -S "/usr$real") 2>/dev/null | head -1 | cut -d: -f1 || true)
     case "$package" in libc6 | libgcc-s1 | libstdc++6 | "") continue ;; esac
     echo "$soname $package"
   done >"$stage/share/ripple/runtime-packages"
