@@ -98,9 +98,13 @@ import Testing
     let repo = try ModularFixture.make()
     let result = try RippleBinary.run(["doctor"], in: repo.root)
     #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-    for name in ["libgit2", "swift", "repository", "config", "cache"] {
+    for name in ["ripple", "libgit2", "libarchive", "swift", "repository", "config", "cache"] {
       #expect(result.standardOutput.contains("✓ \(name)"), "\(name) in \(result.standardOutput)")
     }
+    let version = try RippleBinary.run(["--version"], in: "/").standardOutput
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(result.standardOutput.contains("✓ ripple: ripple \(version) (commit "), "\(result.standardOutput)")
+    #expect(result.standardOutput.contains("✓ libarchive: libarchive 3."), "\(result.standardOutput)")
     let broken = try RippleBinary.run(["doctor"], in: repo.root, environment: ["RIPPLE_SWIFT": "/nonexistent/swift"])
     #expect(broken.status == 1)
     #expect(broken.standardOutput.contains("✗ swift"))
