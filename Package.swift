@@ -41,6 +41,8 @@ let package = Package(
     ),
     // Pure values shared by every module: changed files, globs, error categories.
     .target(name: "RippleCore"),
+    // The version (from VERSION), and a release build's commit and Swift version: scripts/stamp-version.sh.
+    .target(name: "BuildInfo"),
     // Side effects behind small clients (processes; later file system and clock), live + test doubles.
     .target(
       name: "SystemClients",
@@ -107,7 +109,7 @@ let package = Package(
       name: "RippleKit",
       dependencies: [
         "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "ConfigLoading",
-        "Affected", "TestRunner", "Assets", "AssetFetch", "XcodeModel", "XcodeLoading",
+        "Affected", "TestRunner", "Assets", "AssetFetch", "XcodeModel", "XcodeLoading", "BuildInfo",
       ]),
     // Both executables' exit: errors mapped to exit codes once, through ArgumentParser's ExitCode.
     .target(
@@ -118,7 +120,7 @@ let package = Package(
       name: "RippleCLI",
       dependencies: [
         "CommandLineSupport", "RippleKit", "Affected", "Git", "PackageModel", "PackageLoading", "RippleCore",
-        "SystemClients", "TestRunner",
+        "SystemClients", "TestRunner", "BuildInfo",
         "Assets", "AssetFetch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -140,7 +142,7 @@ let package = Package(
       name: "Daemon",
       dependencies: [
         "RippleCore", "SystemClients", "Git", "PackageModel", "RippleConfig", "Affected", "TestRunner", "RippleKit",
-        "FileWatch", "RunModel", "RunStore", "ServiceMetrics", "DaemonWeb",
+        "FileWatch", "RunModel", "RunStore", "ServiceMetrics", "DaemonWeb", "BuildInfo",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -153,7 +155,7 @@ let package = Package(
     .target(
       name: "RippledCLI",
       dependencies: [
-        "CommandLineSupport", "Daemon", "RippleConfig", "ConfigLoading",
+        "CommandLineSupport", "Daemon", "RippleConfig", "ConfigLoading", "BuildInfo", "Git", "Assets",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(name: "rippled", dependencies: ["RippledCLI"]),
@@ -161,6 +163,7 @@ let package = Package(
     // Shared by the test targets: the temp git repository fixture and a command runner.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore"]),
+    .testTarget(name: "BuildInfoTests", dependencies: ["BuildInfo"]),
     .testTarget(
       name: "CommandLineSupportTests",
       dependencies: [

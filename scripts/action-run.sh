@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # The steps of action.yml (the composite GitHub Action), kept here so they can be run and checked
 # outside GitHub (scripts/check-ci-examples.sh does).
-#   action-run.sh build-key   outputs key= and directory= for the ripple binary's cache
-#   action-run.sh build       builds ripple (release) into $RIPPLE_BIN_DIR
+#   action-run.sh build-key   outputs key= (Ripple's version, sources and toolchain) and directory= for
+#                             the cache of Ripple's release archive
+#   action-run.sh build       on a cache miss: the release archive (`make dist`) into $RIPPLE_DIST_DIR
+#   action-run.sh install     the archive in $RIPPLE_DIST_DIR checked against its .sha256, extracted and
+#                             checked (install.sh --check); outputs bin-dir= (seconds, no build)
 #   action-run.sh cache-key   outputs key=, restore-prefix= and path= of the manifest cache
 #   action-run.sh run         runs $RIPPLE_INPUT_COMMAND (affected|test|bootstrap); affected writes the
 #                             outputs test-targets, filter, run-all (--format github) and matrix; test
 #                             passes $RIPPLE_INPUT_TARGETS (a matrix entry's ids) as one --targets argument
 # Inputs come as RIPPLE_INPUT_* variables; outputs go to $GITHUB_OUTPUT.
 set -euo pipefail
-step=${1:?usage: action-run.sh build-key|build|cache-key|run}
+step=${1:?usage: action-run.sh build-key|build|install|cache-key|run}
 action_path=${GITHUB_ACTION_PATH:-$(cd "$(dirname "$0")/.." && pwd)}
 : "${GITHUB_OUTPUT:?GITHUB_OUTPUT must name the step outputs file}"
 ripple() { "${RIPPLE_BIN_DIR:?}/ripple" "$@"; }
@@ -22,19 +25,31 @@ if [ -n "${RIPPLE_INPUT_ARGS:-}" ]; then read -r -a extra_args <<<"$RIPPLE_INPUT
 
 case "$step" in
   build-key)
-    # Ripple's sources and the toolchain: a new Ripple version or Swift builds a new binary.
-    sources=$(cd "$action_path" && find Package.swift Package.resolved Sources -type f 2>/dev/null \
-      | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-32)
+    # Ripple's version, sources and the toolchain: a new Ripple or Swift makes a new archive, once.
+    version=$(tr -d ' \n' <"$action_path/VERSION")
+    sources=$(cd "$action_path" && find VERSION Package.swift Package.resolved Sources packaging scripts -type f 2>/dev/null \
+      | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -c1-16)
     toolchain=$(swift --version 2>/dev/null | sha256sum | cut -c1-16)
-    echo "key=ripple-bin-$(uname -s)-$(uname -m)-$toolchain-$sources" >>"$GITHUB_OUTPUT"
-    echo "directory=${RUNNER_TEMP:-${TMPDIR:-/tmp}}/ripple-bin" >>"$GITHUB_OUTPUT"
+    echo "key=ripple-dist-$version-$(uname -s)-$(uname -m)-$toolchain-$sources" >>"$GITHUB_OUTPUT"
+    echo "directory=${RUNNER_TEMP:-${TMPDIR:-/tmp}}/ripple-dist" >>"$GITHUB_OUTPUT"
     ;;
   build)
-    flags=(-c release --product ripple --package-path "$action_path")
-    if [ "$(uname -s)" = Linux ]; then flags+=(--static-swift-stdlib); fi
-    swift build "${flags[@]}"
-    mkdir -p "$RIPPLE_BIN_DIR"
-    cp "$(swift build "${flags[@]}" --show-bin-path)/ripple" "$RIPPLE_BIN_DIR/ripple"
+    bins="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/ripple-release-bins"
+    "$action_path/scripts/release-build.sh" "$bins"
+    DIST_DIR="${RIPPLE_DIST_DIR:?}" "$action_path/scripts/dist.sh" "$bins"
+    ;;
+  install)
+    cd "${RIPPLE_DIST_DIR:?}"
+    archives=(ripple-*-linux-*.tar.gz)
+    [ -f "${archives[0]}" ] || { echo "error: no Ripple archive in $RIPPLE_DIST_DIR" >&2; exit 3; }
+    sha256sum --check --quiet "${archives[0]}.sha256" \
+      || { echo "error: ${archives[0]} does not match its .sha256: a damaged cache or download" >&2; exit 3; }
+    into="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/ripple"
+    rm -rf "$into" && mkdir -p "$into"
+    tar -xzf "${archives[0]}" -C "$into"
+    extracted=("$into"/ripple-*)
+    "${extracted[0]}/install.sh" --check
+    echo "bin-dir=${extracted[0]}/bin" >>"$GITHUB_OUTPUT"
     ;;
   cache-key)
     {

@@ -16,6 +16,11 @@ Sections (each issue extends this file with its own):
   daemon    rippled watching the scale repository's 100,000-file working tree: file save to the first
             `swift build` (median of 11, vs entr + ripple test), idle CPU over a minute (vs rippled
             polling), memory after 1,000 recorded runs (on a small remote repository: run time)
+  install   a CI job's Ripple set-up from the release archive (sha256sum -c, extract, install.sh --check,
+            the first `ripple affected` on a cold manifest cache; median of 5) vs building from source
+            (a clean `swift build -c release --product ripple --static-swift-stdlib` of a copy of this
+            repository with its own scratch path, measured once in the same run, then the same
+            `ripple affected`). The archive is made by scripts/dist.sh from the ripple and rippled given.
 Prints a table per section and a PASS/FAIL line per target; exits 1 when a target is missed.
 """
 import json
@@ -628,7 +633,64 @@ def bench_daemon(ripple, work):
           states.get("passed", 0) >= 1000, f"{states}")
 
 
-SECTIONS = ["changes", "affected", "scale", "test", "bootstrap", "daemon"]
+def bench_install(ripple, work):
+    print("\n## install: a CI job's Ripple set-up, from the release archive vs from source")
+    root = os.path.dirname(HERE)
+    dist = os.path.join(work, "dist")
+    archive = subprocess.run([os.path.join(HERE, "dist.sh"), os.path.dirname(ripple)], env=dict(os.environ, DIST_DIR=dist),
+                             capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    name = os.path.basename(archive)[: -len(".tar.gz")]
+    repo = os.path.join(work, "install-repo")
+    fixture(repo, 10, 0)
+    affected = ["ripple", "affected", "--base", "HEAD~1", "--head", "HEAD", "--format", "json"]
+
+    def job_env(bin_dir, cache):
+        return dict(os.environ, PATH=bin_dir + ":" + os.environ["PATH"], RIPPLE_CACHE_DIR=cache)
+
+    times = []
+    for trial in range(5):
+        job = os.path.join(work, f"job-{trial}")
+        os.makedirs(job)
+        shutil.copy(archive, job)
+        shutil.copy(archive + ".sha256", job)
+        env = job_env(os.path.join(job, name, "bin"), os.path.join(job, "cache"))
+        times.append(timed_sequence([
+            (["sha256sum", "--check", "--quiet", name + ".tar.gz.sha256"], job, None),
+            (["tar", "-xzf", name + ".tar.gz"], job, None),
+            ([os.path.join(job, name, "install.sh"), "--check"], job, None),
+            (affected, repo, env),
+        ], repeat=1))
+    from_archive = statistics.median(times)
+    size = os.path.getsize(archive) / 1024 / 1024
+
+    # From source, once: a copy of this repository (no .build), its own scratch path, cold.
+    source = os.path.join(work, "source")
+    shutil.copytree(root, source, ignore=shutil.ignore_patterns(".build", "dist", ".git", ".swiftpm"))
+    scratch = os.path.join(work, "source-build")
+    flags = ["-c", "release", "--product", "ripple", "--scratch-path", scratch]
+    if sys.platform.startswith("linux"):
+        flags.append("--static-swift-stdlib")
+    start = time.perf_counter()
+    built = subprocess.run(["swift", "build", *flags], cwd=source, capture_output=True, text=True)
+    build = time.perf_counter() - start
+    if built.returncode != 0:
+        sys.exit(f"bench: swift build in {source} failed:\n{built.stdout[-3000:]}{built.stderr[-3000:]}")
+    bin_dir = subprocess.run(["swift", "build", *flags, "--show-bin-path"], cwd=source, capture_output=True, text=True,
+                             check=True).stdout.strip()
+    first = timed_sequence([(affected, repo, job_env(bin_dir, os.path.join(work, "cache-source")))], repeat=1)
+    from_source = build + first
+    print(f"  archive: {os.path.basename(archive)}, {size:.1f} MiB")
+    print(f"  {'set-up':<52}{'time':>10}")
+    print(f"  {'from the archive (check, extract, first affected)':<52}{from_archive:>9.2f}s")
+    print(f"  {'from source (clean release build + first affected)':<52}{from_source:>9.1f}s")
+    print(f"  {'  of which swift build':<52}{build:>9.1f}s")
+    print(f"  speed-up: {from_source / from_archive:.0f}x")
+    check("set-up from the archive under 10 s", from_archive < 10, f"{from_archive:.2f} s")
+    check("set-up from the archive at least 20x faster than from source", from_source / from_archive >= 20,
+          f"{from_source / from_archive:.0f}x")
+
+
+SECTIONS = ["changes", "affected", "scale", "test", "bootstrap", "daemon", "install"]
 
 
 def main():
@@ -653,6 +715,8 @@ def main():
             bench_bootstrap(ripple, work)
         if "daemon" in sections:
             bench_daemon(ripple, work)
+        if "install" in sections:
+            bench_install(ripple, work)
     finally:
         if not os.environ.get("RIPPLE_BENCH_KEEP"):
             shutil.rmtree(work, ignore_errors=True)

@@ -30,6 +30,33 @@ schema github-workflows "$root/examples/ci/github-actions.yml"
 schema gitlab-ci "$root/examples/ci/gitlab-ci.yml"
 schema buildkite "$root/examples/ci/buildkite.yml"
 
+# No run: pastes an expression of outputs, matrix, needs, inputs or the event into a script (issue 23):
+# the shipped files pass, and a workflow that does it is caught.
+python3 "$here/check-run-expressions.py" "$root/action.yml" "$root/examples/ci/github-actions.yml"
+cat >"$work/pasted.yml" <<'YAML'
+on: push
+jobs:
+  plan:
+    runs-on: ubuntu-24.04
+    steps:
+      - id: ripple
+        run: echo targets=x >> "$GITHUB_OUTPUT"
+      - name: Summary
+        run: |
+          echo "Affected: ${{ steps.ripple.outputs.test-targets }}"
+      - name: Safe
+        env:
+          TARGETS: ${{ steps.ripple.outputs.test-targets }}
+        run: |
+          echo "Affected: $TARGETS"
+YAML
+if python3 "$here/check-run-expressions.py" "$work/pasted.yml" 2>"$work/pasted.txt"; then
+  fail "check-run-expressions.py passed a run: that embeds a step output"
+fi
+[ "$(wc -l <"$work/pasted.txt")" = 1 ] && grep -q 'Summary: run: embeds ${{ steps.ripple.outputs.test-targets }}' "$work/pasted.txt" \
+  || fail "check-run-expressions.py did not name exactly the unsafe step: $(cat "$work/pasted.txt")"
+printf 'ok  %-17s %s\n' "run: expressions" "none pasted into scripts (and a pasted one is caught)"
+
 # A repository of three packages (a root App, a shared Core linked by .package(path:), a Server),
 # with history; then a change low in Core, so several packages' tests are reached.
 repo="$work/isowords-like"
@@ -38,12 +65,13 @@ echo "// faster path" >>"$repo/Packages/Core/Sources/CoreFeature1/CoreFeature1.s
 echo "extension AppFeature3 { static let new = 1 }" >"$repo/Sources/AppFeature3/New.swift"
 cd "$repo"
 "$ripple" affected --format gitlab --shards 3 --job-image swift:6.3-noble --job-setup 'make install' \
-  >"$out/gitlab-child.yml"
+  --job-artifacts-from ripple-plan >"$out/gitlab-child.yml"
 "$ripple" affected --format buildkite --shards 3 --job-setup 'make install' >"$out/buildkite-upload.yml"
 "$ripple" affected --format matrix --shards 3 >"$out/github-matrix.json"
 schema gitlab-ci "$out/gitlab-child.yml"
 schema buildkite "$out/buildkite-upload.yml"
 [ "$(grep -c '"ripple test --targets ' "$out/gitlab-child.yml")" = 3 ] || fail "expected 3 GitLab jobs"
+[ "$(grep -c 'pipeline: "\$PARENT_PIPELINE_ID"' "$out/gitlab-child.yml")" = 3 ] || fail "expected 3 jobs needing the parent's artifacts"
 [ "$(grep -c '"ripple test --targets ' "$out/buildkite-upload.yml")" = 3 ] || fail "expected 3 Buildkite steps"
 [ "$(grep -o '"ids":"[^"]*"' "$out/github-matrix.json" | wc -l)" = 3 ] || fail "expected 3 matrix entries with ids"
 

@@ -8,13 +8,20 @@ public struct CIPipelineSettings: Sendable, Hashable {
   public var setup: [String]
   /// GitLab only: the container image of each test job (the runner's default when nil).
   public var image: String?
+  /// GitLab only: the parent pipeline's job whose artifacts (Ripple's release archive) each job takes
+  /// (`needs: [{pipeline: $PARENT_PIPELINE_ID, job: …}]`), so no job builds Ripple again.
+  public var artifactsFrom: String?
   /// How a job calls Ripple.
   public var ripple: String
 
-  public init(testArguments: [String] = [], setup: [String] = [], image: String? = nil, ripple: String = "ripple") {
+  public init(
+    testArguments: [String] = [], setup: [String] = [], image: String? = nil, artifactsFrom: String? = nil,
+    ripple: String = "ripple"
+  ) {
     self.testArguments = testArguments
     self.setup = setup
     self.image = image
+    self.artifactsFrom = artifactsFrom
     self.ripple = ripple
   }
 }

@@ -4,6 +4,8 @@ extension AffectedFormatter {
   /// One job per shard of `shardJobs`, named `test I/K: targets…`, each printing why its targets run, then
   /// running the setup commands and `ripple test --targets IDS` with `settings.testArguments`, with its JUnit
   /// file as the job's test report. `GIT_DEPTH: "0"`: the jobs need the history back to the merge-base.
+  /// With `settings.artifactsFrom`, each job needs that job of the parent pipeline (`$PARENT_PIPELINE_ID`,
+  /// set by the trigger job) and so receives its artifacts: Ripple's release archive, made once.
   /// With nothing selected, one `nothing to test` job that skips the checkout (GitLab rejects a pipeline
   /// without jobs).
   public static func gitlab(
@@ -25,6 +27,10 @@ extension AffectedFormatter {
     for job in jobs {
       var entries: [(key: String, value: PipelineYAML)] = []
       if let image = settings.image { entries.append(("image", .string(image))) }
+      if let parentJob = settings.artifactsFrom {
+        let need = PipelineYAML.map([("pipeline", .string("$PARENT_PIPELINE_ID")), ("job", .string(parentJob))])
+        entries.append(("needs", .list([need])))
+      }
       entries.append(
         ("script", .list(CIPipeline.commands(job, report: report, settings: settings).map(PipelineYAML.string))))
       entries.append(

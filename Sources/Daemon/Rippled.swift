@@ -1,3 +1,4 @@
+import BuildInfo
 import Foundation
 import Git
 import Hummingbird
@@ -31,7 +32,8 @@ public struct Rippled: Sendable {
     self.configPath = configPath
   }
 
-  public static let version = "0.1.0"
+  /// VERSION, through BuildInfo: the dashboard header and /api/status show it.
+  public static var version: String { BuildInfo.version }
 
   public func run() async throws {
     let log = DaemonLog(minimum: environment["RIPPLED_DEBUG"] == nil ? .info : .debug)

@@ -17,12 +17,22 @@ struct CIPipelineOptions: ParsableArguments {
     help: ArgumentHelp("With --format gitlab: the container image of each test job.", valueName: "IMAGE"))
   var image: String?
 
+  @Option(
+    name: .customLong("job-artifacts-from"),
+    help: ArgumentHelp(
+      "With --format gitlab: each job takes the artifacts of this job of the parent pipeline (Ripple's release archive); the trigger job passes PARENT_PIPELINE_ID.",
+      valueName: "JOB"))
+  var artifactsFrom: String?
+
   func validate(format: AffectedFormat) throws {
     if !setup.isEmpty && !format.isPipeline {
       throw ValidationError("--job-setup goes with --format gitlab or buildkite (got --format \(format.rawValue)).")
     }
     if image != nil && format != .gitlab {
       throw ValidationError("--job-image goes with --format gitlab (got --format \(format.rawValue)).")
+    }
+    if artifactsFrom != nil && format != .gitlab {
+      throw ValidationError("--job-artifacts-from goes with --format gitlab (got --format \(format.rawValue)).")
     }
   }
 
@@ -37,7 +47,7 @@ struct CIPipelineOptions: ParsableArguments {
     if let config = selection.repository.config {
       arguments += ["--config", Self.jobPath(config, repositoryRoot: repositoryRoot)]
     }
-    return CIPipelineSettings(testArguments: arguments, setup: setup, image: image)
+    return CIPipelineSettings(testArguments: arguments, setup: setup, image: image, artifactsFrom: artifactsFrom)
   }
 
   /// A path as a job at the repository root sees it: relative to the root when it lies inside it.

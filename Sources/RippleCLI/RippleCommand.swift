@@ -1,4 +1,6 @@
 import ArgumentParser
+import Assets
+import BuildInfo
 import CommandLineSupport
 import Foundation
 import Git
@@ -13,7 +15,7 @@ public struct RippleCommand: AsyncParsableCommand {
       Exit codes: 0 success, 1 tests or a check failed, 2 usage or config error, \
       3 environment error (missing tool, unreadable repository), 4 internal error.
       """,
-    version: RippleVersion.current,
+    version: BuildInfo.version,
     subcommands: [
       AffectedCommand.self, TestCommand.self, BootstrapCommand.self, ChangesCommand.self, GraphCommand.self,
       DoctorCommand.self, CacheCommand.self,
@@ -23,6 +25,12 @@ public struct RippleCommand: AsyncParsableCommand {
 
   /// Runs the command line and exits with the code `CommandMain` maps its outcome to.
   public static func run(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+    if BuildInfo.asksForVerboseVersion(arguments) {
+      print(
+        BuildInfo.verboseDescription(
+          program: "ripple", libraries: [("libgit2", GitLibrary.version), ("libarchive", ArchiveLibrary.version)]))
+      Foundation.exit(0)
+    }
     // libgit2's set-up overlaps the parsing (GitLibrary.prepareInBackground); help and --version skip it.
     var gitReady: @Sendable () -> Void = {}
     if !CommandMain.asksForHelpOrVersion(arguments) { gitReady = GitLibrary.prepareInBackground() }
@@ -30,8 +38,4 @@ public struct RippleCommand: AsyncParsableCommand {
       RippleCommand.self, arguments: arguments, errorPrefix: "error: ", beforeExit: gitReady,
       writeError: { Terminal.standardError.write($0) })
   }
-}
-
-public enum RippleVersion {
-  public static let current = "0.1.0"
 }

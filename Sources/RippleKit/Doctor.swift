@@ -1,3 +1,5 @@
+import Assets
+import BuildInfo
 import Foundation
 import Git
 import RippleConfig
@@ -19,7 +21,15 @@ public struct DoctorCheck: Sendable, Hashable {
 /// the checks of an opened workspace are `Workspace.doctor()`.
 public enum Doctor {
   public static func run(directory: String, configPath: String?, services: RippleServices) async -> [DoctorCheck] {
-    var checks = [DoctorCheck(name: "libgit2", ok: true, detail: "libgit2 \(GitLibrary.version)", fix: nil)]
+    var checks = [
+      DoctorCheck(
+        name: "ripple", ok: true,
+        detail:
+          "ripple \(BuildInfo.version) (commit \(BuildInfo.commit ?? "unknown"), Swift \(BuildInfo.swiftVersion))",
+        fix: nil),
+      DoctorCheck(name: "libgit2", ok: true, detail: "libgit2 \(GitLibrary.version)", fix: nil),
+      DoctorCheck(name: "libarchive", ok: true, detail: ArchiveLibrary.version, fix: nil),
+    ]
     checks.append(await swiftToolchain(services))
     var repository: GitRepository?
     do {

@@ -1,6 +1,10 @@
 import ArgumentParser
+import Assets
+import BuildInfo
 import CommandLineSupport
 import Daemon
+import Foundation
+import Git
 
 /// `rippled`: the service (default), `rippled check-config`, and the internal `rippled fetch-mirror`.
 public struct RippledCommand: AsyncParsableCommand {
@@ -17,8 +21,15 @@ public struct RippledCommand: AsyncParsableCommand {
   /// journald's priority prefix (`<3>`), as every line the service writes to stderr.
   public static func start() async -> Never {
     StandardError.ignoreBrokenPipes()
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if BuildInfo.asksForVerboseVersion(arguments) {
+      print(
+        BuildInfo.verboseDescription(
+          program: "rippled", libraries: [("libgit2", GitLibrary.version), ("libarchive", ArchiveLibrary.version)]))
+      Foundation.exit(0)
+    }
     await CommandMain.run(
-      RippledCommand.self, arguments: Array(CommandLine.arguments.dropFirst()), errorPrefix: "<3>rippled: error: ",
+      RippledCommand.self, arguments: arguments, errorPrefix: "<3>rippled: error: ",
       writeError: { StandardError.write($0) })
   }
 }

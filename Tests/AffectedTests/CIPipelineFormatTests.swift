@@ -91,6 +91,22 @@ struct CIPipelineFormatTests {
     #expect((artifacts["reports"] as? [String: Any])?["junit"] as? String == "ripple-junit-2-of-2.xml")
   }
 
+  @Test func gitlabJobsTakeTheParentPipelinesArchiveWhenAsked() throws {
+    var fromPlan = settings
+    fromPlan.artifactsFrom = "ripple-plan"
+    let document = try load(AffectedFormatter.gitlab(three, shards: 2, durations: [:], settings: fromPlan))
+    let jobs = document.filter { $0.key != "variables" }.compactMap { $0.value as? [String: Any] }
+    #expect(jobs.count == 2)
+    for job in jobs {
+      let needs = try #require(job["needs"] as? [[String: Any]])
+      #expect(needs.count == 1)
+      #expect(needs[0]["pipeline"] as? String == "$PARENT_PIPELINE_ID")
+      #expect(needs[0]["job"] as? String == "ripple-plan")
+    }
+    let plain = try load(AffectedFormatter.gitlab(three, shards: 2, durations: [:], settings: settings))
+    #expect(plain.values.compactMap { $0 as? [String: Any] }.allSatisfy { $0["needs"] == nil })
+  }
+
   @Test func buildkiteHasOneStepPerShardWithDollarsEscapedForUpload() throws {
     let text = AffectedFormatter.buildkite(three, shards: 3, durations: [:], settings: settings)
     let steps = try #require(try load(text)["steps"] as? [[String: Any]])

@@ -32,6 +32,7 @@ import Testing
   @Test(arguments: [
     ["affected", "--shards", "0", "--format", "matrix"], ["affected", "--format", "matrix"],
     ["affected", "--format", "nonsense"], ["no-such-command"],
+    ["affected", "--format", "buildkite", "--job-artifacts-from", "ripple-plan"],
   ])
   func usageErrorsExitTwo(arguments: [String]) throws {
     let repo = try ModularFixture.make()
@@ -47,6 +48,20 @@ import Testing
     let help = try RippleBinary.run(["affected", "--help"], in: "/")
     #expect(help.status == 0)
     #expect(help.standardOutput.contains("--base"))
+  }
+
+  /// `--version --verbose`: the one version, then the commit, the Swift version and the libraries loaded.
+  @Test func verboseVersionNamesCommitSwiftAndLibraries() throws {
+    let version = try RippleBinary.run(["--version"], in: "/").standardOutput
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    let result = try RippleBinary.run(["--version", "--verbose"], in: "/")
+    #expect(result.status == 0, "\(result.standardError)")
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines.first == "ripple \(version)", "\(lines)")
+    #expect(lines.contains { $0.hasPrefix("commit: ") })
+    #expect(lines.contains { $0.hasPrefix("swift: 6.") }, "\(lines)")
+    #expect(lines.contains(where: { $0.range(of: #"^libgit2: \d+\.\d+\.\d+$"#, options: .regularExpression) != nil }))
+    #expect(lines.contains { $0.hasPrefix("libarchive: libarchive 3.") }, "\(lines)")
   }
 
   /// A usage error exits while libgit2 may still be setting up on its own thread (GitLibrary.prepareInBackground):
@@ -83,9 +98,13 @@ import Testing
     let repo = try ModularFixture.make()
     let result = try RippleBinary.run(["doctor"], in: repo.root)
     #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
-    for name in ["libgit2", "swift", "repository", "config", "cache"] {
+    for name in ["ripple", "libgit2", "libarchive", "swift", "repository", "config", "cache"] {
       #expect(result.standardOutput.contains("✓ \(name)"), "\(name) in \(result.standardOutput)")
     }
+    let version = try RippleBinary.run(["--version"], in: "/").standardOutput
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(result.standardOutput.contains("✓ ripple: ripple \(version) (commit "), "\(result.standardOutput)")
+    #expect(result.standardOutput.contains("✓ libarchive: libarchive 3."), "\(result.standardOutput)")
     let broken = try RippleBinary.run(["doctor"], in: repo.root, environment: ["RIPPLE_SWIFT": "/nonexistent/swift"])
     #expect(broken.status == 1)
     #expect(broken.standardOutput.contains("✗ swift"))
