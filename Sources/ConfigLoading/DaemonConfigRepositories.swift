@@ -5,10 +5,10 @@ import Yams
 /// Validates `repositories:` of `rippled.yml` into `[RepositorySettings]`.
 enum DaemonRepositoriesParser {
   static let commonKeys = [
-    "name", "remote", "path", "runTimeout", "bootstrap", "testArguments", "status", "notify", "protectedBranches",
+    "name", "remote", "path", "runTimeout", "bootstrap", "testArguments", "status", "notify",
   ]
   /// Keys that only make sense when branches are fetched from a remote.
-  static let remoteKeys = ["branches", "fetchInterval", "fetchTimeout", "canary"]
+  static let remoteKeys = ["branches", "fetchInterval", "fetchTimeout", "canary", "protectedBranches"]
   /// Keys that only make sense when a working tree on this machine is watched.
   static let pathKeys = ["settle", "watch", "pollInterval"]
   static let keys = commonKeys + remoteKeys + pathKeys
