@@ -38,6 +38,30 @@ struct SandboxTests {
     #expect(try await h.testedTargets(next["id"] as! Int) == ["CoreTests", "FeatureTests"])
   }
 
+  /// Without bwrap on PATH: `required` refuses (exit 3) before creating anything, `auto` says what it means.
+  @Test func requiredWithoutBubblewrapRefusesToStart() throws {
+    let h = try DaemonHarness()
+    try h.git(["init", "-q", "--bare", "-b", "main", h.remote])
+    let noBwrap = ["PATH": h.root + "/empty-path"]
+    try h.writeConfig(sandbox: "required")
+    let check = try runCommand(
+      [DaemonHarness.binary, "check-config", "--config", h.root + "/rippled.yml"], environment: noBwrap)
+    #expect(check.status == 3, "\(check.standardOutput)\n\(check.standardError)")
+    #expect(check.standardError.contains("runs.sandbox is `required` and the sandbox is unavailable"))
+    #expect(check.standardError.contains("bubblewrap (`bwrap`) is not installed"), "\(check.standardError)")
+    let serve = try runCommand([DaemonHarness.binary, "--config", h.root + "/rippled.yml"], environment: noBwrap)
+    #expect(serve.status == 3, "\(serve.standardError)")
+    #expect(serve.standardError.contains("runs.sandbox is `required`"), "\(serve.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: h.state), "serve created the state folder first")
+
+    try h.writeConfig(sandbox: "auto")
+    let auto = try runCommand(
+      [DaemonHarness.binary, "check-config", "--config", h.root + "/rippled.yml"], environment: noBwrap)
+    #expect(auto.status == 0, "\(auto.standardError)")
+    #expect(auto.standardOutput.contains("sandbox: auto: unavailable: bubblewrap (`bwrap`) is not installed"))
+    #expect(auto.standardOutput.contains("can write the daemon's state, cache"), "\(auto.standardOutput)")
+  }
+
   /// Every `tree-*.txt` of `cache` rewritten with an empty manifest list under a valid header (SHA-256 of the
   /// empty payload), and a new one created; the test passes only if no write succeeded.
   static func poisoningTest(cache: String) -> String {
