@@ -4,7 +4,7 @@
 #                                      and the generate tests build a SQLite dictionary), pkg-config, git
 #   scripts/install-deps.sh --test     also what the tests use: python3 with moto[server] and boto3
 #                                      (a real S3 endpoint), check-jsonschema (CI files), openssl (test CAs),
-#                                      ffmpeg (transforms), zip (archives)
+#                                      ffmpeg (transforms), zip (archives), bubblewrap (rippled's run sandbox)
 #   scripts/install-deps.sh --bench    also what `make bench` compares with: entr
 #   scripts/install-deps.sh --browser  also Chromium, for `make dashboard-shot`
 # Debian/Ubuntu: apt (as root, or through sudo). macOS: Homebrew. Anything else: says what to install.
@@ -33,6 +33,7 @@ if $want_test; then
   command -v openssl >/dev/null 2>&1 || missing+=(openssl)
   command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
   command -v zip >/dev/null 2>&1 || missing+=(zip)
+  if [ "$(uname)" != Darwin ]; then command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap); fi
 fi
 if $want_bench; then
   command -v entr >/dev/null 2>&1 || missing+=(entr)

@@ -44,6 +44,7 @@ public enum DaemonConfigLoader {
       case .concurrency: configuration.concurrency = try value.count(atLeast: 1)
       case .shutdownGrace: configuration.shutdownGrace = try value.duration()
       case .retention: configuration.retention = try retention(value)
+      case .runs: configuration.sandbox = try runs(value)
       case .repositories:
         sawRepositories = true
         configuration.repositories = try DaemonRepositoriesParser.parse(value)
@@ -58,7 +59,7 @@ public enum DaemonConfigLoader {
 
   /// Top-level keys, in the order `Config/rippled.yml` documents them.
   enum TopLevelKey: String, CaseIterable {
-    case http, stateDirectory, cacheDirectory, logsDirectory, concurrency, shutdownGrace, retention, repositories
+    case http, stateDirectory, cacheDirectory, logsDirectory, concurrency, shutdownGrace, retention, runs, repositories
   }
 
   static let httpKeys = ["address", "tokenFile", "webhookSecretFile", "publicURL"]
@@ -87,6 +88,21 @@ public enum DaemonConfigLoader {
       }
     }
     return retention
+  }
+
+  /// `runs:`: how a run's processes are isolated (`sandbox: auto|required|off`).
+  private static func runs(_ value: YAMLValue) throws -> SandboxMode {
+    var mode = SandboxMode.auto
+    for (_, child) in try value.mappingEntries(allowedKeys: ["sandbox"]) {
+      let text = try child.scalarText()
+      guard let parsed = SandboxMode(rawValue: text) else {
+        throw child.error(
+          "`\(text)` is not a sandbox mode",
+          hint: "use auto (bubblewrap when it works), required (refuse to start without it) or off")
+      }
+      mode = parsed
+    }
+    return mode
   }
 
   private static func nothingToWatch(file: String, line: Int?, column: Int? = nil) -> ConfigError {

@@ -8,7 +8,7 @@ enum DaemonRepositoriesParser {
     "name", "remote", "path", "runTimeout", "bootstrap", "testArguments", "status", "notify",
   ]
   /// Keys that only make sense when branches are fetched from a remote.
-  static let remoteKeys = ["branches", "fetchInterval", "fetchTimeout", "canary"]
+  static let remoteKeys = ["branches", "fetchInterval", "fetchTimeout", "canary", "protectedBranches"]
   /// Keys that only make sense when a working tree on this machine is watched.
   static let pathKeys = ["settle", "watch", "pollInterval"]
   static let keys = commonKeys + remoteKeys + pathKeys
@@ -71,7 +71,19 @@ enum DaemonRepositoriesParser {
       repository.canary = try CanaryNotifyParser.canary(value, branches: repository.branches)
     }
     if let value = entries["notify"] { repository.notify = try CanaryNotifyParser.notify(value) }
+    if let value = entries["protectedBranches"] { repository.protectedBranches = try protectedBranches(value) }
     return repository
+  }
+
+  /// `protectedBranches: [main, "release/*"]`: names or globs, at least one.
+  private static func protectedBranches(_ value: YAMLValue) throws -> [String] {
+    let patterns = try value.stringList()
+    guard !patterns.isEmpty, !patterns.contains(where: \.isEmpty) else {
+      throw value.error(
+        "protectedBranches needs at least one non-empty branch name or glob",
+        hint: "list the branches whose runs may write the shared manifest cache, e.g. [main, \"release/*\"]")
+    }
+    return patterns
   }
 
   /// Names are used in paths, URLs and metrics labels.

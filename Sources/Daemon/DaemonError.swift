@@ -8,6 +8,8 @@ public enum DaemonError: RippleError {
   case secretFile(path: String, key: String)
   case source(repository: String, reason: String)
   case listen(address: String, configFile: String?, reason: String)
+  /// `runs.sandbox: required` and bwrap does not work here.
+  case sandboxUnavailable(reason: String)
 
   public var category: ErrorCategory {
     switch self {
@@ -31,6 +33,10 @@ public enum DaemonError: RippleError {
       "cannot listen on \(address) (http.address"
         + (configFile.map { " in \($0)" } ?? "")
         + "): \(reason); stop what uses that port, or set http.address to a free one"
+    case .sandboxUnavailable(let reason):
+      "runs.sandbox is `required` and the sandbox is unavailable: \(reason). Install bubblewrap and allow "
+        + "unprivileged user namespaces, or set runs.sandbox to auto or off (then a branch's processes can write "
+        + "the daemon's state, cache, tokens and logs)"
     }
   }
 }

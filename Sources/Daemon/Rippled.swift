@@ -46,6 +46,9 @@ public struct Rippled: Sendable {
     for name in ServiceNotifier.serviceVariables { childEnvironment[name] = nil }
 
     let paths = DaemonPaths.resolve(configuration, environment: environment)
+    // `runs.sandbox: required` without a working bwrap refuses before anything is created on disk.
+    let isolation = try await RunIsolation.make(
+      configuration, paths: paths, environment: environment, process: .live, log: log)
     for directory in [paths.state, paths.cache, paths.logs] {
       do {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -79,7 +82,7 @@ public struct Rippled: Sendable {
       if case .workingTree = repository.source { dirtyPaths[repository.name] = DirtyPaths() }
     }
     let executor = RunExecutor(
-      paths: paths, store: store, services: services, dirtyPaths: dirtyPaths)
+      paths: paths, store: store, services: services, dirtyPaths: dirtyPaths, isolation: isolation)
     let activity = Locked("starting")
     for warning in CommitStatusReporter.tokenFileWarnings(configuration.repositories) { log.warning(warning) }
     let statuses = CommitStatusReporter(

@@ -33,6 +33,8 @@ struct RunExecutor: Sendable {
   var services: RippleServices
   /// Per watched working tree (by repository name): what changed since the last sync.
   var dirtyPaths: [String: DirtyPaths] = [:]
+  /// The sandbox and cache layer of each run (nil: neither).
+  var isolation: RunIsolation? = nil
 
   /// Runs in a private TMPDIR (removed afterwards), recording the process groups of its children while they
   /// run so a restart after `kill -9` can stop them.
@@ -50,7 +52,8 @@ struct RunExecutor: Sendable {
       return .error(message)
     }
     var executor = self
-    executor.services.process = services.process.adding(environment: ["TMPDIR": temporary])
+    executor.services = isolation?.apply(to: services, run: run, settings: settings) ?? services
+    executor.services.process = executor.services.process.adding(environment: ["TMPDIR": temporary])
     executor.services.environment["TMPDIR"] = temporary
     let store = store
     let observer = ProcessGroupObserver(

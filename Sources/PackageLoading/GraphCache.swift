@@ -19,22 +19,17 @@ extension ManifestCache {
 
   /// The cached graph for `key`, or nil.
   func graph(forKey key: String) -> PackageGraph? {
-    guard let path = directory.map({ $0 + "/graph-" + key + ".bin" }),
-      let payload = Self.readEntry(at: path, format: Self.graphFormat)
-    else { return nil }
+    guard let payload = readLayered("graph-" + key + ".bin", format: Self.graphFormat) else { return nil }
     return GraphArchive.decode(payload[...])
   }
 
   func storeGraph(_ graph: PackageGraph, forKey key: String) {
-    guard let path = directory.map({ $0 + "/graph-" + key + ".bin" }) else { return }
-    Self.writeEntry(GraphArchive.encode(graph), format: Self.graphFormat, to: path)
+    writeLayered(GraphArchive.encode(graph), "graph-" + key + ".bin", format: Self.graphFormat)
   }
 
   /// The manifests of the git tree `treeID`, as stored by `storeManifests`, or nil.
   public func manifests(ofTree treeID: String) -> [ManifestFile]? {
-    guard let path = treePath(treeID), let payload = Self.readEntry(at: path, format: Self.treeFormat) else {
-      return nil
-    }
+    guard let name = treeName(treeID), let payload = readLayered(name, format: Self.treeFormat) else { return nil }
     // Records: blob id, NUL, path, NUL (a path may hold any byte but NUL).
     let fields = payload.split(separator: 0, omittingEmptySubsequences: false)
     guard fields.count % 2 == 1, fields.last?.isEmpty == true else { return nil }
@@ -52,7 +47,7 @@ extension ManifestCache {
 
   /// Stores the manifests of a git tree; each must carry its blob id.
   public func storeManifests(_ manifests: [ManifestFile], ofTree treeID: String) {
-    guard let path = treePath(treeID), manifests.allSatisfy({ $0.blobID != nil }) else { return }
+    guard let name = treeName(treeID), manifests.allSatisfy({ $0.blobID != nil }) else { return }
     var payload: [UInt8] = []
     for manifest in manifests {
       payload.append(contentsOf: manifest.blobID!.utf8)
@@ -60,35 +55,35 @@ extension ManifestCache {
       payload.append(contentsOf: manifest.path.utf8)
       payload.append(0)
     }
-    Self.writeEntry(payload, format: Self.treeFormat, to: path)
+    writeLayered(payload, name, format: Self.treeFormat)
   }
 
   /// The Xcode markers of a git tree (`TreeSnapshot.xcodeMarkers`), cached like its manifests.
   public func xcodeMarkers(ofTree treeID: String) -> [String]? {
-    guard let path = xcodePath(treeID),
-      let payload = Self.readEntry(at: path, format: Self.xcodeFormat)
-    else { return nil }
+    guard let name = xcodeName(treeID), let payload = readLayered(name, format: Self.xcodeFormat) else { return nil }
     return payload.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
   }
 
   public func storeXcodeMarkers(_ markers: [String], ofTree treeID: String) {
-    guard let path = xcodePath(treeID) else { return }
+    guard let name = xcodeName(treeID) else { return }
     var payload: [UInt8] = []
     for marker in markers {
       payload.append(contentsOf: marker.utf8)
       payload.append(0)
     }
-    Self.writeEntry(payload, format: Self.xcodeFormat, to: path)
+    writeLayered(payload, name, format: Self.xcodeFormat)
   }
 
-  private func xcodePath(_ treeID: String) -> String? {
-    treePath(treeID) == nil ? nil : directory.map { $0 + "/xcode-" + treeID + ".txt" }
+  private func xcodeName(_ treeID: String) -> String? {
+    treeName(treeID) == nil ? nil : "xcode-" + treeID + ".txt"
   }
 
-  private func treePath(_ treeID: String) -> String? {
-    guard treeID.utf8.count == 40, treeID.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
+  /// The file name of a tree's entry; nil for anything but a 40-digit lowercase hex id (or without a cache).
+  private func treeName(_ treeID: String) -> String? {
+    guard directory != nil, treeID.utf8.count == 40,
+      treeID.utf8.allSatisfy({ ($0 >= 48 && $0 <= 57) || ($0 >= 97 && $0 <= 102) })
     else { return nil }
-    return directory.map { $0 + "/tree-" + treeID + ".txt" }
+    return "tree-" + treeID + ".txt"
   }
 
   /// The payload of the entry at `path` when its header names `format` and the payload's checksum.

@@ -8,15 +8,41 @@ import Foundation
 /// corrupt or truncated entry is treated as missing and overwritten. Writes go to a temporary file
 /// that is renamed into place, so readers never see half an entry. Failing to write the cache is not
 /// an error: it only costs time on the next run.
+///
+/// Layers: with an `overlay`, entries are read from the overlay first and then from `directory` (the
+/// shared layer), and written to the overlay only, so a run that must not change what others read (rippled:
+/// a branch that is not protected) still profits from the shared entries (docs/DESIGN.md, section 7).
 public struct ManifestCache: Sendable {
   /// Nil: no cache.
   public let directory: String?
+  /// Nil: one layer, `directory` is read and written.
+  public let overlay: String?
 
   /// Bump when the stored document or the key changes meaning.
   static let schemaVersion = "ripple-manifest-cache-3"
 
-  public init(directory: String?) {
+  public init(directory: String?, overlay: String? = nil) {
     self.directory = directory
+    self.overlay = directory == nil ? nil : overlay
+  }
+
+  /// The folders entries are read from, the overlay first.
+  var readDirectories: [String] { [overlay, directory].compactMap { $0 } }
+  /// The folder entries are written to.
+  var writeDirectory: String? { overlay ?? directory }
+
+  /// The payload of the entry `name` (a file name) from the first layer that has a valid one.
+  func readLayered(_ name: String, format: String) -> [UInt8]? {
+    for folder in readDirectories {
+      if let payload = Self.readEntry(at: folder + "/" + name, format: format) { return payload }
+    }
+    return nil
+  }
+
+  /// Stores the entry `name` in the layer this cache writes.
+  func writeLayered(_ payload: [UInt8], _ name: String, format: String) {
+    guard let folder = writeDirectory else { return }
+    Self.writeEntry(payload, format: format, to: folder + "/" + name)
   }
 
   /// `$XDG_CACHE_HOME/ripple/manifests`, else `~/.cache/ripple/manifests`
@@ -80,17 +106,16 @@ public struct ManifestCache: Sendable {
 
   /// The stored document for `key`, or nil when absent, unreadable or corrupt.
   func entry(forKey key: String) -> [UInt8]? {
-    guard let path = path(forKey: key) else { return nil }
-    return Self.readEntry(at: path, format: Self.schemaVersion)
+    readLayered(key + ".json", format: Self.schemaVersion)
   }
 
   func store(_ payload: [UInt8], forKey key: String) {
-    guard let path = path(forKey: key) else { return }
-    Self.writeEntry(payload, format: Self.schemaVersion, to: path)
+    writeLayered(payload, key + ".json", format: Self.schemaVersion)
   }
 
+  /// Where `store` writes the entry for `key`.
   func path(forKey key: String) -> String? {
-    directory.map { $0 + "/" + key + ".json" }
+    writeDirectory.map { $0 + "/" + key + ".json" }
   }
 
   /// Writes to a temporary file beside `path`, then renames it over `path`. Errors are ignored.

@@ -37,13 +37,13 @@ struct Toolchain: Sendable {
     let size = (attributes?[.size] as? NSNumber)?.int64Value ?? -1
     let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
     let identity = "\(path)\n\(target)\n\(size)\n\(modified)"
-    let cacheFile = cache.directory.map {
-      $0 + "/toolchain-" + ManifestCache.hex(SHA256.hash(data: Array(identity.utf8))) + ".txt"
-    }
-    if let cacheFile, let data = FileManager.default.contents(atPath: cacheFile) {
+    let cacheName = "/toolchain-" + ManifestCache.hex(SHA256.hash(data: Array(identity.utf8))) + ".txt"
+    for folder in cache.readDirectories {
+      guard let data = FileManager.default.contents(atPath: folder + cacheName) else { continue }
       let text = String(decoding: data, as: UTF8.self)
       if ManifestSelection.swiftVersion(fromVersionOutput: text) != nil { return text }
     }
+    let cacheFile = cache.writeDirectory.map { $0 + cacheName }
     let result: ProcessResult
     // A private TMPDIR: the driver leaves `TemporaryDirectory.*` folders in the one it is given.
     let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-swift-\(UUID().uuidString)")

@@ -16,6 +16,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
   public var shutdownGrace: Duration
   public var retention: Retention
   public var repositories: [RepositorySettings]
+  /// `runs.sandbox`: whether a run's processes are sandboxed (docs/DESIGN.md, rippled).
+  public var sandbox: SandboxMode = .auto
 
   public init(
     http: HTTPSettings = .init(), stateDirectory: String? = nil, cacheDirectory: String? = nil,
@@ -31,6 +33,17 @@ public struct DaemonConfiguration: Sendable, Hashable {
     self.retention = retention
     self.repositories = repositories
   }
+}
+
+/// `runs.sandbox` in rippled.yml: the build, test, manifest and generate processes of a run under bubblewrap,
+/// unable to write the daemon's state, cache, tokens and logs.
+public enum SandboxMode: String, Sendable, Hashable, CaseIterable {
+  /// Sandboxed when bwrap works here; otherwise a warning at start and unsandboxed runs.
+  case auto
+  /// rippled refuses to start when bwrap does not work.
+  case required
+  /// Never sandboxed (every branch's code must then be trusted as the daemon's user).
+  case off
 }
 
 public struct HTTPSettings: Sendable, Hashable {
@@ -112,6 +125,10 @@ public struct RepositorySettings: Sendable, Hashable {
   public var canary: CanarySettings?
   /// Where a branch going from passing to failing and back is announced (nil: nowhere).
   public var notify: NotifySettings?
+  /// Branches (names or globs) whose runs write the shared manifest cache; every other branch's runs write
+  /// their own layer and read it over the shared one. nil: the primary branch (the first named without
+  /// wildcards in `branches`).
+  public var protectedBranches: [String]?
 
   public init(
     name: String, source: Source, branches: [BranchRule] = [BranchRule(pattern: "main")],

@@ -58,6 +58,7 @@ public enum Doctor {
       }
     }
     checks.append(cacheDirectory(services))
+    checks.append(await sandbox(services))
     return checks
   }
 
@@ -174,5 +175,30 @@ extension Workspace {
     AssetChecks.tools(configuration.assets, environment: services.environment)
       + AssetChecks.credentials(configuration.assets, environment: services.environment)
       + (await Doctor.testRuns(self))
+  }
+}
+
+extension Doctor {
+  /// Whether rippled could sandbox its runs on this machine (bwrap installed and able to create its
+  /// namespaces): a warning, not a failure, since only a build box running rippled needs it.
+  public static func sandbox(_ services: RippleServices) async -> DoctorCheck {
+    #if os(Linux)
+      switch await SandboxProbe.probe(process: services.process) {
+      case .available(let version):
+        return DoctorCheck(
+          name: "sandbox", ok: true,
+          detail: "\(version) works: rippled's runs cannot write its state, cache, tokens or logs", fix: nil)
+      case .unavailable(let reason):
+        return DoctorCheck(
+          name: "sandbox", ok: true, detail: "\(reason); \(SandboxProbe.consequence)",
+          fix:
+            "apt-get install bubblewrap (and allow unprivileged user namespaces), or trust every branch rippled runs",
+          isWarning: true)
+      }
+    #else
+      return DoctorCheck(
+        name: "sandbox", ok: true, detail: "rippled sandboxes runs with bubblewrap on Linux only", fix: nil,
+        isWarning: true)
+    #endif
   }
 }

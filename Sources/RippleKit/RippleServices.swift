@@ -6,6 +6,9 @@ import SystemClients
 public struct RippleServices: Sendable {
   public var process: ProcessClient
   public var environment: [String: String]
+  /// A second cache layer, written instead of the shared one and read before it (`ManifestCache.overlay`):
+  /// rippled's runs of branches that may not change what other branches read. Nil: one layer.
+  public var manifestCacheOverlay: String?
   /// Told (evaluated, total) while manifests are evaluated (`GraphLoader.progress`).
   public var evaluationProgress: (@Sendable (Int, Int) -> Void)?
 
@@ -38,9 +41,10 @@ public struct RippleServices: Sendable {
   /// The manifest cache shared by every run on this machine (`RIPPLE_CACHE_DIR` overrides it).
   public var manifestCache: ManifestCache {
     if let dir = environment["RIPPLE_CACHE_DIR"], !dir.isEmpty {
-      return ManifestCache(directory: dir + "/manifests")
+      return ManifestCache(directory: dir + "/manifests", overlay: manifestCacheOverlay)
     }
-    return ManifestCache(directory: ManifestCache.defaultDirectory(environment: environment))
+    return ManifestCache(
+      directory: ManifestCache.defaultDirectory(environment: environment), overlay: manifestCacheOverlay)
   }
 
   public var graphLoader: GraphLoader {

@@ -210,7 +210,8 @@ extension Workspace {
       try await TestRequirements.check(
         plan.requirements, in: root, process: services.process, environment: services.environment)
     }
-    let runner = TestRunner(process: services.process, onEvent: onEvent)
+    var runner = TestRunner(process: services.process, onEvent: onEvent)
+    if let temporary = services.environment["TMPDIR"], temporary.hasPrefix("/") { runner.temporaryRoot = temporary }
     var result = try await runner.run(plan.selection, options: plan.options, history: plan.history)
     result.notRunHere = plan.notRunHere
     result.requireAll = plan.requireAll

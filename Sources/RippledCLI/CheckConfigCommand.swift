@@ -18,6 +18,7 @@ struct CheckConfig: AsyncParsableCommand {
     print("\(options.config): ok")
     print("http: \(configuration.http.host):\(configuration.http.port)")
     print("state: \(paths.state)\ncache: \(paths.cache)\nlogs: \(paths.logs)")
+    print(try await Rippled.sandboxSummary(configuration))
     for repository in configuration.repositories {
       switch repository.source {
       case .remote(let url):

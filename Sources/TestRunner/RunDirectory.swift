@@ -16,10 +16,10 @@ struct RunDirectory: Sendable, Hashable {
   /// Where the xunit files of the run go.
   func xunitDirectory(_ options: TestRunOptions) -> String { options.workDirectory ?? root }
 
-  /// Creates `$TMPDIR/ripple-test-<UUID>/tmp`.
-  static func create() throws(TestRunnerError) -> RunDirectory {
+  /// Creates `<base>/ripple-test-<UUID>/tmp`; `base` nil: this process's `$TMPDIR`.
+  static func create(in base: String? = nil) throws(TestRunnerError) -> RunDirectory {
     let run = RunDirectory(
-      root: (NSTemporaryDirectory() as NSString).appendingPathComponent("ripple-test-\(UUID().uuidString)"))
+      root: ((base ?? NSTemporaryDirectory()) as NSString).appendingPathComponent("ripple-test-\(UUID().uuidString)"))
     do {
       try FileManager.default.createDirectory(atPath: run.temporary, withIntermediateDirectories: true)
     } catch {

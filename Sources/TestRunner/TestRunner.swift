@@ -13,6 +13,9 @@ import SystemClients
 public struct TestRunner: Sendable {
   public var process: ProcessClient
   public var onEvent: @Sendable (TestRunEvent) -> Void
+  /// Where the run's folder (xunit files, the children's TMPDIR) is made; nil: this process's `$TMPDIR`.
+  /// rippled gives each run its own, the only temporary folder its sandboxed processes may write.
+  public var temporaryRoot: String?
 
   public init(process: ProcessClient, onEvent: @escaping @Sendable (TestRunEvent) -> Void = { _ in }) {
     self.process = process
@@ -53,7 +56,7 @@ public struct TestRunner: Sendable {
       onEvent(.finished(result))
       return result
     }
-    let runDirectory = try RunDirectory.create()
+    let runDirectory = try RunDirectory.create(in: temporaryRoot)
     defer { runDirectory.remove() }
     if let workDirectory = options.workDirectory { try Self.createWorkDirectory(workDirectory) }
     let plan = Self.plan(selection, options: options, history: history, in: runDirectory)

@@ -95,9 +95,11 @@ final class DaemonHarness: @unchecked Sendable {
   /// Writes rippled.yml (the repository section given, or the remote) and starts the daemon.
   func start(
     repositories: String? = nil, http: String = "", extra: String = "", grace: String = "30s",
-    environment: [String: String] = [:], address: String = "127.0.0.1:0", stderrToClosedPipe: Bool = false
+    environment: [String: String] = [:], address: String = "127.0.0.1:0", stderrToClosedPipe: Bool = false,
+    sandbox: String = "off"
   ) throws {
-    try writeConfig(repositories: repositories, http: http, extra: extra, grace: grace, address: address)
+    try writeConfig(
+      repositories: repositories, http: http, extra: extra, grace: grace, address: address, sandbox: sandbox)
     try? FileManager.default.removeItem(atPath: state + "/http-port")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.binary)
@@ -133,9 +135,11 @@ final class DaemonHarness: @unchecked Sendable {
     try start(environment: environment, address: address, stderrToClosedPipe: stderrToClosedPipe)
   }
 
+  /// `sandbox`: `runs.sandbox`. Off by default: the gate's `.started` file and the pid in it cross the
+  /// sandbox (a folder outside the work tree, the host's PID namespace), which is what the sandbox forbids.
   func writeConfig(
     repositories: String? = nil, http: String = "", extra: String = "", grace: String = "30s",
-    address: String = "127.0.0.1:0"
+    address: String = "127.0.0.1:0", sandbox: String = "off"
   ) throws {
     try Self.token.write(toFile: root + "/token", atomically: true, encoding: .utf8)
     try (Self.webhookSecret + "\n").write(toFile: root + "/webhook-secret", atomically: true, encoding: .utf8)
@@ -149,6 +153,8 @@ final class DaemonHarness: @unchecked Sendable {
       cacheDirectory: \(Self.sharedCache)
       logsDirectory: \(logs)
       shutdownGrace: \(grace)
+      runs:
+        sandbox: \(sandbox)
       \(extra)
       repositories:
       \(repositories ?? """

@@ -45,6 +45,21 @@ struct DaemonConfigErrorTests {
       line: 4, keyPath: "repositories[0].branches[1].cancel", message: "unknown key `cancel`",
       hint: "valid keys: pattern, cancelRunning"),
 
+    // runs: and protectedBranches.
+    .init(
+      name: "unknown sandbox mode", yaml: "runs:\n  sandbox: strict\n" + repos, line: 2, keyPath: "runs.sandbox",
+      message: "`strict` is not a sandbox mode",
+      hint: "use auto (bubblewrap when it works), required (refuse to start without it) or off"),
+    .init(
+      name: "unknown runs key", yaml: "runs:\n  sandbx: off\n" + repos, line: 2, keyPath: "runs.sandbx",
+      message: "unknown key `sandbx`", hint: "did you mean `sandbox`?"),
+    .init(
+      name: "empty protectedBranches",
+      yaml: "repositories:\n  - name: a\n    remote: /a.git\n    protectedBranches: []\n", line: 4,
+      keyPath: "repositories[0].protectedBranches",
+      message: "protectedBranches needs at least one non-empty branch name or glob",
+      hint: "list the branches whose runs may write the shared manifest cache, e.g. [main, \"release/*\"]"),
+
     // Durations and sizes.
     .init(
       name: "duration without a unit", yaml: "shutdownGrace: 60\n" + repos, line: 1, keyPath: "shutdownGrace",
@@ -171,12 +186,12 @@ struct DaemonConfigErrorTests {
       name: "settle on a remote", yaml: "repositories:\n  - name: a\n    remote: /a.git\n    settle: 1s\n", line: 4,
       keyPath: "repositories[0].settle",
       message: "`settle` applies to a working tree (`path:`), and repository `a` is fetched from a remote",
-      hint: "remote repositories take `branches`, `fetchInterval`, `fetchTimeout`, `canary`"),
+      hint: "remote repositories take `branches`, `fetchInterval`, `fetchTimeout`, `canary`, `protectedBranches`"),
     .init(
       name: "watch on a remote", yaml: "repositories:\n  - {name: a, remote: /a.git, watch: poll}\n", line: 2,
       keyPath: "repositories[0].watch",
       message: "`watch` applies to a working tree (`path:`), and repository `a` is fetched from a remote",
-      hint: "remote repositories take `branches`, `fetchInterval`, `fetchTimeout`, `canary`"),
+      hint: "remote repositories take `branches`, `fetchInterval`, `fetchTimeout`, `canary`, `protectedBranches`"),
     .init(
       name: "unknown watch mode", yaml: "repositories:\n  - name: a\n    path: /a\n    watch: fsevents\n", line: 4,
       keyPath: "repositories[0].watch", message: "the string `fsevents` is not a watch mode",

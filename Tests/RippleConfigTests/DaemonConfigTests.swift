@@ -63,6 +63,20 @@ struct DaemonConfigTests {
     #expect(checkout.branches == [BranchRule(pattern: "main")])
   }
 
+  @Test func sandboxModesAndProtectedBranches() throws {
+    let defaults = try DaemonConfigLoader.parse("repositories:\n  - {name: a, remote: /srv/git/a.git}\n", path: path)
+    #expect(defaults.sandbox == .auto)
+    #expect(defaults.repositories[0].protectedBranches == nil)
+    for mode in SandboxMode.allCases {
+      let config = try DaemonConfigLoader.parse(
+        "runs:\n  sandbox: \(mode.rawValue)\nrepositories:\n  - {name: a, path: /src/a}\n", path: path)
+      #expect(config.sandbox == mode)
+    }
+    let protected = try DaemonConfigLoader.parse(
+      "repositories:\n  - {name: a, remote: /srv/git/a.git, protectedBranches: [main, \"release/*\"]}\n", path: path)
+    #expect(protected.repositories[0].protectedBranches == ["main", "release/*"])
+  }
+
   @Test func omittedKeysTakeTheModelDefaults() throws {
     let config = try DaemonConfigLoader.parse("repositories:\n  - {name: a, remote: /srv/git/a.git}\n", path: path)
     #expect(

@@ -1,0 +1,98 @@
+/// What a sandboxed process may see and change, and the bubblewrap (`bwrap`) command line that enforces it.
+///
+/// Pure: the caller passes absolute paths that exist (directories to hide or bind, files to hide) and gets
+/// an argv prefix back. The whole file system is read-only; `hiddenDirectories` become empty read-only
+/// tmpfs folders (a write there fails with EROFS), `hiddenFiles` read as empty
+/// (`/dev/null` bound over them), `readOnly` folders inside a hidden one are shown again read-only, and
+/// `writable` ones read-write. Mounts are made parents first, so a deeper rule wins over the folder that
+/// holds it (a work tree is writable inside the hidden cache folder, its `.git` read-only again).
+///
+/// What stays as the caller has it:
+/// - the network (bwrap shares it unless told otherwise): SwiftPM fetches dependencies;
+/// - the process group: no `--new-session`, whose `setsid()` would take the command out of the group that
+///   `ProcessGroupReaper` signals (SIGINT, SIGTERM, SIGKILL). bwrap itself dies of the SIGINT while the
+///   command, in the same group, gets it too and stops as it would without the sandbox; SIGKILL follows;
+/// - no `--die-with-parent`: it would turn bwrap's death on that first SIGINT into an immediate SIGKILL of
+///   the command, skipping its graceful stop. A daemon killed with `kill -9` stops the recorded groups at
+///   its next start instead.
+///
+/// The process gets its own PID namespace (`--unshare-pid`, a fresh `/proc`): it cannot see, signal or
+/// trace the daemon or other runs, which would otherwise let it act as the daemon's user outside the
+/// sandbox.
+public struct SandboxPolicy: Sendable, Hashable {
+  public var hiddenDirectories: [String]
+  public var hiddenFiles: [String]
+  public var readOnly: [String]
+  public var writable: [String]
+
+  public init(
+    hiddenDirectories: [String] = [], hiddenFiles: [String] = [], readOnly: [String] = [], writable: [String] = []
+  ) {
+    self.hiddenDirectories = hiddenDirectories
+    self.hiddenFiles = hiddenFiles
+    self.readOnly = readOnly
+    self.writable = writable
+  }
+
+  /// The mounts every sandbox starts with, also what `SandboxProbe` runs `true` under: the root read-only,
+  /// a private `/dev` (null, zero, random, tty, its own `/dev/shm`), a PID namespace and its `/proc`.
+  public static let baseArguments = ["--ro-bind", "/", "/", "--dev", "/dev", "--unshare-pid", "--proc", "/proc"]
+
+  /// The argv prefix: `bwrap` and its options up to `--`, to be followed by the command and its arguments.
+  /// `workingDirectory`: where the command starts (bwrap's `--chdir`).
+  public func prefix(bwrap: String, workingDirectory: String?) -> [String] {
+    enum Kind: Int { case hiddenDirectory, hiddenFile, readOnly, writable }
+    var mounts: [(path: String, kind: Kind)] = []
+    mounts += hiddenDirectories.map { (Self.normalized($0), .hiddenDirectory) }
+    mounts += hiddenFiles.map { (Self.normalized($0), .hiddenFile) }
+    mounts += readOnly.map { (Self.normalized($0), .readOnly) }
+    mounts += writable.map { (Self.normalized($0), .writable) }
+    // Parents first; at the same depth, hiding before showing again. Stable, so the order given is kept.
+    let ordered = mounts.enumerated().sorted { left, right in
+      let (a, b) = (Self.depth(left.element.path), Self.depth(right.element.path))
+      if a != b { return a < b }
+      if left.element.kind != right.element.kind { return left.element.kind.rawValue < right.element.kind.rawValue }
+      return left.offset < right.offset
+    }
+    var arguments = [bwrap] + Self.baseArguments
+    for (_, mount) in ordered {
+      switch mount.kind {
+      case .hiddenDirectory: arguments += ["--tmpfs", mount.path]
+      case .hiddenFile: arguments += ["--ro-bind", "/dev/null", mount.path]
+      case .readOnly: arguments += ["--ro-bind", mount.path, mount.path]
+      case .writable: arguments += ["--bind", mount.path, mount.path]
+      }
+    }
+    // Hidden folders are read-only too, once the folders shown inside them are mounted: a write there
+    // fails (EROFS) instead of vanishing with the sandbox.
+    for path in hiddenDirectories.map(Self.normalized) { arguments += ["--remount-ro", path] }
+    if let workingDirectory { arguments += ["--chdir", workingDirectory] }
+    return arguments + ["--"]
+  }
+
+  /// `request` run inside this sandbox: bwrap as the executable, the command after `--`. The environment
+  /// and timeout stay on the request (bwrap passes the environment on). The request's own `TMPDIR`, when
+  /// it sets one, is writable too: Ripple gives each `dump-package` batch and `swift --version` a private
+  /// one, and SwiftPM fails without a writable TMPDIR.
+  public func wrap(_ request: ProcessRequest, bwrap: String) -> ProcessRequest {
+    var wrapped = request
+    var policy = self
+    if case let temporary?? = request.environment["TMPDIR"], temporary.hasPrefix("/") {
+      policy.writable.append(temporary)
+    }
+    let prefix = policy.prefix(bwrap: bwrap, workingDirectory: request.workingDirectory)
+    wrapped.executable = prefix[0]
+    wrapped.arguments = Array(prefix.dropFirst()) + [request.executable] + request.arguments
+    return wrapped
+  }
+
+  /// `/a/b/` → `/a/b`, `/a//b` → `/a/b` (bwrap takes paths as written; duplicates would mount twice).
+  static func normalized(_ path: String) -> String {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+    return "/" + parts.joined(separator: "/")
+  }
+
+  static func depth(_ path: String) -> Int {
+    path.split(separator: "/", omittingEmptySubsequences: true).count
+  }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import RippleConfig
+import RippleCore
+import RippleKit
+import RunModel
+import SystemClients
+import Testing
+
+@testable import Daemon
+
+@Suite("a run's sandbox and cache layer")
+struct RunIsolationTests {
+  static func run(_ branch: String, id: Int64 = 7) -> RunRecord {
+    RunRecord(id: id, repository: "app", branch: branch, trigger: .fetch, head: "abc", queuedAt: Date())
+  }
+
+  static let settings = RepositorySettings(
+    name: "app", source: .remote(url: "https://git.example/acme/app.git"),
+    branches: [BranchRule(pattern: "main"), BranchRule(pattern: "feature/*")])
+
+  final class Folders: @unchecked Sendable {
+    let root: String
+    let paths: DaemonPaths
+    init() throws {
+      root =
+        URL(fileURLWithPath: NSTemporaryDirectory()).resolvingSymlinksInPath().path
+        + "/ripple-isolation-\(UUID().uuidString.prefix(8))"
+      paths = DaemonPaths(state: root + "/state", cache: root + "/cache", logs: root + "/logs")
+      for folder in [
+        paths.state, paths.logs, paths.mirror("app"),
+        paths.worktree("app", lane: "main", checkoutName: "app") + "/.git",
+      ] {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      }
+      try Data("t\n".utf8).write(to: URL(fileURLWithPath: root + "/token"))
+    }
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+  }
+
+  @Test func theRunSeesItsWorkTreeAndNothingOfTheDaemon() throws {
+    let folders = try Folders()
+    let paths = folders.paths
+    var isolation = RunIsolation(bwrap: "bwrap", paths: paths)
+    isolation.secretFiles = [folders.root + "/token", folders.root + "/missing-token"]
+    let policy = isolation.policy(run: Self.run("main"), settings: Self.settings)
+    let worktree = paths.worktree("app", lane: "main", checkoutName: "app")
+    #expect(policy.hiddenDirectories == [paths.state, paths.cache, paths.logs])
+    #expect(policy.hiddenFiles == [folders.root + "/token"], "a file that does not exist is not mounted over")
+    #expect(policy.readOnly == [worktree + "/.git", paths.mirror("app")])
+    #expect(policy.writable == [worktree, paths.scratch("app", lane: "main"), paths.temporaryDirectory(run: 7)])
+  }
+
+  @Test func protectedBranchesWriteTheSharedLayerOthersTheirOwn() {
+    let isolation = RunIsolation.unsandboxed(DaemonPaths(state: "/s", cache: "/c", logs: "/l"))
+    #expect(isolation.overlay(run: Self.run("main"), settings: Self.settings) == nil, "the primary branch")
+    #expect(
+      isolation.overlay(run: Self.run("feature/x"), settings: Self.settings)
+        == "/c/ripple/branches/app/\(DaemonPaths.slug("feature/x"))")
+    var configured = Self.settings
+    configured.protectedBranches = ["release/*"]
+    #expect(isolation.overlay(run: Self.run("release/1.0"), settings: configured) == nil)
+    #expect(isolation.overlay(run: Self.run("main"), settings: configured) != nil, "the configured list replaces it")
+    let watched = RepositorySettings(name: "app", source: .workingTree(path: "/src/app"))
+    #expect(isolation.overlay(run: Self.run("worktree"), settings: watched) == "/c/ripple/branches/app/worktree")
+  }
+
+  @Test func theRunsServicesCarryTheLayerAndTheSandbox() async throws {
+    let seen = Locked<[ProcessRequest]>([])
+    let recording = ProcessClient { request in
+      seen.withLock { $0.append(request) }
+      return ProcessResult(request: request, exitStatus: 0, standardOutput: Data(), standardError: Data())
+    }
+    let isolation = RunIsolation(bwrap: "/usr/bin/bwrap", paths: DaemonPaths(state: "/s", cache: "/c", logs: "/l"))
+    let services = isolation.apply(
+      to: RippleServices(process: recording, environment: ["RIPPLE_CACHE_DIR": "/c/ripple"]),
+      run: Self.run("feature/x"), settings: Self.settings)
+    #expect(services.manifestCache.directory == "/c/ripple/manifests")
+    #expect(services.manifestCache.overlay == "/c/ripple/branches/app/\(DaemonPaths.slug("feature/x"))")
+    let result = try await services.process.run(ProcessRequest("swift", ["build"]))
+    #expect(result.request.executable == "swift", "results name the command")
+    #expect(seen.withLock { $0.first?.executable } == "/usr/bin/bwrap")
+    #expect(seen.withLock { $0.first.map { Array($0.arguments.suffix(3)) } } == ["--", "swift", "build"])
+  }
+
+  @Test func requiredWithoutBubblewrapRefusesToStart() async throws {
+    let missing = ProcessClient { request in throw ProcessError.notFound(executable: request.executable) }
+    var configuration = DaemonConfiguration()
+    configuration.sandbox = .required
+    let lines = Locked<[String]>([])
+    let log = DaemonLog(minimum: .debug) { line in lines.withLock { $0.append(line) } }
+    let error = await #expect(throws: DaemonError.self) {
+      _ = try await RunIsolation.make(
+        configuration, paths: DaemonPaths(state: "/s", cache: "/c", logs: "/l"), environment: [:], process: missing,
+        log: log)
+    }
+    #expect(error?.category == .environment, "exit code 3")
+    #expect(error?.description.contains("runs.sandbox is `required` and the sandbox is unavailable") == true)
+    #expect(error?.description.contains("apt-get install bubblewrap") == true)
+    await #expect(throws: DaemonError.self) { _ = try await Rippled.sandboxSummary(configuration, process: missing) }
+
+    // auto: a warning saying what it means, and unsandboxed runs.
+    configuration.sandbox = .auto
+    let auto = try await RunIsolation.make(
+      configuration, paths: DaemonPaths(state: "/s", cache: "/c", logs: "/l"), environment: [:], process: missing,
+      log: log)
+    #expect(auto.bwrap == nil)
+    #expect(
+      lines.withLock {
+        $0.contains { $0.contains("no sandbox for runs") && $0.contains("can write the daemon's state") }
+      })
+    let summary = try await Rippled.sandboxSummary(configuration, process: missing)
+    #expect(summary.hasPrefix("sandbox: auto: unavailable: bubblewrap (`bwrap`) is not installed"), "\(summary)")
+  }
+}
