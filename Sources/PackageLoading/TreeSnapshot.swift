@@ -46,6 +46,9 @@ public struct TreeSnapshot: Sendable {
   /// Every file of the tree, listed on demand: only for Xcode projects (their synchronised folders own
   /// what they hold), asked only when `xcodeMarkers` found one.
   public var files: @Sendable () throws -> [String]
+  /// Git's blob id of a file when git already knows it without reading the bytes (a commit's tree, an
+  /// unchanged file of the working tree); nil otherwise. Keys the Xcode cache (XcodeLoading/XcodeCache).
+  public var blobID: @Sendable (String) throws -> String? = { _ in nil }
 
   public init(
     label: String, rootName: String, workingDirectoryRoot: String?,

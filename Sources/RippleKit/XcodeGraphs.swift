@@ -21,7 +21,11 @@ public enum XcodeGraphs {
   /// `graph` with the Xcode projects of `tree` added.
   /// A tree without a `project.pbxproj` or workspace (known per git tree id, without listing it) is left
   /// as it is; only a tree with Xcode projects is listed file by file.
-  public static func merge(_ graph: PackageGraph, tree: TreeSnapshot, excludePackages: [Glob]) -> Merged {
+  /// `cache`: the Xcode cache (`XcodeCache`): a tree whose Xcode files all match a stored snapshot is not
+  /// parsed.
+  public static func merge(
+    _ graph: PackageGraph, tree: TreeSnapshot, excludePackages: [Glob], cache: XcodeCache = XcodeCache(directory: nil)
+  ) -> Merged {
     let markers = (try? tree.xcodeMarkers()) ?? []
     guard !markers.isEmpty else { return Merged(graph: graph, failures: [], failedProjects: []) }
     let files: [String]
@@ -35,7 +39,7 @@ public enum XcodeGraphs {
         ],
         failedProjects: [])
     }
-    let snapshot = XcodeLoader.load(tree, files: files, excludePackages: excludePackages)
+    let snapshot = XcodeLoader.load(tree, files: files, excludePackages: excludePackages, cache: cache)
     return Merged(
       graph: XcodeLoader.merge(snapshot, into: graph, files: files), failures: snapshot.failures,
       failedProjects: snapshot.failedProjects)
