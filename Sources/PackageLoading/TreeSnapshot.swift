@@ -49,6 +49,16 @@ public struct TreeSnapshot: Sendable {
   /// Git's blob id of a file when git already knows it without reading the bytes (a commit's tree, an
   /// unchanged file of the working tree); nil otherwise. Keys the Xcode cache (XcodeLoading/XcodeCache).
   public var blobID: @Sendable (String) throws -> String? = { _ in nil }
+  /// The files under a directory, repo-relative, when the tree can list one directory alone (git, the
+  /// disk); nil: `files(under:)` filters `files()`. For the shared schemes of Xcode projects.
+  public var filesUnder: (@Sendable (String) throws -> [String])?
+
+  /// Every file under `directory`.
+  public func files(under directory: String) throws -> [String] {
+    if let filesUnder { return try filesUnder(directory) }
+    let prefix = directory + "/"
+    return try files().filter { $0.hasPrefix(prefix) }
+  }
 
   public init(
     label: String, rootName: String, workingDirectoryRoot: String?,

@@ -83,6 +83,7 @@ public enum Snapshots {
       files: { try repository.files(at: commit) },
       read: { path in try repository.blob(at: commit, path: path) })
     snapshot.blobID = { path in try repository.blobID(at: commit, path: path)?.hex }
+    snapshot.filesUnder = { directory in try repository.files(at: commit, under: directory) }
     return snapshot
   }
 
@@ -153,6 +154,7 @@ public enum Snapshots {
       reference.overlay.present.contains(path) || reference.overlay.removed.contains(path)
         ? nil : try reference.snapshot.blobID(path)
     }
+    snapshot.filesUnder = { directory in repository.workingTreeFiles(under: directory) }
     return snapshot
   }
 

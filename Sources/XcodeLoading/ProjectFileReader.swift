@@ -9,16 +9,27 @@ public enum ProjectFileReader {
   {
     let file = projectPath + "/project.pbxproj"
     let value: PlistValue
-    do throws(OpenStepPlist.SyntaxError) {
-      value = try OpenStepPlist.parse(bytes)
-    } catch {
-      throw .malformedProject(path: file, revision: revision, reason: error.description)
+    if useFoundation {
+      // `make bench` measures the reference reader in the same binary (RIPPLE_XCODE_READER=foundation).
+      switch foundationValue(bytes) {
+      case .success(let read): value = read
+      case .failure(let error): throw .malformedProject(path: file, revision: revision, reason: error.reason)
+      }
+    } else {
+      do throws(OpenStepPlist.SyntaxError) {
+        value = try OpenStepPlist.parse(bytes)
+      } catch {
+        throw .malformedProject(path: file, revision: revision, reason: error.description)
+      }
     }
     guard value.dictionary != nil else {
       throw .malformedProject(path: file, revision: revision, reason: "line 1: the top-level value is not a dictionary")
     }
     return try PBXDocument(projectPath: projectPath, revision: revision, plist: value)
   }
+
+  /// `RIPPLE_XCODE_READER=foundation`: read with Foundation instead (for `make bench`'s comparison).
+  static let useFoundation = ProcessInfo.processInfo.environment["RIPPLE_XCODE_READER"] == "foundation"
 
   /// The same bytes read by Foundation's property-list reader, as a `PlistValue`: the reference the
   /// differential test and `make bench` compare `OpenStepPlist` with. The error is Foundation's words.

@@ -42,12 +42,47 @@ public enum XcodeLoader {
     _ tree: TreeSnapshot, files: [String], excludePackages: [Glob], cache: XcodeCache = XcodeCache(directory: nil)
   ) -> XcodeSnapshot {
     let found = XcodeDiscovery.containers(in: files, excludePackages: excludePackages)
-    let containers = (found.projects + found.workspaces).sorted()
     let listed = Set(files)
     let workspaces = found.workspaces.filter { listed.contains($0 + "/contents.xcworkspacedata") }
-    let schemes = containers.flatMap { container in
+    let schemes = (found.projects + found.workspaces).sorted().flatMap { container in
       XcodeDiscovery.sharedSchemes(of: container, in: files).map { (container, $0) }
     }
+    return load(tree, found: found, workspaces: workspaces, schemes: schemes, cache: cache)
+  }
+
+  /// As `load(_:files:…)`, found from the tree's Xcode markers (`project.pbxproj`,
+  /// `contents.xcworkspacedata`) and a listing of each container's `xcshareddata/xcschemes` folder alone:
+  /// the whole tree is not listed. A listing that fails is a failure of that container.
+  public static func load(
+    _ tree: TreeSnapshot, markers: [String], excludePackages: [Glob], cache: XcodeCache = XcodeCache(directory: nil)
+  ) -> XcodeSnapshot {
+    let found = XcodeDiscovery.containers(in: markers, excludePackages: excludePackages)
+    let workspaces = found.workspaces.filter { markers.contains($0 + "/contents.xcworkspacedata") }
+    var schemes: [(String, String)] = []
+    var failures: [XcodeError] = []
+    for container in (found.projects + found.workspaces).sorted() {
+      do {
+        let listed = try tree.files(under: container + "/xcshareddata/xcschemes")
+        schemes += XcodeDiscovery.sharedSchemes(of: container, in: listed.sorted()).map { (container, $0) }
+      } catch {
+        failures.append(
+          .malformedScheme(
+            path: container + "/xcshareddata/xcschemes", revision: tree.label,
+            reason: "the folder could not be listed: \(error)"))
+      }
+    }
+    var snapshot = load(
+      tree, found: found, workspaces: workspaces, schemes: schemes,
+      cache: failures.isEmpty ? cache : XcodeCache(directory: nil))
+    snapshot.failures += failures
+    return snapshot
+  }
+
+  private static func load(
+    _ tree: TreeSnapshot, found: (projects: [String], workspaces: [String]), workspaces: [String],
+    schemes: [(String, String)], cache: XcodeCache
+  ) -> XcodeSnapshot {
+    let containers = (found.projects + found.workspaces).sorted()
     // Bytes read to hash them are kept for the parse below.
     var bytesRead: [String: [UInt8]] = [:]
     func blobID(_ path: String) -> String {

@@ -81,6 +81,16 @@ import XcodeModel
     #expect((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] == [])
   }
 
+  @Test func findingProjectsByMarkersGivesWhatTheFileListGives() throws {
+    for app in [ThinApp(), ImplicitDependencyTests.app(extraLibrary: true)] {
+      let tree = app.tree()
+      let listed = XcodeLoader.load(tree, files: try tree.files(), excludePackages: [])
+      let marked = XcodeLoader.load(tree, markers: try tree.xcodeMarkers(), excludePackages: [])
+      #expect(same(listed, marked))
+      #expect(!marked.schemes.isEmpty)
+    }
+  }
+
   @Test func theArchiveKeepsEveryField() throws {
     for app in [ThinApp(), CrossProjectTests.app(), ImplicitDependencyTests.app(extraLibrary: true)] {
       var snapshot = XcodeLoader.load(app.tree(), excludePackages: [])
