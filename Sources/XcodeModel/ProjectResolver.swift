@@ -26,7 +26,7 @@ public struct ProjectResolver {
     self.repositoryRoot = repositoryRoot
     let project = try document.object(document.rootObject, from: "rootObject")
     let projectDirectory = RepoPath.parent(document.projectPath)
-    sourceRoot = RepoPath.join(projectDirectory, project["projectDirPath"]?.string ?? "")
+    sourceRoot = FastPath.join(projectDirectory, project["projectDirPath"]?.string ?? "")
   }
 
   private mutating func resolve() throws(XcodeError) -> XcodeProject {
@@ -88,9 +88,9 @@ public struct ProjectResolver {
     switch object["sourceTree"]?.string ?? "<group>" {
     case "<group>":
       guard let parent else { return nil }
-      return path.map { inside(RepoPath.join(parent, $0)) } ?? parent
+      return path.map { inside(FastPath.join(parent, $0)) } ?? parent
     case "SOURCE_ROOT":
-      return path.map { inside(RepoPath.join(sourceRoot, $0)) } ?? sourceRoot
+      return path.map { inside(FastPath.join(sourceRoot, $0)) } ?? sourceRoot
     case "<absolute>":
       guard let path, let root = repositoryRoot, path.hasPrefix(root + "/") else { return nil }
       return RepoPath.normalize(String(path.dropFirst(root.count + 1)))
@@ -201,7 +201,7 @@ public struct ProjectResolver {
     }
     for exception in exceptions {
       guard let folder = try location(of: exception.group, from: "target \(name)") else { continue }
-      let files = exception.files.map { RepoPath.join(folder, $0) }
+      let files = exception.files.map { FastPath.join(folder, $0) }
       if synchronised.contains(exception.group) { excluded += files } else { paths += files }
       folders.append(.string("exceptions \(folder): " + exception.files.sorted().joined(separator: ",")))
     }
@@ -342,7 +342,7 @@ public struct ProjectResolver {
         let relative = configuration["baseConfigurationReferenceRelativePath"]?.string,
         let folder = try location(of: anchor, from: "configuration \(id)")
       {
-        let path = RepoPath.join(folder, relative)
+        let path = FastPath.join(folder, relative)
         result.files.append(path)
         fingerprint["base"] = .string(path)
       }
@@ -370,7 +370,7 @@ public struct ProjectResolver {
       guard let root = repositoryRoot, text.hasPrefix(root + "/") else { return nil }
       return RepoPath.normalize(String(text.dropFirst(root.count + 1)))
     }
-    return inside(RepoPath.join(sourceRoot, text))
+    return inside(FastPath.join(sourceRoot, text))
   }
 
   // MARK: - Project-wide
@@ -401,7 +401,7 @@ public struct ProjectResolver {
             id: id, location: .remote(url), identity: XcodePackageReference.identity(ofLocation: url),
             fingerprint: (object["requirement"] ?? .string("")).canonicalText))
       } else if let relative = object["relativePath"]?.string {
-        let path = relative.hasPrefix("/") ? nil : inside(RepoPath.join(sourceRoot, relative))
+        let path = relative.hasPrefix("/") ? nil : inside(FastPath.join(sourceRoot, relative))
         result.append(
           XcodePackageReference(
             id: id, location: .local(path: path), identity: XcodePackageReference.identity(ofLocation: relative),
