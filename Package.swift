@@ -66,7 +66,7 @@ let package = Package(
     // Pure: Xcode projects (pbxproj objects resolved into targets and files), schemes, test plans, and their
     // nodes in the package graph.
     .target(name: "XcodeModel", dependencies: ["RippleCore", "PackageModel"]),
-    // Xcode projects found and read: project.pbxproj (Foundation's property-list reader), shared schemes
+    // Xcode projects found and read: project.pbxproj (XcodeModel's OpenStepPlist), shared schemes
     // (Foundation's XMLParser), test plans (JSON).
     .target(name: "XcodeLoading", dependencies: ["RippleCore", "PackageModel", "PackageLoading", "XcodeModel"]),
     // Pure: the ripple.yml and rippled.yml models, their errors, the paths bootstrap may never write.

@@ -13,6 +13,11 @@ Sections (each issue extends this file with its own):
             scale_repo.py), warm: one-file change vs the same on a 4,000-file copy of the same graph
             and vs `git diff`; a change reaching ~2,000 test targets; an isowords-sized repository
             vs the process floor (`ripple --version`); the cold run (40 manifests) once
+  xcode     ripple affected on a generated Xcode app (xcode_repo.py: 200 frameworks x 60 files, a test
+            bundle each, a ~4 MiB project.pbxproj), warm: a one-file source edit vs the same on a
+            20-framework copy; an edit of the project itself (a file added to one framework); the same
+            binary reading with Foundation and no Xcode cache (main's behaviour before issue 25); an
+            isowords-shaped repository with an app project of ~90 KB vs the process floor
   daemon    rippled watching the scale repository's 100,000-file working tree: file save to the first
             `swift build` (median of 11, vs entr + ripple test), idle CPU over a minute (vs rippled
             polling), memory after 1,000 recorded runs (on a small remote repository: run time)
@@ -402,6 +407,130 @@ def bench_scale(ripple, work):
     check("isowords-sized <= 25 ms", iso_time <= 0.025, f"{iso_time*1000:.1f} ms")
 
 
+def xcode_repo(root, *args):
+    out = subprocess.run([sys.executable, os.path.join(HERE, "xcode_repo.py"), root, *args],
+                         check=True, capture_output=True, text=True).stdout
+    return int(out.strip())
+
+
+def drop_xcode_cache(cache):
+    """Removes the Xcode snapshots (an `xcode` folder anywhere in the cache), keeping the manifests."""
+    for folder, dirs, _ in os.walk(cache):
+        if "xcode" in dirs:
+            shutil.rmtree(os.path.join(folder, "xcode"))
+            dirs.remove("xcode")
+
+
+def timed_uncached(argv, cwd, env, cache, repeat=5, keep=None):
+    """As `timed`, the Xcode cache emptied (or restored from `keep`) before each run."""
+    times, peaks = [], []
+    for _ in range(repeat):
+        drop_xcode_cache(cache)
+        if keep:
+            for folder, files in keep:
+                os.makedirs(folder, exist_ok=True)
+                for name, data in files.items():
+                    with open(os.path.join(folder, name), "wb") as f:
+                        f.write(data)
+        t, mem = timed(argv, cwd, env, repeat=1)
+        times.append(t)
+        peaks.append(mem)
+    return statistics.median(times), max(peaks)
+
+
+def saved_xcode_cache(cache):
+    """The Xcode snapshots now in the cache: [(folder, {name: bytes})]."""
+    saved = []
+    for folder, _, files in os.walk(cache):
+        if os.path.basename(folder) == "xcode":
+            saved.append((folder, {n: open(os.path.join(folder, n), "rb").read() for n in files}))
+    return saved
+
+
+def bench_xcode(ripple, work):
+    print("\n## xcode: a generated app of 200 frameworks x 60 files, a test bundle each (warm cache)")
+    big = os.path.join(work, "xcode-big", "app")
+    small = os.path.join(work, "xcode-small", "app")
+    print("  generating the repositories…", flush=True)
+    size = xcode_repo(big, "--frameworks", "200", "--files", "60")
+    small_size = xcode_repo(small, "--frameworks", "20", "--files", "60")
+    for root in (big, small):
+        edit(root, "Modules/Module7/File3.swift", "// one edit\n")
+        git(root, "commit", "-q", "-am", "One file")
+    cache = os.path.join(work, "cache-xcode")
+    env = dict(os.environ, RIPPLE_CACHE_DIR=cache)
+    foundation = dict(env, RIPPLE_XCODE_READER="foundation")
+    argv = [ripple, "affected", "--base", "HEAD~1", "--head", "HEAD", "--format", "json"]
+    one = json.loads(subprocess.run(argv, cwd=big, env=env, capture_output=True, text=True, check=True).stdout)
+    tests = sorted(t["name"] for t in one["testTargets"])
+    warm, warm_mem = timed(argv, big, env, repeat=15)
+    subprocess.run(argv, cwd=small, env=env, capture_output=True, check=True)
+    copy, _ = timed(argv, small, env, repeat=15)
+    # The generated project read by both readers gives the same graph (the differential test, at size).
+    graphs = [subprocess.run([ripple, "graph", "--format", "json"], cwd=big, env=e, capture_output=True, text=True,
+                             check=True).stdout for e in (env, foundation) if drop_xcode_cache(cache) is None]
+    reader, reader_mem = timed_uncached(argv, big, env, cache)
+    before, before_mem = timed_uncached(argv, big, foundation, cache)
+    before_copy, _ = timed_uncached(argv, small, foundation, cache)
+
+    # An edit of the project: one more file in Module7. The base side is cached (as on a developer's
+    # machine after the previous run), the head side is read.
+    subprocess.run(argv, cwd=big, env=env, capture_output=True, check=True)
+    xcode_repo(big, "--frameworks", "200", "--files", "60", "--extra-file", "7")
+    git(big, "add", "-A")
+    git(big, "commit", "-q", "-m", "A file added to Module7")
+    base_only = saved_xcode_cache(cache)
+    added = json.loads(subprocess.run(argv, cwd=big, env=env, capture_output=True, text=True, check=True).stdout)
+    project_edit, project_mem = timed_uncached(argv, big, env, cache, keep=base_only)
+    project_before, project_before_mem = timed_uncached(argv, big, foundation, cache)
+
+    # isowords-shaped: the fixture's 3 packages (120 targets, 2 environments) and an app project of ~90 KB.
+    iso = os.path.join(work, "xcode-iso")
+    fixture(iso, 20, 0)
+    iso_size = xcode_repo(iso, "--frameworks", "8", "--files", "25", "--into", "App")
+    git(iso, "add", "-A")
+    git(iso, "commit", "-q", "-m", "App project")
+    edit(iso, "App/Modules/Module3/File4.swift", "// one edit\n")
+    git(iso, "commit", "-q", "-am", "One app file")
+    subprocess.run(argv, cwd=iso, env=env, capture_output=True, check=True)
+    iso_time, iso_mem = timed(argv, iso, env, repeat=15)
+    iso_before, _ = timed_uncached(argv, iso, foundation, cache, repeat=9)
+    floor, _ = timed([ripple, "--version"], iso, env, repeat=15)
+
+    print(f"  project.pbxproj: {size / 1048576:.1f} MiB (copy: {small_size / 1048576:.2f} MiB, isowords-shaped: "
+          f"{iso_size / 1024:.0f} KB); one-file edit selects {tests}")
+    print(f"  {'case':<56}{'ripple':>10}{'baseline':>11}{'ratio':>8}{'peak MiB':>10}")
+    rows = [
+        ("one-file edit, warm (vs the 20-framework copy)", warm, copy, warm_mem),
+        ("one-file edit, before: Foundation, no Xcode cache (vs now)", before, warm, before_mem),
+        ("20-framework copy, before (vs now)", before_copy, copy, before_mem),
+        ("one-file edit, Ripple's reader, no Xcode cache (vs before)", reader, before, reader_mem),
+        ("project edit: a file added, head read (vs before)", project_edit, project_before, project_mem),
+        ("isowords-shaped, warm (vs ripple --version)", iso_time, floor, iso_mem),
+        ("isowords-shaped, before (vs now)", iso_before, iso_time, iso_mem),
+    ]
+    for label, value, base, mem in rows:
+        print(f"  {label:<56}{value*1000:>8.1f}ms{base*1000:>9.1f}ms{value/base:>8.2f}{mem:>10.1f}")
+    # Parsing alone: what an uncached run costs beyond a warm one, Ripple's reader vs Foundation's.
+    own_parse, foundation_parse = max(reader - warm, 1e-4), max(before - warm, 1e-4)
+    print(f"  reading and resolving the project (uncached minus warm): Ripple {own_parse*1000:.1f} ms, "
+          f"Foundation {foundation_parse*1000:.1f} ms per run (two sides, one parse each)")
+    check("the one-file edit selects its framework's tests and the app's (implicit dependency)",
+          "Module7Tests" in tests and "AppTests" in tests, f"{tests}")
+    check("the project edit selects Module7", any(t["name"] == "Module7" for t in added["targets"]),
+          f"{sorted(t['name'] for t in added['targets'])[:6]}")
+    check("the 4 MiB project gives the same graph with Ripple's reader and Foundation's", graphs[0] == graphs[1],
+          f"{len(graphs[0])} bytes of graph JSON")
+    check("one-file edit on a ~4 MiB project, warm, <= 40 ms", warm <= 0.040, f"{warm*1000:.1f} ms")
+    check("within 1.5x of the 20-framework copy", warm <= copy * 1.5, f"{warm/copy:.2f}x")
+    check("an edit of the project itself <= 250 ms", project_edit <= 0.250, f"{project_edit*1000:.1f} ms")
+    check("isowords-shaped <= 25 ms warm", iso_time <= 0.025, f"{iso_time*1000:.1f} ms")
+    check("Ripple's reader >= 10x Foundation's (uncached minus warm)", foundation_parse >= 10 * own_parse,
+          f"{foundation_parse / own_parse:.1f}x")
+    peak = max(warm_mem, reader_mem, project_mem)
+    check("peak memory on the 4 MiB project <= 150 MiB", peak <= 150, f"{peak:.1f} MiB")
+
+
 def rippled_start(rippled, work, name, repositories, env, extra=""):
     """Starts rippled with its own state under `work/name`; returns (process, port, state dir)."""
     state = os.path.join(work, name)
@@ -690,7 +819,7 @@ def bench_install(ripple, work):
           f"{from_source / from_archive:.0f}x")
 
 
-SECTIONS = ["changes", "affected", "scale", "test", "bootstrap", "daemon", "install"]
+SECTIONS = ["changes", "affected", "scale", "xcode", "test", "bootstrap", "daemon", "install"]
 
 
 def main():
@@ -709,6 +838,8 @@ def main():
             bench_affected(ripple, work)
         if "scale" in sections:
             bench_scale(ripple, work)
+        if "xcode" in sections:
+            bench_xcode(ripple, work)
         if "test" in sections:
             bench_test(ripple, work)
         if "bootstrap" in sections:

@@ -20,7 +20,9 @@ public enum AffectedAnalysis {
     }
     var reasons = selection.reasons
     for (dependent, dependency) in closure.reachedVia {
-      reasons[dependent, default: []].append(Closure.reason(dependent, dependsOn: dependency))
+      // An Xcode target reached through an implicit dependency says which product it links.
+      let implicit = (head.targets[dependent] ?? base.targets[dependent])?.implicitEdges?[dependency.description]
+      reasons[dependent, default: []].append(implicit ?? Closure.reason(dependent, dependsOn: dependency))
     }
     let runAll = !selection.runAllReasons.isEmpty
     if runAll {

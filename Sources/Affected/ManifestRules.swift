@@ -51,15 +51,33 @@ struct ManifestRules {
         selection.add("\(file): new target", to: ref)
         continue
       }
-      guard before.fingerprint != target.fingerprint else { continue }
-      for source in sources(file, before.fingerprint, target.fingerprint) {
-        selection.add("\(source): entry changed", to: ref)
+      if before.fingerprint != target.fingerprint {
+        for source in sources(file, before.fingerprint, target.fingerprint) {
+          selection.add("\(source): entry changed", to: ref)
+        }
+      }
+      // Xcode's implicit dependencies follow the workspace's projects and their products: an edge gained or
+      // lost (a project added to or removed from a workspace) changes what the target builds against.
+      let (edgesBefore, edgesNow) = (before.implicitEdges ?? [:], target.implicitEdges ?? [:])
+      if edgesBefore != edgesNow {
+        for key in Set(edgesBefore.keys).union(edgesNow.keys).sorted() where edgesBefore[key] != edgesNow[key] {
+          if let now = edgesNow[key] {
+            selection.add("implicit dependency added: \(now)", to: ref)
+          } else if let was = edgesBefore[key] {
+            selection.add("implicit dependency removed: \(was)", to: ref)
+          }
+        }
       }
     }
     for dependency in new.dependencies {
       let before = old.dependencies.first { $0.identity == dependency.identity }
       guard before?.fingerprint != dependency.fingerprint || before?.location != dependency.location else { continue }
-      let users = head.users(ofDependency: dependency.identity, in: new)
+      // A project reached only through implicit edges is not in project.pbxproj: the rule above says why.
+      let implicitKey: String? = if case .local(let path?) = dependency.location { path + ":" } else { nil }
+      let users = head.users(ofDependency: dependency.identity, in: new).filter { user in
+        guard let implicitKey, let edges = new.target(named: user.name)?.implicitEdges else { return true }
+        return !edges.keys.contains { $0.hasPrefix(implicitKey) }
+      }
       let changedIn = before.map { sources(file, $0.fingerprint, dependency.fingerprint) } ?? [file]
       for source in changedIn.isEmpty ? [file] : changedIn {
         selection.add("\(source): dependency \(dependency.identity) changed", to: users)

@@ -15,8 +15,8 @@ enum XcodeOwnership {
   }
 
   /// Files of a project or workspace of the graphs that ownership does not decide: `project.pbxproj`
-  /// (compared entry by entry, like a manifest), a workspace's `contents.xcworkspacedata` (the projects it
-  /// lists are found anyway), a `Package.resolved` (the pin rule) and `xcuserdata` (personal state, never
+  /// (compared entry by entry, like a manifest), a workspace's `contents.xcworkspacedata` (its entries decide
+  /// the implicit edges between its projects, compared in the graphs), a `Package.resolved` (the pin rule) and `xcuserdata` (personal state, never
   /// selects anything).
   static func isProjectFile(_ path: String, in graphs: [PackageGraph]) -> Bool {
     guard let bundle = projectBundle(of: path), graphs.contains(where: { $0.package(at: bundle)?.origin != nil })

@@ -46,6 +46,19 @@ public struct TreeSnapshot: Sendable {
   /// Every file of the tree, listed on demand: only for Xcode projects (their synchronised folders own
   /// what they hold), asked only when `xcodeMarkers` found one.
   public var files: @Sendable () throws -> [String]
+  /// Git's blob id of a file when git already knows it without reading the bytes (a commit's tree, an
+  /// unchanged file of the working tree); nil otherwise. Keys the Xcode cache (XcodeLoading/XcodeCache).
+  public var blobID: @Sendable (String) throws -> String? = { _ in nil }
+  /// The files under a directory, repo-relative, when the tree can list one directory alone (git, the
+  /// disk); nil: `files(under:)` filters `files()`. For the shared schemes of Xcode projects.
+  public var filesUnder: (@Sendable (String) throws -> [String])?
+
+  /// Every file under `directory`.
+  public func files(under directory: String) throws -> [String] {
+    if let filesUnder { return try filesUnder(directory) }
+    let prefix = directory + "/"
+    return try files().filter { $0.hasPrefix(prefix) }
+  }
 
   public init(
     label: String, rootName: String, workingDirectoryRoot: String?,

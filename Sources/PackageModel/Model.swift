@@ -123,6 +123,10 @@ public struct Target: Sendable, Codable, Hashable {
   public var ownedPaths: [String]?
   /// Paths inside `ownedPaths` folders that are not the target's (synchronised-folder exceptions).
   public var excludedPaths: [String]?
+  /// For dependencies no manifest spells out (an Xcode target linking another target's product, found as
+  /// Xcode's "Find Implicit Dependencies" finds it): the dependency (`package:name`) → why it is one, the
+  /// sentence a selection through that edge gives. Nil for a plain SwiftPM target.
+  public var implicitEdges: [String: String]?
 
   public init(
     name: String, kind: TargetKind, declaredPath: String? = nil, directory: String,

@@ -7,6 +7,7 @@ import PackageModel
 import RippleConfig
 import RippleCore
 import SystemClients
+import XcodeLoading
 import XcodeModel
 
 /// What `ripple affected` (and the affected step of `test` and of a daemon run) is asked.
@@ -58,7 +59,9 @@ extension Workspace {
           tree, environments: environments, excludePackages: selection.excludePackages,
           toolchains: selection.manifestToolchains)
         // Xcode projects join the graph as packages (docs/DESIGN.md, rule 12).
-        let xcode = XcodeGraphs.merge(loaded.graph, tree: tree, excludePackages: selection.excludePackages)
+        let xcode = XcodeGraphs.merge(
+          loaded.graph, tree: tree, excludePackages: selection.excludePackages,
+          cache: XcodeCache(beside: services.manifestCache))
         var errors: [any RippleError] = []
         if let error = PackageGraphError.combining(loaded.failures) { errors.append(error) }
         if let error = XcodeError.combining(xcode.failures) { errors.append(error) }

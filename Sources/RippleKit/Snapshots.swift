@@ -43,7 +43,7 @@ public enum Snapshots {
   ) throws -> TreeSnapshot {
     let manifests = Memo<[ManifestFile]>()
     let markers = Memo<[String]>()
-    return TreeSnapshot(
+    var snapshot = TreeSnapshot(
       label: commit.short, rootName: rootName(of: repository), workingDirectoryRoot: nil,
       manifestFiles: {
         try manifests.value {
@@ -82,6 +82,9 @@ public enum Snapshots {
       },
       files: { try repository.files(at: commit) },
       read: { path in try repository.blob(at: commit, path: path) })
+    snapshot.blobID = { path in try repository.blobID(at: commit, path: path)?.hex }
+    snapshot.filesUnder = { directory in try repository.files(at: commit, under: directory) }
+    return snapshot
   }
 
   /// The checkout folder's name (SwiftPM's name for the root package when a nested manifest reaches it
@@ -118,7 +121,7 @@ public enum Snapshots {
       throw GitError.bareRepository(path: repository.gitDirectory, operation: "read the packages")
     }
     let manifests = Memo<[ManifestFile]>()
-    return TreeSnapshot(
+    var snapshot = TreeSnapshot(
       label: "worktree", rootName: rootName(of: repository), workingDirectoryRoot: root,
       manifestFiles: {
         try manifests.value {
@@ -146,6 +149,13 @@ public enum Snapshots {
         guard let data = FileManager.default.contents(atPath: root + "/" + path) else { return nil }
         return [UInt8](data)
       })
+    // A file git status leaves alone has the reference's bytes (the Xcode cache keys by it).
+    snapshot.blobID = { path in
+      reference.overlay.present.contains(path) || reference.overlay.removed.contains(path)
+        ? nil : try reference.snapshot.blobID(path)
+    }
+    snapshot.filesUnder = { directory in repository.workingTreeFiles(under: directory) }
+    return snapshot
   }
 
   /// Every `project.pbxproj` and `contents.xcworkspacedata` of a commit outside `.build`: two walks of its

@@ -1,4 +1,5 @@
 import PackageModel
+import XcodeLoading
 import XcodeModel
 
 extension Workspace {
@@ -9,7 +10,7 @@ extension Workspace {
     let graph = try await graph()
     let merged = XcodeGraphs.merge(
       graph, tree: try Snapshots.workingTree(of: repository, cache: services.manifestCache),
-      excludePackages: configuration.selection.excludePackages)
+      excludePackages: configuration.selection.excludePackages, cache: XcodeCache(beside: services.manifestCache))
     if let error = XcodeError.combining(merged.failures) { throw error }
     return merged.graph
   }

@@ -20,13 +20,21 @@ public enum XcodeGraphs {
 
   /// `graph` with the Xcode projects of `tree` added.
   /// A tree without a `project.pbxproj` or workspace (known per git tree id, without listing it) is left
-  /// as it is; only a tree with Xcode projects is listed file by file.
-  public static func merge(_ graph: PackageGraph, tree: TreeSnapshot, excludePackages: [Glob]) -> Merged {
+  /// as it is; a tree with some is not listed either: its markers name the projects and workspaces, and
+  /// only their scheme folders are listed.
+  /// `cache`: the Xcode cache (`XcodeCache`): a tree whose Xcode files all match a stored snapshot is not
+  /// parsed.
+  public static func merge(
+    _ graph: PackageGraph, tree: TreeSnapshot, excludePackages: [Glob], cache: XcodeCache = XcodeCache(directory: nil)
+  ) -> Merged {
     let markers = (try? tree.xcodeMarkers()) ?? []
     guard !markers.isEmpty else { return Merged(graph: graph, failures: [], failedProjects: []) }
-    let files: [String]
+    // The manifests tell which folders are packages (a folder reference holding a Package.swift).
+    let manifests: [String]
     do {
-      files = try tree.files()
+      manifests = try tree.manifestFiles().map(\.path).filter {
+        $0 == "Package.swift" || $0.hasSuffix("/Package.swift")
+      }
     } catch {
       return Merged(
         graph: graph,
@@ -35,9 +43,9 @@ public enum XcodeGraphs {
         ],
         failedProjects: [])
     }
-    let snapshot = XcodeLoader.load(tree, files: files, excludePackages: excludePackages)
+    let snapshot = XcodeLoader.load(tree, markers: markers, excludePackages: excludePackages, cache: cache)
     return Merged(
-      graph: XcodeLoader.merge(snapshot, into: graph, files: files), failures: snapshot.failures,
+      graph: XcodeLoader.merge(snapshot, into: graph, files: manifests), failures: snapshot.failures,
       failedProjects: snapshot.failedProjects)
   }
 

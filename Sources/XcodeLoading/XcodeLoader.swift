@@ -16,6 +16,10 @@ public struct XcodeSnapshot: Sendable {
   public var failures: [XcodeError] = []
   /// The projects left out because their `project.pbxproj` could not be read.
   public var failedProjects: [String] = []
+  /// The test plans the schemes name, with their blob ids ("" when absent): part of the cache entry.
+  public var planInputs: [XcodeCache.Input] = []
+  /// Whether this came from the Xcode cache (nothing was parsed).
+  public var fromCache = false
 
   public var projectsByPath: [String: XcodeProject] {
     Dictionary(projects.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -26,18 +30,85 @@ public struct XcodeSnapshot: Sendable {
 public enum XcodeLoader {
   /// Discovers and reads every project, shared scheme and referenced test plan of `tree`. A file that
   /// cannot be read is listed in `failures`, the rest is still read.
-  public static func load(_ tree: TreeSnapshot, excludePackages: [Glob]) -> XcodeSnapshot {
-    load(tree, files: (try? tree.files()) ?? [], excludePackages: excludePackages)
+  public static func load(
+    _ tree: TreeSnapshot, excludePackages: [Glob], cache: XcodeCache = XcodeCache(directory: nil)
+  ) -> XcodeSnapshot {
+    load(tree, files: (try? tree.files()) ?? [], excludePackages: excludePackages, cache: cache)
   }
 
-  /// As `load(_:excludePackages:)`, with the tree's file list already made.
-  public static func load(_ tree: TreeSnapshot, files: [String], excludePackages: [Glob]) -> XcodeSnapshot {
-    var snapshot = XcodeSnapshot()
+  /// As `load(_:excludePackages:)`, with the tree's file list already made. With a cache, a tree whose
+  /// projects, workspaces, schemes and test plans all have the blob ids of a stored snapshot is not parsed.
+  public static func load(
+    _ tree: TreeSnapshot, files: [String], excludePackages: [Glob], cache: XcodeCache = XcodeCache(directory: nil)
+  ) -> XcodeSnapshot {
     let found = XcodeDiscovery.containers(in: files, excludePackages: excludePackages)
-    snapshot.containers = (found.projects + found.workspaces).sorted()
+    let listed = Set(files)
+    let workspaces = found.workspaces.filter { listed.contains($0 + "/contents.xcworkspacedata") }
+    let schemes = (found.projects + found.workspaces).sorted().flatMap { container in
+      XcodeDiscovery.sharedSchemes(of: container, in: files).map { (container, $0) }
+    }
+    return load(tree, found: found, workspaces: workspaces, schemes: schemes, cache: cache)
+  }
+
+  /// As `load(_:files:…)`, found from the tree's Xcode markers (`project.pbxproj`,
+  /// `contents.xcworkspacedata`) and a listing of each container's `xcshareddata/xcschemes` folder alone:
+  /// the whole tree is not listed. A listing that fails is a failure of that container.
+  public static func load(
+    _ tree: TreeSnapshot, markers: [String], excludePackages: [Glob], cache: XcodeCache = XcodeCache(directory: nil)
+  ) -> XcodeSnapshot {
+    let found = XcodeDiscovery.containers(in: markers, excludePackages: excludePackages)
+    let workspaces = found.workspaces.filter { markers.contains($0 + "/contents.xcworkspacedata") }
+    var schemes: [(String, String)] = []
+    var failures: [XcodeError] = []
+    for container in (found.projects + found.workspaces).sorted() {
+      do {
+        let listed = try tree.files(under: container + "/xcshareddata/xcschemes")
+        schemes += XcodeDiscovery.sharedSchemes(of: container, in: listed.sorted()).map { (container, $0) }
+      } catch {
+        failures.append(
+          .malformedScheme(
+            path: container + "/xcshareddata/xcschemes", revision: tree.label,
+            reason: "the folder could not be listed: \(error)"))
+      }
+    }
+    var snapshot = load(
+      tree, found: found, workspaces: workspaces, schemes: schemes,
+      cache: failures.isEmpty ? cache : XcodeCache(directory: nil))
+    snapshot.failures += failures
+    return snapshot
+  }
+
+  private static func load(
+    _ tree: TreeSnapshot, found: (projects: [String], workspaces: [String]), workspaces: [String],
+    schemes: [(String, String)], cache: XcodeCache
+  ) -> XcodeSnapshot {
+    let containers = (found.projects + found.workspaces).sorted()
+    // Bytes read to hash them are kept for the parse below.
+    var bytesRead: [String: [UInt8]] = [:]
+    func blobID(_ path: String) -> String {
+      if let known = try? tree.blobID(path) { return known }
+      guard let bytes = (try? tree.read(path)) ?? nil else { return "" }
+      bytesRead[path] = bytes
+      return ManifestCache.gitBlobID(of: bytes)
+    }
+    let inputs =
+      (found.projects.map { $0 + "/project.pbxproj" } + workspaces.map { $0 + "/contents.xcworkspacedata" }
+      + schemes.map(\.1)).map { XcodeCache.Input(path: $0, blobID: blobID($0)) }
+    let key = XcodeCache.key(inputs: inputs, repositoryRoot: tree.workingDirectoryRoot)
+    if var cached = cache.snapshot(forKey: key, planID: blobID) {
+      cached.fromCache = true
+      return cached
+    }
+
+    var snapshot = XcodeSnapshot()
+    snapshot.containers = containers
+    func read(_ path: String, error makeError: (String, String) -> XcodeError) throws(XcodeError) -> [UInt8] {
+      if let bytes = bytesRead.removeValue(forKey: path) { return bytes }
+      return try Self.read(path, in: tree, error: makeError)
+    }
     for path in found.projects {
       do throws(XcodeError) {
-        let bytes = try read(path + "/project.pbxproj", in: tree) {
+        let bytes = try read(path + "/project.pbxproj") {
           .malformedProject(path: $0, revision: tree.label, reason: $1)
         }
         let document = try ProjectFileReader.document(bytes, projectPath: path, revision: tree.label)
@@ -47,9 +118,9 @@ public enum XcodeLoader {
         snapshot.failedProjects.append(path)
       }
     }
-    for path in found.workspaces where files.contains(path + "/contents.xcworkspacedata") {
+    for path in workspaces {
       do throws(XcodeError) {
-        let bytes = try read(path + "/contents.xcworkspacedata", in: tree) {
+        let bytes = try read(path + "/contents.xcworkspacedata") {
           .malformedWorkspace(path: $0, revision: tree.label, reason: $1)
         }
         snapshot.workspaces.append(try WorkspaceReader.workspace(bytes, path: path, revision: tree.label))
@@ -57,24 +128,25 @@ public enum XcodeLoader {
         snapshot.failures.append(error)
       }
     }
-    for container in snapshot.containers {
-      for path in XcodeDiscovery.sharedSchemes(of: container, in: files) {
-        do throws(XcodeError) {
-          let bytes = try read(path, in: tree) { .malformedScheme(path: $0, revision: tree.label, reason: $1) }
-          let scheme = try SchemeReader.scheme(bytes, path: path, container: container, revision: tree.label)
-          snapshot.schemes.append(scheme)
-          let base = XcodeScheme.referenceBase(ofContainer: container)
-          for reference in scheme.testPlans where snapshot.testPlans[reference.path] == nil {
-            // A plan the scheme names but the tree lacks is reported by `--format xcodebuild`, which needs it.
-            guard let planBytes = try? tree.read(reference.path) else { continue }
-            snapshot.testPlans[reference.path] = try TestPlanFile.plan(
-              planBytes, path: reference.path, base: base, revision: tree.label)
-          }
-        } catch {
-          snapshot.failures.append(error)
+    var plans: Set<String> = []
+    for (container, path) in schemes {
+      do throws(XcodeError) {
+        let bytes = try read(path) { .malformedScheme(path: $0, revision: tree.label, reason: $1) }
+        let scheme = try SchemeReader.scheme(bytes, path: path, container: container, revision: tree.label)
+        snapshot.schemes.append(scheme)
+        let base = XcodeScheme.referenceBase(ofContainer: container)
+        for reference in scheme.testPlans where plans.insert(reference.path).inserted {
+          // A plan the scheme names but the tree lacks is reported by `--format xcodebuild`, which needs it.
+          guard let planBytes = (try? tree.read(reference.path)) ?? nil else { continue }
+          snapshot.testPlans[reference.path] = try TestPlanFile.plan(
+            planBytes, path: reference.path, base: base, revision: tree.label)
         }
+      } catch {
+        snapshot.failures.append(error)
       }
     }
+    snapshot.planInputs = plans.sorted().map { XcodeCache.Input(path: $0, blobID: blobID($0)) }
+    if snapshot.failures.isEmpty { cache.store(snapshot, forKey: key) }
     return snapshot
   }
 

@@ -26,7 +26,7 @@ public struct ProjectResolver {
     self.repositoryRoot = repositoryRoot
     let project = try document.object(document.rootObject, from: "rootObject")
     let projectDirectory = RepoPath.parent(document.projectPath)
-    sourceRoot = RepoPath.join(projectDirectory, project["projectDirPath"]?.string ?? "")
+    sourceRoot = FastPath.join(projectDirectory, project["projectDirPath"]?.string ?? "")
   }
 
   private mutating func resolve() throws(XcodeError) -> XcodeProject {
@@ -88,9 +88,9 @@ public struct ProjectResolver {
     switch object["sourceTree"]?.string ?? "<group>" {
     case "<group>":
       guard let parent else { return nil }
-      return path.map { inside(RepoPath.join(parent, $0)) } ?? parent
+      return path.map { inside(FastPath.join(parent, $0)) } ?? parent
     case "SOURCE_ROOT":
-      return path.map { inside(RepoPath.join(sourceRoot, $0)) } ?? sourceRoot
+      return path.map { inside(FastPath.join(sourceRoot, $0)) } ?? sourceRoot
     case "<absolute>":
       guard let path, let root = repositoryRoot, path.hasPrefix(root + "/") else { return nil }
       return RepoPath.normalize(String(path.dropFirst(root.count + 1)))
@@ -149,8 +149,10 @@ public struct ProjectResolver {
 
     // Build phases and their files.
     var phases: [PlistValue] = []
+    var linked: [String] = []
     for phaseID in object["buildPhases"]?.strings ?? [] {
       let phase = try document.object(phaseID, from: "target \(name)")
+      let links = Self.linkingPhases.contains(phase["isa"]?.string ?? "")
       var entry = phase
       var files: [PlistValue] = []
       for buildFileID in phase["files"]?.strings ?? [] {
@@ -159,6 +161,12 @@ public struct ProjectResolver {
           if let producer = productOwners[ref] {
             dependencies.append(producer)
             files.append(.string("product of " + producer))
+          } else if links, let product = try linkedProduct(ref, from: "build file \(buildFileID)") {
+            // A product another target may build (Xcode's implicit dependencies): matched by name across
+            // the workspace's projects when the graph is put together (XcodeGraphMapper).
+            linked.append(product.name)
+            if let path = product.path { paths.append(path) }
+            files.append(.string("links " + product.name))
           } else {
             let found = try self.paths(of: ref, from: "build file \(buildFileID)")
             paths += found
@@ -193,7 +201,7 @@ public struct ProjectResolver {
     }
     for exception in exceptions {
       guard let folder = try location(of: exception.group, from: "target \(name)") else { continue }
-      let files = exception.files.map { RepoPath.join(folder, $0) }
+      let files = exception.files.map { FastPath.join(folder, $0) }
       if synchronised.contains(exception.group) { excluded += files } else { paths += files }
       folders.append(.string("exceptions \(folder): " + exception.files.sorted().joined(separator: ",")))
     }
@@ -259,7 +267,36 @@ public struct ProjectResolver {
       },
       fingerprint: PlistValue.dictionary(fingerprint).canonicalText)
     target.foreignDependencies = foreignDependencies
+    target.linkedProducts = Self.unique(linked)
+    if let product = object["productReference"]?.string, let file = document.objects[product] {
+      target.productFile = (file["path"]?.string ?? file["name"]?.string).flatMap {
+        $0.split(separator: "/").last.map(String.init)
+      }
+    }
     return target
+  }
+
+  /// The phases whose files Xcode's "Find Implicit Dependencies" looks at: linked and embedded products.
+  static let linkingPhases: Set<String> = ["PBXFrameworksBuildPhase", "PBXCopyFilesBuildPhase"]
+
+  /// The file extensions of products a target builds and another links or embeds.
+  static let productExtensions: Set<String> = [
+    "framework", "a", "dylib", "so", "app", "appex", "bundle", "xpc", "xctest", "tbd",
+  ]
+
+  /// A linked or embedded file that may be another target's product: a `BUILT_PRODUCTS_DIR` reference or
+  /// a reference proxy (a product of a referenced project), else any reference whose name has a product's
+  /// extension (matched by name, like Xcode). `path` is its location when it is a file of the repository.
+  private func linkedProduct(_ id: String, from referrer: String) throws(XcodeError) -> (name: String, path: String?)? {
+    let object = try document.object(id, from: referrer)
+    guard let isa = object["isa"]?.string, isa == "PBXFileReference" || isa == "PBXReferenceProxy",
+      let written = object["path"]?.string ?? object["name"]?.string,
+      let name = written.split(separator: "/").last.map(String.init)
+    else { return nil }
+    let builtProduct = object["sourceTree"]?.string == "BUILT_PRODUCTS_DIR" || isa == "PBXReferenceProxy"
+    let suffix = name.split(separator: ".").last.map(String.init) ?? ""
+    guard builtProduct || (name.contains(".") && Self.productExtensions.contains(suffix)) else { return nil }
+    return (name, builtProduct ? nil : try location(of: id, from: referrer))
   }
 
   /// `MyApp` from `$(BUILT_PRODUCTS_DIR)/MyApp.app/$(BUNDLE_EXECUTABLE_FOLDER_PATH)/MyApp`.
@@ -305,7 +342,7 @@ public struct ProjectResolver {
         let relative = configuration["baseConfigurationReferenceRelativePath"]?.string,
         let folder = try location(of: anchor, from: "configuration \(id)")
       {
-        let path = RepoPath.join(folder, relative)
+        let path = FastPath.join(folder, relative)
         result.files.append(path)
         fingerprint["base"] = .string(path)
       }
@@ -333,7 +370,7 @@ public struct ProjectResolver {
       guard let root = repositoryRoot, text.hasPrefix(root + "/") else { return nil }
       return RepoPath.normalize(String(text.dropFirst(root.count + 1)))
     }
-    return inside(RepoPath.join(sourceRoot, text))
+    return inside(FastPath.join(sourceRoot, text))
   }
 
   // MARK: - Project-wide
@@ -364,7 +401,7 @@ public struct ProjectResolver {
             id: id, location: .remote(url), identity: XcodePackageReference.identity(ofLocation: url),
             fingerprint: (object["requirement"] ?? .string("")).canonicalText))
       } else if let relative = object["relativePath"]?.string {
-        let path = relative.hasPrefix("/") ? nil : inside(RepoPath.join(sourceRoot, relative))
+        let path = relative.hasPrefix("/") ? nil : inside(FastPath.join(sourceRoot, relative))
         result.append(
           XcodePackageReference(
             id: id, location: .local(path: path), identity: XcodePackageReference.identity(ofLocation: relative),

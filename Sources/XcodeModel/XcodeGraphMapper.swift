@@ -11,7 +11,10 @@ public enum XcodeGraphMapper {
     testPlans: [String: XcodeTestPlan], into graph: PackageGraph, files: Set<String>
   ) -> PackageGraph {
     var packages = graph.packages
-    for project in projects { packages.append(package(of: project, graph: graph, files: files)) }
+    let implicit = ImplicitDependencies(projects: projects, workspaces: workspaces)
+    for project in projects {
+      packages.append(package(of: project, graph: graph, files: files, implicit: implicit.edges(of: project)))
+    }
     // A workspace depends on the projects and packages it holds: its Package.resolved covers them (rule 5).
     let known = Set(packages.map(\.path))
     for workspace in workspaces {
@@ -59,7 +62,10 @@ public enum XcodeGraphMapper {
     graph.packages[p].targets[t].ownedPaths = owned.sorted()
   }
 
-  static func package(of project: XcodeProject, graph: PackageGraph, files: Set<String>) -> Package {
+  static func package(
+    of project: XcodeProject, graph: PackageGraph, files: Set<String>,
+    implicit: [String: [ImplicitDependencies.Edge]] = [:]
+  ) -> Package {
     var dependencies: [PackageDependency] = []
     var identities: [String: String] = [:]
     func add(_ dependency: PackageDependency) {
@@ -73,7 +79,7 @@ public enum XcodeGraphMapper {
           identity: reference.identity, location: reference.location, fingerprint: reference.fingerprint))
     }
     // A folder reference holding a Package.swift is a local package (Xcode's older way of adding one).
-    let folderPackages = project.fileReferences.filter { files.contains(RepoPath.join($0, "Package.swift")) }
+    let folderPackages = project.fileReferences.filter { files.contains(FastPath.join($0, "Package.swift")) }
     for folder in folderPackages {
       add(local(folder, graph: graph))
     }
@@ -95,8 +101,30 @@ public enum XcodeGraphMapper {
           identity: XcodePackageReference.identity(ofLocation: dependency.project),
           location: .local(path: dependency.project), fingerprint: dependency.project))
     }
+    // An implicit edge's project, under the identity it already has, else its bundle name, else (two
+    // projects of the same name, both building the product) its path, so that each stays reachable.
+    var implicitIdentity: [String: String] = [:]
+    for edge in implicit.values.joined() where edge.project != project.path && implicitIdentity[edge.project] == nil {
+      if let known = dependencies.first(where: { $0.location == .local(path: edge.project) }) {
+        implicitIdentity[edge.project] = known.identity
+        continue
+      }
+      var identity = XcodePackageReference.identity(ofLocation: edge.project)
+      if dependencies.contains(where: { $0.identity == identity }) { identity = edge.project.lowercased() }
+      implicitIdentity[edge.project] = identity
+      add(PackageDependency(identity: identity, location: .local(path: edge.project), fingerprint: edge.project))
+    }
     let targets = project.targets.map { target in
       var edges: [TargetDependency] = target.dependencies.map { .target($0) }
+      var notes: [String: String] = [:]
+      for edge in implicit[target.name] ?? [] {
+        if edge.project == project.path {
+          if !target.dependencies.contains(edge.target) { edges.append(.target(edge.target)) }
+        } else {
+          edges.append(.product(edge.target, package: implicitIdentity[edge.project]))
+        }
+        notes[edge.project + ":" + edge.target] = edge.reason
+      }
       for product in target.productDependencies {
         edges.append(.product(product.name, package: product.packageReference.flatMap { identities[$0] }))
       }
@@ -104,10 +132,12 @@ public enum XcodeGraphMapper {
         edges.append(
           .product(dependency.target, package: XcodePackageReference.identity(ofLocation: dependency.project)))
       }
-      return Target(
+      var mapped = Target(
         name: target.name, kind: target.kind, directory: project.path, dependencies: edges,
         fingerprint: target.fingerprint, ownedPaths: target.paths,
         excludedPaths: target.excludedPaths.isEmpty ? nil : target.excludedPaths)
+      mapped.implicitEdges = notes.isEmpty ? nil : notes
+      return mapped
     }
     return Package(
       path: project.path, name: project.name, manifestFile: "project.pbxproj",

@@ -57,6 +57,12 @@ public struct XcodeTarget: Sendable, Hashable {
   /// Targets of other projects it depends on (a `PBXContainerItemProxy` whose `containerPortal` is
   /// another `.xcodeproj` of the repository, as in a workspace).
   public var foreignDependencies: [XcodeForeignDependency] = []
+  /// File names of products it links or embeds (Frameworks and Copy Files phases) that no target of its
+  /// own project is known to build by reference: `Library.framework`. Matched against the products of
+  /// the workspace's targets when the graph is put together (Xcode's implicit dependencies).
+  public var linkedProducts: [String] = []
+  /// Its product's file name (`Library.framework`), from the target's `productReference`.
+  public var productFile: String?
 
   public init(
     id: String, name: String, productType: String, kind: TargetKind, paths: [String], excludedPaths: [String],

@@ -119,6 +119,18 @@ public struct PBXProjFixture: Sendable {
     return id
   }
 
+  /// A reference to a product built elsewhere (`sourceTree = BUILT_PRODUCTS_DIR`), as Xcode adds one when a
+  /// framework of another project of the workspace is linked: `Library.framework`.
+  public mutating func builtProduct(_ name: String, in group: String? = nil) -> String {
+    let type = name.hasSuffix(".framework") ? "wrapper.framework" : name.hasSuffix(".a") ? "archive.ar" : "file"
+    let id = add(
+      "PBXFileReference",
+      [("explicitFileType", .string(type)), ("path", .string(name)), ("sourceTree", .string("BUILT_PRODUCTS_DIR"))],
+      comment: name)
+    append(child: id, to: group ?? mainGroup)
+    return id
+  }
+
   /// A folder reference (blue folder), also how older Xcode added a local Swift package.
   public mutating func folderReference(_ path: String, in group: String? = nil) -> String {
     let id = add(
@@ -208,7 +220,8 @@ public struct PBXProjFixture: Sendable {
     _ name: String, _ type: ProductType, sources: [String] = [], resources: [String] = [],
     synchronized: [String] = [], settings: [String: String] = [:], dependencies: [String] = [],
     products: [ProductUse] = [], host: String? = nil, id: String? = nil,
-    foreignDependencies: [(portal: String, remoteID: String, name: String)] = []
+    foreignDependencies: [(portal: String, remoteID: String, name: String)] = [], linked: [String] = [],
+    embedded: [String] = []
   ) -> String {
     let targetID = id ?? newID()
     func buildFiles(_ refs: [String]) -> [Value] {
@@ -227,7 +240,7 @@ public struct PBXProjFixture: Sendable {
         ("runOnlyForDeploymentPostprocessing", .string("0")),
       ])
     var productDependencies: [Value] = []
-    var frameworkFiles: [Value] = []
+    var frameworkFiles: [Value] = buildFiles(linked)
     for product in products {
       var fields: [(String, Value)] = []
       if let package = product.package { fields.append(("package", .string(package))) }
@@ -242,6 +255,30 @@ public struct PBXProjFixture: Sendable {
         ("buildActionMask", .string("2147483647")), ("files", .list(frameworkFiles)),
         ("runOnlyForDeploymentPostprocessing", .string("0")),
       ])
+    var phases: [Value] = [.string(sourcesPhase), .string(frameworksPhase), .string(resourcesPhase)]
+    if !embedded.isEmpty {
+      let files: [Value] = embedded.map { ref in
+        .string(
+          add(
+            "PBXBuildFile",
+            [
+              ("fileRef", .string(ref)),
+              (
+                "settings",
+                .dictionary([("ATTRIBUTES", .list([.string("CodeSignOnCopy"), .string("RemoveHeadersOnCopy")]))])
+              ),
+            ]))
+      }
+      phases.append(
+        .string(
+          add(
+            "PBXCopyFilesBuildPhase",
+            [
+              ("buildActionMask", .string("2147483647")), ("dstPath", .string("")),
+              ("dstSubfolderSpec", .string("10")), ("files", .list(files)), ("name", .string("Embed Frameworks")),
+              ("runOnlyForDeploymentPostprocessing", .string("0")),
+            ], comment: "Embed Frameworks")))
+    }
     var dependencyIDs: [Value] = []
     var allDependencies = dependencies
     var buildSettings = settings
@@ -301,7 +338,7 @@ public struct PBXProjFixture: Sendable {
     append(child: product, to: productsGroup)
     var fields: [(String, Value)] = [
       ("buildConfigurationList", .string(list)),
-      ("buildPhases", .list([.string(sourcesPhase), .string(frameworksPhase), .string(resourcesPhase)])),
+      ("buildPhases", .list(phases)),
       ("buildRules", .list([])), ("dependencies", .list(dependencyIDs)),
     ]
     if !synchronized.isEmpty { fields.append(("fileSystemSynchronizedGroups", .list(synchronized.map(Value.string)))) }

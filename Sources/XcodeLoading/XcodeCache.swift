@@ -1,0 +1,98 @@
+import Foundation
+import PackageLoading
+import RippleCore
+import XcodeModel
+
+/// The resolved Xcode side of a tree on disk (docs/DESIGN.md, section 7), so that a warm run parses no
+/// project: `snapshot-<key>.bin` in its own folder (`xcode/` beside the manifest cache's entries), keyed by
+/// git's blob ids of every project file, workspace file and shared scheme read, and the repository root
+/// (`<absolute>` paths depend on it). The entry also lists the test plans the schemes named, with their
+/// blob ids: a plan that changed since is a miss. A snapshot with read failures is not stored (its errors
+/// name the revision). A corrupt or truncated entry is a miss and is overwritten.
+public struct XcodeCache: Sendable {
+  /// Nil: no cache.
+  public let directory: String?
+
+  static let format = "ripple-xcode-snapshot-1"
+
+  /// The last snapshot decoded or stored in this process: base and head usually share one.
+  private static let recent = Locked<(key: String, snapshot: XcodeSnapshot)?>(nil)
+
+  public init(directory: String?) {
+    self.directory = directory
+  }
+
+  /// The Xcode cache inside the manifest cache's directory (`<manifests>/xcode`).
+  public init(beside cache: ManifestCache) {
+    self.init(directory: cache.directory.map { $0 + "/xcode" })
+  }
+
+  /// A file a snapshot was read from and git's blob id of its bytes ("" when absent).
+  public struct Input: Sendable, Hashable {
+    public var path: String
+    public var blobID: String
+  }
+
+  /// The key of a snapshot read from `inputs` (projects, workspaces and schemes) under `repositoryRoot`.
+  static func key(inputs: [Input], repositoryRoot: String?) -> String {
+    var text: [UInt8] = Array(format.utf8) + [0] + Array((repositoryRoot ?? "").utf8) + [0]
+    for input in inputs.sorted(by: { $0.path < $1.path }) {
+      text += Array(input.path.utf8) + [0] + Array(input.blobID.utf8) + [0]
+    }
+    return ManifestCache.gitBlobID(of: text)
+  }
+
+  /// The stored snapshot for `key` if every test plan it was read with still has the same blob id
+  /// (`planID` gives the current one).
+  func snapshot(forKey key: String, planID: (String) -> String) -> XcodeSnapshot? {
+    if let recent = Self.recent.withLock({ $0 }), recent.key == key,
+      recent.snapshot.planInputs.allSatisfy({ planID($0.path) == $0.blobID })
+    {
+      return recent.snapshot
+    }
+    guard let path = path(key), let data = FileManager.default.contents(atPath: path) else { return nil }
+    let bytes = [UInt8](data)
+    guard let newline = bytes.firstIndex(of: 10),
+      String(decoding: bytes[..<newline], as: UTF8.self)
+        == Self.format + " " + ManifestCache.gitBlobID(of: Array(bytes[(newline + 1)...]))
+    else { return nil }
+    var reader = XcodeArchive.Reader(bytes: bytes[(newline + 1)...])
+    guard let plans = try? reader.strings(), plans.count % 2 == 0 else { return nil }
+    for index in stride(from: 0, to: plans.count, by: 2) where planID(plans[index]) != plans[index + 1] {
+      return nil
+    }
+    guard var snapshot = XcodeArchive.decode(bytes[reader.index...]) else { return nil }
+    snapshot.planInputs = stride(from: 0, to: plans.count, by: 2).map { Input(path: plans[$0], blobID: plans[$0 + 1]) }
+    Self.recent.withLock { $0 = (key, snapshot) }
+    return snapshot
+  }
+
+  /// Drops the in-memory snapshot (tests, to read from disk).
+  static func forgetRecent() { recent.withLock { $0 = nil } }
+
+  func store(_ snapshot: XcodeSnapshot, forKey key: String) {
+    Self.recent.withLock { $0 = (key, snapshot) }
+    guard let path = path(key) else { return }
+    var writer = XcodeArchive.Writer()
+    writer.strings(snapshot.planInputs.flatMap { [$0.path, $0.blobID] })
+    let payload = writer.bytes + XcodeArchive.encode(snapshot)
+    let header = Self.format + " " + ManifestCache.gitBlobID(of: payload) + "\n"
+    Self.writeAtomically(Array(header.utf8) + payload, to: path)
+  }
+
+  private func path(_ key: String) -> String? { directory.map { $0 + "/snapshot-" + key + ".bin" } }
+
+  /// A temporary file beside `path` renamed over it: readers never see half an entry. Errors only cost
+  /// time on the next run.
+  static func writeAtomically(_ bytes: [UInt8], to path: String) {
+    let url = URL(fileURLWithPath: path)
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(".tmp-\(UUID().uuidString)")
+    do {
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(bytes).write(to: temporary)
+      if rename(temporary.path, url.path) != 0 { try? FileManager.default.removeItem(at: temporary) }
+    } catch {
+      try? FileManager.default.removeItem(at: temporary)
+    }
+  }
+}

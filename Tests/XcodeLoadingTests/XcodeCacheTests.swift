@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+import XcodeFixtures
+import XcodeModel
+
+@testable import XcodeLoading
+
+/// The Xcode cache (docs/DESIGN.md, section 7): a tree whose projects, workspaces, schemes and test plans
+/// have the blob ids of a stored snapshot is not parsed; any of them changed is a miss.
+@Suite(.serialized) struct XcodeCacheTests {
+  let directory: String
+
+  init() throws {
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent("xcode-cache-\(UUID().uuidString)").path
+  }
+
+  func load(_ app: ThinApp, forget: Bool = true) -> XcodeSnapshot {
+    if forget { XcodeCache.forgetRecent() }
+    return XcodeLoader.load(app.tree(), excludePackages: [], cache: XcodeCache(directory: directory))
+  }
+
+  func same(_ a: XcodeSnapshot, _ b: XcodeSnapshot) -> Bool {
+    a.projects == b.projects && a.workspaces == b.workspaces && a.schemes == b.schemes && a.testPlans == b.testPlans
+      && a.containers == b.containers && a.planInputs == b.planInputs
+  }
+
+  @Test func aWarmRunParsesNothingAndGivesTheSameSnapshot() throws {
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let app = ImplicitDependencyTests.app()
+    let cold = load(app)
+    #expect(!cold.fromCache)
+    #expect(cold.failures.isEmpty)
+    let entries = try FileManager.default.contentsOfDirectory(atPath: directory)
+    #expect(entries.count == 1 && entries[0].hasPrefix("snapshot-"))
+    let warm = load(app)
+    #expect(warm.fromCache)
+    #expect(same(cold, warm))
+    #expect(warm.planInputs.map(\.path) == ["App/MyApp/MyApp.xctestplan"])
+    // Base and head of one run share the snapshot in memory too.
+    #expect(load(app, forget: false).fromCache)
+  }
+
+  @Test func aChangedProjectWorkspaceSchemeOrTestPlanIsAMiss() throws {
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let app = ImplicitDependencyTests.app()
+    _ = load(app)
+    let edits: [String: (inout ThinApp) -> Void] = [
+      "project": { $0.files["Library/Library.xcodeproj/project.pbxproj"]! += "\n" },
+      "workspace": { $0.files["MyApp.xcworkspace/contents.xcworkspacedata"]! += "\n" },
+      "scheme": { $0.files["App/MyApp.xcodeproj/xcshareddata/xcschemes/MyApp.xcscheme"]! += "\n" },
+      "test plan": { $0.files["App/MyApp/MyApp.xctestplan"]! += "\n" },
+    ]
+    for (what, edit) in edits {
+      var changed = app
+      edit(&changed)
+      #expect(!load(changed).fromCache, "\(what)")
+      #expect(load(changed).fromCache, "\(what)")
+    }
+  }
+
+  @Test func aCorruptEntryIsAMissAndIsOverwritten() throws {
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let app = ThinApp()
+    let cold = load(app)
+    let entry = directory + "/" + (try FileManager.default.contentsOfDirectory(atPath: directory))[0]
+    let bytes = try #require(FileManager.default.contents(atPath: entry))
+    try Data(bytes.prefix(bytes.count / 2)).write(to: URL(fileURLWithPath: entry))
+    let again = load(app)
+    #expect(!again.fromCache)
+    #expect(same(cold, again))
+    #expect(load(app).fromCache)
+  }
+
+  @Test func aSnapshotWithFailuresIsNotStored() throws {
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    var app = ThinApp()
+    app.files["Broken/Broken.xcodeproj/project.pbxproj"] = "{ objects = {"
+    let first = load(app)
+    #expect(first.failures.count == 1)
+    #expect(!load(app).fromCache)
+    #expect((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] == [])
+  }
+
+  @Test func findingProjectsByMarkersGivesWhatTheFileListGives() throws {
+    for app in [ThinApp(), ImplicitDependencyTests.app(extraLibrary: true)] {
+      let tree = app.tree()
+      let listed = XcodeLoader.load(tree, files: try tree.files(), excludePackages: [])
+      let marked = XcodeLoader.load(tree, markers: try tree.xcodeMarkers(), excludePackages: [])
+      #expect(same(listed, marked))
+      #expect(!marked.schemes.isEmpty)
+    }
+  }
+
+  @Test func theArchiveKeepsEveryField() throws {
+    for app in [ThinApp(), CrossProjectTests.app(), ImplicitDependencyTests.app(extraLibrary: true)] {
+      var snapshot = XcodeLoader.load(app.tree(), excludePackages: [])
+      snapshot.planInputs = []
+      let decoded = try #require(XcodeArchive.decode(XcodeArchive.encode(snapshot)[...]))
+      #expect(same(snapshot, decoded))
+      #expect(XcodeArchive.decode(XcodeArchive.encode(snapshot).dropLast(3)) == nil)
+    }
+  }
+}
