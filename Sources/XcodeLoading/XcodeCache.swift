@@ -9,22 +9,28 @@ import XcodeModel
 /// (`<absolute>` paths depend on it). The entry also lists the test plans the schemes named, with their
 /// blob ids: a plan that changed since is a miss. A snapshot with read failures is not stored (its errors
 /// name the revision). A corrupt or truncated entry is a miss and is overwritten.
+///
+/// Layers follow the manifest cache's (rippled's branch scoping, docs/DESIGN.md section 7): with an
+/// `overlay`, entries are read from it first, then from `directory`, and written to the overlay only.
 public struct XcodeCache: Sendable {
-  /// Nil: no cache.
+  /// Nil: no cache. The shared layer.
   public let directory: String?
+  /// The layer this cache writes, when it is not the shared one.
+  public let overlay: String?
 
   static let format = "ripple-xcode-snapshot-1"
 
   /// The last snapshot decoded or stored in this process: base and head usually share one.
   private static let recent = Locked<(key: String, snapshot: XcodeSnapshot)?>(nil)
 
-  public init(directory: String?) {
+  public init(directory: String?, overlay: String? = nil) {
     self.directory = directory
+    self.overlay = directory == nil ? nil : overlay
   }
 
-  /// The Xcode cache inside the manifest cache's directory (`<manifests>/xcode`).
+  /// The Xcode cache inside the manifest cache's layers (`<manifests>/xcode`, `<overlay>/xcode`).
   public init(beside cache: ManifestCache) {
-    self.init(directory: cache.directory.map { $0 + "/xcode" })
+    self.init(directory: cache.directory.map { $0 + "/xcode" }, overlay: cache.overlay.map { $0 + "/xcode" })
   }
 
   /// A file a snapshot was read from and git's blob id of its bytes ("" when absent).
@@ -50,11 +56,21 @@ public struct XcodeCache: Sendable {
     {
       return recent.snapshot
     }
-    guard let path = path(key), let data = FileManager.default.contents(atPath: path) else { return nil }
-    let bytes = [UInt8](data)
+    // The overlay first; a damaged entry there falls back to the shared layer's.
+    for folder in [overlay, directory].compactMap({ $0 }) {
+      guard let data = FileManager.default.contents(atPath: Self.path(folder, key)),
+        let snapshot = Self.decode([UInt8](data), planID: planID)
+      else { continue }
+      Self.recent.withLock { $0 = (key, snapshot) }
+      return snapshot
+    }
+    return nil
+  }
+
+  private static func decode(_ bytes: [UInt8], planID: (String) -> String) -> XcodeSnapshot? {
     guard let newline = bytes.firstIndex(of: 10),
       String(decoding: bytes[..<newline], as: UTF8.self)
-        == Self.format + " " + ManifestCache.gitBlobID(of: Array(bytes[(newline + 1)...]))
+        == format + " " + ManifestCache.gitBlobID(of: Array(bytes[(newline + 1)...]))
     else { return nil }
     var reader = XcodeArchive.Reader(bytes: bytes[(newline + 1)...])
     guard let plans = try? reader.strings(), plans.count % 2 == 0 else { return nil }
@@ -63,7 +79,6 @@ public struct XcodeCache: Sendable {
     }
     guard var snapshot = XcodeArchive.decode(bytes[reader.index...]) else { return nil }
     snapshot.planInputs = stride(from: 0, to: plans.count, by: 2).map { Input(path: plans[$0], blobID: plans[$0 + 1]) }
-    Self.recent.withLock { $0 = (key, snapshot) }
     return snapshot
   }
 
@@ -72,7 +87,8 @@ public struct XcodeCache: Sendable {
 
   func store(_ snapshot: XcodeSnapshot, forKey key: String) {
     Self.recent.withLock { $0 = (key, snapshot) }
-    guard let path = path(key) else { return }
+    guard let folder = overlay ?? directory else { return }
+    let path = Self.path(folder, key)
     var writer = XcodeArchive.Writer()
     writer.strings(snapshot.planInputs.flatMap { [$0.path, $0.blobID] })
     let payload = writer.bytes + XcodeArchive.encode(snapshot)
@@ -80,7 +96,7 @@ public struct XcodeCache: Sendable {
     Self.writeAtomically(Array(header.utf8) + payload, to: path)
   }
 
-  private func path(_ key: String) -> String? { directory.map { $0 + "/snapshot-" + key + ".bin" } }
+  private static func path(_ folder: String, _ key: String) -> String { folder + "/snapshot-" + key + ".bin" }
 
   /// A temporary file beside `path` renamed over it: readers never see half an entry. Errors only cost
   /// time on the next run.

@@ -71,6 +71,33 @@ import XcodeModel
     #expect(load(app).fromCache)
   }
 
+  /// rippled's branch layers: an unprotected branch reads the shared layer and writes only its own; a
+  /// damaged entry in its layer falls back to the shared one.
+  @Test func anOverlayReadsTheSharedLayerAndWritesOnlyItsOwn() throws {
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let overlay = directory + "-branch"
+    defer { try? FileManager.default.removeItem(atPath: overlay) }
+    let layered = XcodeCache(directory: directory, overlay: overlay)
+    func loadLayered(_ app: ThinApp) -> XcodeSnapshot {
+      XcodeCache.forgetRecent()
+      return XcodeLoader.load(app.tree(), excludePackages: [], cache: layered)
+    }
+    let app = ThinApp()
+    _ = load(app)  // the shared layer holds the entry
+    #expect(loadLayered(app).fromCache, "read from the shared layer")
+    var changed = app
+    changed.files[changed.files.keys.first { $0.hasSuffix("project.pbxproj") }!]! += "\n"
+    #expect(!loadLayered(changed).fromCache)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory).count == 1, "the shared layer is unchanged")
+    let written = try FileManager.default.contentsOfDirectory(atPath: overlay)
+    #expect(written.count == 1 && written[0].hasPrefix("snapshot-"))
+    #expect(loadLayered(changed).fromCache)
+    // The branch's copy of the shared entry, damaged: the shared one is read.
+    let shared = try FileManager.default.contentsOfDirectory(atPath: directory)[0]
+    try Data("garbage".utf8).write(to: URL(fileURLWithPath: overlay + "/" + shared))
+    #expect(loadLayered(app).fromCache)
+  }
+
   @Test func aSnapshotWithFailuresIsNotStored() throws {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     var app = ThinApp()
