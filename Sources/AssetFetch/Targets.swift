@@ -74,6 +74,11 @@ enum Targets {
         ]
       }
 
+    case .runtimeURL(let source):
+      // The bootstrapper resolves run-time URLs into `.https` before fetching.
+      throw FetchError(
+        .invalidSource, assetID: asset, "asset '\(asset)': the URL from \(source.description) was not resolved")
+
     case .file:
       return []
     }

@@ -15,6 +15,8 @@ public enum AssetsError: RippleError, Hashable {
   case archiveUnreadable(asset: String, reason: String)
   case includeMatchedNothing(asset: String, glob: String)
   case nameCollision(asset: String, first: String, second: String)
+  /// `archive.flatten`: two selected entries with one base name (compared ignoring case).
+  case flattenCollision(asset: String, first: String, second: String)
   /// `owner`: "asset `a`" or "secret `s`"; `at`: where the config names the path.
   case destinationOutsideRepository(owner: String, path: String, resolved: String, at: ConfigLocation?)
   /// A destination that reaches git's folder or Ripple's state (on disk: through a symlink or a `.git` file).
@@ -51,7 +53,8 @@ public enum AssetsError: RippleError, Hashable {
   public var category: ErrorCategory {
     switch self {
     case .checksumMismatch, .sizeMismatch, .unsafeArchiveEntry, .archiveLimitExceeded, .archiveUnreadable,
-      .nameCollision, .transformFailed, .unmanagedFileInTheWay, .gitTrackedFileInTheWay, .protectedFile,
+      .nameCollision, .flattenCollision, .transformFailed, .unmanagedFileInTheWay, .gitTrackedFileInTheWay,
+      .protectedFile,
       .generateFailed, .generateOutputMissing, .generateOutputEscapes, .generateSkipped:
       .checkFailed
     case .includeMatchedNothing, .destinationOutsideRepository, .protectedDestination, .overlappingDestinations,
@@ -87,6 +90,9 @@ public enum AssetsError: RippleError, Hashable {
     case .nameCollision(let asset, let first, let second):
       "asset `\(asset)`: archive entries `\(first)` and `\(second)` differ only by case or Unicode normalisation"
         + " and would overwrite each other on macOS; nothing was installed."
+    case .flattenCollision(let asset, let first, let second):
+      "asset `\(asset)`: archive entries `\(first)` and `\(second)` have one name once flattened"
+        + " (`archive.flatten`); narrow `archive.include` or install them unflattened. Nothing was installed."
     case .destinationOutsideRepository(let owner, let path, let resolved, let location):
       Self.prefix(location) + "\(owner): `\(path)` resolves to \(resolved), outside the repository (through a symlink);"
         + " point it at a folder inside the repository."

@@ -24,7 +24,7 @@ struct AssetPlan: Sendable, Hashable {
     case .private:
       parts.append(spec.sha256)
       if let archive = spec.archive {
-        parts += [archive.format.rawValue, "\(archive.stripComponents)"]
+        parts += [archive.format.rawValue, "\(archive.stripComponents)"] + (archive.flatten ? ["flatten"] : [])
         parts += archive.include.map { "+" + $0.pattern } + archive.exclude.map { "-" + $0.pattern }
       }
       if let transform = spec.transform {

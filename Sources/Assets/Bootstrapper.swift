@@ -135,8 +135,11 @@ public struct Bootstrapper: Sendable {
         missing.append("\(plan.spec.id): sha256 \(plan.spec.sha256) from \(plan.spec.originDescription)")
         continue
       }
-      switch await access.answer(plan.spec.id, { await fetcher.checkAccess(plan.spec.accessRequest()) }) {
+      let (resolved, status) = await accessCheck(plan.spec, access: access)
+      switch status {
       case .granted:
+        var plan = plan
+        plan.spec = resolved
         decisions.append(.install(plan, .private, reason: nil))
       case .missingCredentials(let why), .denied(let why):
         if options.mode == .requirePrivate {
@@ -339,6 +342,17 @@ public struct Bootstrapper: Sendable {
 /// Access checks already answered in this run, so deciding twice asks the server once per asset.
 actor AccessAnswers {
   private var answers: [String: AccessStatus] = [:]
+  private var urls: [RuntimeURL: Result<String, RuntimeURLResolver.Unavailable>] = [:]
+
+  /// A run-time URL, resolved once (its command runs once) however many assets and decisions use it.
+  func url(
+    _ source: RuntimeURL, _ resolve: @Sendable () async -> Result<String, RuntimeURLResolver.Unavailable>
+  ) async -> Result<String, RuntimeURLResolver.Unavailable> {
+    if let known = urls[source] { return known }
+    let result = await resolve()
+    urls[source] = result
+    return result
+  }
 
   func answer(_ assetID: String, _ ask: @Sendable () async -> AccessStatus) async -> AccessStatus {
     if let known = answers[assetID] { return known }

@@ -109,6 +109,7 @@ extension AssetSpec {
   var originDescription: String {
     switch source {
     case .https(let urls): urls.first.map(Redaction.url) ?? "?"
+    case .runtimeURL(let source): "the URL from \(source.description)"
     case .s3(let location): "s3://\(location.bucket)/\(location.key)"
     case .file(let path): path
     }
@@ -119,6 +120,7 @@ extension AssetSpec {
     let raw: String
     switch source {
     case .https(let urls): raw = Redaction.url(urls.first ?? "")
+    case .runtimeURL: raw = ""
     case .s3(let location): raw = location.key
     case .file(let path): raw = path
     }

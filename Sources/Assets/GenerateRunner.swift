@@ -61,9 +61,10 @@ extension Bootstrapper {
         variants[entry.id] = .command(reason: "--offline: asset \(assetID) is not cached")
         continue
       }
-      switch await access.answer(assetID, { await fetcher.checkAccess(asset.accessRequest()) }) {
+      let (resolved, status) = await accessCheck(asset, access: access)
+      switch status {
       case .granted:
-        variants[entry.id] = .privateAsset(plan)
+        variants[entry.id] = .privateAsset(AssetPlan(resolved, state: state))
       case .missingCredentials(let why), .denied(let why):
         if options.mode == .requirePrivate {
           errors.append(.accessRequired(asset: assetID, reason: why))

@@ -70,7 +70,7 @@ enum AssetsParser {
   }
 
   private static func archiveSpec(_ value: YAMLValue) throws -> ArchiveSpec {
-    let keys = ["format", "stripComponents", "include", "exclude", "maxEntries", "maxExpandedBytes"]
+    let keys = ["format", "stripComponents", "flatten", "include", "exclude", "maxEntries", "maxExpandedBytes"]
     let entries = try value.entries(allowed: keys, required: ["format"])
     let formatValue = entries["format"]!
     guard let format = ArchiveFormat(rawValue: try formatValue.string()) else {
@@ -80,6 +80,7 @@ enum AssetsParser {
     }
     var spec = ArchiveSpec(format: format)
     if let strip = entries["stripComponents"] { spec.stripComponents = Int(try strip.integer(in: 0...100)) }
+    if let flatten = entries["flatten"] { spec.flatten = try flatten.boolean() }
     if let include = entries["include"] { spec.include = try include.globList() }
     if let exclude = entries["exclude"] { spec.exclude = try exclude.globList() }
     if let limit = entries["maxEntries"] { spec.maxEntries = Int(try limit.integer(in: 1...10_000_000)) }
