@@ -277,7 +277,8 @@ public struct Bootstrapper: Sendable {
     let tracked = try await git.trackedFiles(under: plan.destinations)
     let owner = receiptID ?? plan.spec.id
     let outcome = try Installer(state: state, hook: hooks.afterInstallStep).install(
-      assetID: owner, kind: kind, fingerprint: plan.fingerprint(kind), staged: staged,
+      assetID: owner, owner: receiptID.map { .generateEntry($0) }, kind: kind, fingerprint: plan.fingerprint(kind),
+      staged: staged,
       oldReceipt: state.loadReceipt(owner), gitTracked: tracked, force: options.force)
     return (outcome, downloaded)
   }
