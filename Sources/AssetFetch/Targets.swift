@@ -79,7 +79,7 @@ enum Targets {
       throw FetchError(
         .invalidSource, assetID: asset, "asset '\(asset)': the URL from \(source.description) was not resolved")
 
-    case .file:
+    case .file, .lfs:  // files are copied; LFS objects come from git-lfs (Assets/LFSStore.swift)
       return []
     }
   }

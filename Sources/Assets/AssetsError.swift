@@ -51,6 +51,12 @@ public enum AssetsError: RippleError, Hashable {
   case generateInterrupted(entry: String)
   /// Two entries (asset or generate) install the same file.
   case sharedOutputFile(entry: String, path: String, owner: String)
+  /// `lfs` sources: git-lfs missing, a glob matching no tracked file, a matched file that is not a
+  /// pointer, an object neither in git-lfs's store nor fetchable.
+  case lfsMissing(asset: String)
+  case lfsPathsMatchedNothing(asset: String, glob: String)
+  case notAnLFSPointer(asset: String, path: String)
+  case lfsObjectUnavailable(asset: String, path: String, reason: String)
   /// Several assets failed; each message is kept.
   case several([AssetsError])
 
@@ -76,9 +82,10 @@ public enum AssetsError: RippleError, Hashable {
       .checkFailed
     case .includeMatchedNothing, .destinationOutsideRepository, .protectedDestination, .overlappingDestinations,
       .secretNotIgnored, .secretTemplate, .generateInputMatchedNothing, .generateInputOutsideRepository,
-      .sharedOutputFile:
+      .sharedOutputFile, .lfsPathsMatchedNothing, .notAnLFSPointer:
       .usage
-    case .missingTool, .toolVersionMismatch, .generateMissingTool, .generateInterrupted, .missingFromCache,
+    case .missingTool, .toolVersionMismatch, .lfsMissing, .lfsObjectUnavailable, .generateMissingTool,
+      .generateInterrupted, .missingFromCache,
       .accessRequired, .fetchFailed,
       .fileSystem,
       .secretValuesMissing:
@@ -185,6 +192,17 @@ public enum AssetsError: RippleError, Hashable {
     case .sharedOutputFile(let entry, let path, let owner):
       "generate entry `\(entry)`: writes `\(path)`, which `\(owner)` installs; two entries cannot write one file."
         + " Nothing was installed for generate entry `\(entry)`; change its outputs or destination in ripple.yml."
+    case .lfsMissing(let asset):
+      "asset `\(asset)`: its lfs source needs git-lfs, which is not on PATH; install it (`apt-get install git-lfs`"
+        + " or `brew install git-lfs`) and run again. Nothing was downloaded."
+    case .lfsPathsMatchedNothing(let asset, let glob):
+      "asset `\(asset)`: `lfs.paths` glob `\(glob)` matches no tracked file; fix the glob in ripple.yml."
+    case .notAnLFSPointer(let asset, let path):
+      "asset `\(asset)`: `\(path)` matches `lfs.paths` but is committed as a plain file, not a Git LFS pointer;"
+        + " track it with `git lfs track` (and commit it again), or narrow `lfs.paths`."
+    case .lfsObjectUnavailable(let asset, let path, let reason):
+      "asset `\(asset)`: the Git LFS object of `\(path)` is not in git-lfs's local store and \(reason);"
+        + " nothing was installed for this asset."
     case .several(let errors):
       "\(errors.count) problems:\n" + errors.map { "- " + $0.description }.joined(separator: "\n")
     }

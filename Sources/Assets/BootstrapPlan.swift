@@ -8,6 +8,8 @@ struct AssetPlan: Sendable, Hashable {
   var destinations: [String]
   /// Absolute staging folders, parallel to `destinations`.
   var stagings: [String]
+  /// An `lfs` source's pointers, listed before anything is decided (nil for other sources).
+  var lfs: [LFSPointer]?
 
   init(_ spec: AssetSpec, state: RepositoryState) {
     self.spec = spec

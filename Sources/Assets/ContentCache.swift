@@ -112,6 +112,7 @@ extension AssetSpec {
     case .runtimeURL(let source): "the URL from \(source.description)"
     case .s3(let location): "s3://\(location.bucket)/\(location.key)"
     case .file(let path): path
+    case .lfs(let source): "Git LFS (" + source.paths.map(\.pattern).joined(separator: ", ") + ")"
     }
   }
 
@@ -123,6 +124,7 @@ extension AssetSpec {
     case .runtimeURL: raw = ""
     case .s3(let location): raw = location.key
     case .file(let path): raw = path
+    case .lfs: raw = ""
     }
     let name = raw.split(separator: "/").last.map(String.init) ?? ""
     let decoded = name.removingPercentEncoding ?? name

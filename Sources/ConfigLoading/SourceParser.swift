@@ -4,13 +4,23 @@ import RippleCore
 /// Parses an asset's `source:` and `credentials:`: each is a mapping with exactly one kind key.
 enum SourceParser {
   static func source(_ value: YAMLValue) throws -> AssetSource {
-    let (kind, child) = try single(value, of: ["https", "s3", "file"], what: "source")
+    let (kind, child) = try single(value, of: ["https", "s3", "file", "lfs"], what: "source")
     switch kind {
     case "https":
       if case .mapping = child.node { return try runtimeURL(child) }
       return .https(urls: try urls(child))
     case "s3":
       return .s3(try s3(child))
+    case "lfs":
+      let entries = try child.entries(allowed: ["paths", "stripComponents", "flatten"], required: ["paths"])
+      let paths = try entries["paths"]!.globList()
+      guard !paths.isEmpty else {
+        throw entries["paths"]!.error("no paths given", hint: "list the LFS files' globs, e.g. [Assets/Audio/**]")
+      }
+      var source = LFSSource(paths: paths)
+      if let strip = entries["stripComponents"] { source.stripComponents = Int(try strip.integer(in: 0...100)) }
+      if let flatten = entries["flatten"] { source.flatten = try flatten.boolean() }
+      return .lfs(source)
     default:
       let path = try child.string()
       guard !path.isEmpty else { throw child.error("the path is empty") }

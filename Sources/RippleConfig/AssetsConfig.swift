@@ -21,7 +21,8 @@ public struct AssetsConfig: Sendable, Hashable {
 public struct AssetSpec: Sendable, Hashable {
   public var id: String
   public var source: AssetSource
-  /// Lowercase hex SHA-256 of the downloaded bytes (the archive itself when `archive` is set).
+  /// Lowercase hex SHA-256 of the downloaded bytes (the archive itself when `archive` is set). For an
+  /// `lfs` source, empty in the config; the bootstrapper sets it to a digest of the pointers' oids.
   public var sha256: String
   public var size: Int64?
   public var credentials: CredentialReference
@@ -61,6 +62,25 @@ public enum AssetSource: Sendable, Hashable {
   case s3(S3Location)
   /// A local or network-mounted path (absolute, or relative to the repository root).
   case file(path: String)
+  /// Git LFS objects of this repository, fetched with git-lfs and verified against their pointers' oids
+  /// (so the asset's `sha256` is not written in the config).
+  case lfs(LFSSource)
+}
+
+/// `source: {lfs: {paths: [Assets/Audio/**], stripComponents: 2, flatten: true}}`.
+public struct LFSSource: Sendable, Hashable {
+  /// Repo-relative globs of tracked files that are LFS pointers; each must match at least one.
+  public var paths: [Glob]
+  /// Leading path components dropped from each file's repo-relative path (as for archives).
+  public var stripComponents: Int
+  /// Install each file by its base name (two files with one name are an error naming both).
+  public var flatten: Bool
+
+  public init(paths: [Glob], stripComponents: Int = 0, flatten: Bool = false) {
+    self.paths = paths
+    self.stripComponents = stripComponents
+    self.flatten = flatten
+  }
 }
 
 /// Where a run-time URL comes from. Its absence means "no access" (placeholders, or exit 3 with

@@ -330,4 +330,23 @@ struct ProtectedDestinationParseTests {
     let badName = try failure(asset().replacingOccurrences(of: source, with: "{https: {urlEnv: \"https://x\"}}"))
     #expect(badName.message.contains("is not an environment variable name"))
   }
+
+  @Test func lfsSourcesNeedNoPinAndRefuseOne() throws {
+    let lfs = """
+      assets:
+        - id: public-audio
+          source: {lfs: {paths: ["Assets/Audio/**"], stripComponents: 2, flatten: true}}
+          destination: Sources/App/Resources
+
+      """
+    let spec = try ConfigLoader.parse(lfs, path: "ripple.yml").assets.assets[0]
+    #expect(spec.source == .lfs(LFSSource(paths: [Glob("Assets/Audio/**")], stripComponents: 2, flatten: true)))
+    #expect(spec.sha256 == "")
+    let pinned = try failure(lfs + "    sha256: \"\(sha)\"\n")
+    #expect(pinned.message == "an lfs source takes no `sha256`")
+    let empty = try failure(lfs.replacingOccurrences(of: "[\"Assets/Audio/**\"]", with: "[]"))
+    #expect(empty.message == "no paths given")
+    let unpinned = try failure(asset().replacingOccurrences(of: "    sha256: \"\(sha)\"\n", with: ""))
+    #expect(unpinned.message == "missing key `sha256`")
+  }
 }
