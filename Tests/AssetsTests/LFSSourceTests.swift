@@ -108,6 +108,22 @@ struct LFSSourceTests {
       ])
   }
 
+  @Test func aCorruptedObjectInTheStoreFailsItsOidCheck() async throws {
+    let repo = try Self.repository(["Assets/Audio/a.wav": "GOOD"])
+    let config = AssetsConfig(assets: [Self.asset(["Assets/Audio/*.wav"], strip: 2)])
+    try await repo.bootstrapper(offlineFetcher(log: FetchLog())).run(config).check()
+    let object = try shell(["find", repo.path(".git/lfs/objects"), "-type", "f"]).trimmingCharacters(in: .newlines)
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: object)
+    try "EVIL".write(toFile: object, atomically: false, encoding: .utf8)
+    try FileManager.default.removeItem(atPath: repo.path("Sources/App/Resources/a.wav"))
+    let report = try await repo.bootstrapper(offlineFetcher(log: FetchLog()), offline: true).run(config)
+    guard case .checksumMismatch("audio", _, _, let origin) = try #require(report.failures.first) else {
+      throw try #require(report.failures.first)
+    }
+    #expect(origin == "git-lfs's store (for Assets/Audio/a.wav)")
+    #expect(repo.read("Sources/App/Resources/a.wav") == nil)
+  }
+
   @Test func gitLFSMissingIsReportedUpFront() async throws {
     let repo = try TestRepository()
     let log = FetchLog()
