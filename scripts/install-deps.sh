@@ -4,7 +4,8 @@
 #                                      and the generate tests build a SQLite dictionary), pkg-config, git
 #   scripts/install-deps.sh --test     also what the tests use: python3 with moto[server] and boto3
 #                                      (a real S3 endpoint), check-jsonschema (CI files), openssl (test CAs),
-#                                      ffmpeg (transforms), zip (archives), bubblewrap (rippled's run sandbox)
+#                                      ffmpeg (transforms), zip (archives), bubblewrap (rippled's run sandbox),
+#                                      git-lfs (lfs sources)
 #   scripts/install-deps.sh --bench    also what `make bench` compares with: entr
 #   scripts/install-deps.sh --browser  also Chromium, for `make dashboard-shot`
 # Debian/Ubuntu: apt (as root, or through sudo). macOS: Homebrew. Anything else: says what to install.
@@ -34,6 +35,7 @@ if $want_test; then
   command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg)
   command -v zip >/dev/null 2>&1 || missing+=(zip)
   if [ "$(uname)" != Darwin ]; then command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap); fi
+  command -v git-lfs >/dev/null 2>&1 || missing+=(git-lfs)
 fi
 if $want_bench; then
   command -v entr >/dev/null 2>&1 || missing+=(entr)
@@ -48,8 +50,8 @@ if [ ${#missing[@]} -gt 0 ]; then
       echo "error: missing ${missing[*]}; install Homebrew (https://brew.sh), then: brew install libgit2 libarchive pkg-config ffmpeg" >&2
       exit 3
     }
-    echo "installing with Homebrew: libgit2 libarchive pkg-config${want_test:+ ffmpeg}"
-    brew install libgit2 libarchive pkg-config $($want_test && echo ffmpeg)
+    echo "installing with Homebrew: libgit2 libarchive pkg-config$($want_test && echo ' ffmpeg git-lfs')"
+    brew install libgit2 libarchive pkg-config $($want_test && echo ffmpeg git-lfs)
   elif command -v apt-get >/dev/null 2>&1; then
     sudo=()
     if [ "$(id -u)" -ne 0 ]; then

@@ -74,7 +74,12 @@ enum Targets {
         ]
       }
 
-    case .file:
+    case .runtimeURL(let source):
+      // The bootstrapper resolves run-time URLs into `.https` before fetching.
+      throw FetchError(
+        .invalidSource, assetID: asset, "asset '\(asset)': the URL from \(source.description) was not resolved")
+
+    case .file, .lfs:  // files are copied; LFS objects come from git-lfs (Assets/LFSStore.swift)
       return []
     }
   }

@@ -18,7 +18,7 @@ public typealias WriteHook = @Sendable (_ path: String) throws -> Void
 /// whose target leaves the staging tree, names that collide by case or Unicode normalisation, and
 /// more entries or expanded bytes than the limits (counted while reading, so a zip bomb that lies about
 /// its sizes stops at the limit). Files get mode 0644 (0755 when executable in the archive), never
-/// setuid. Symlinks and hard links are created after every file, so no write goes through a link.
+/// setuid. With `flatten`, each selected file is written under its base name. Symlinks and hard links are created after every file, so no write goes through a link.
 struct ArchiveExtractor {
   var assetID: String
   var spec: ArchiveSpec
@@ -49,6 +49,9 @@ struct ArchiveExtractor {
     var symlinks: [(path: String, target: String)] = []
     var hardlinks: [(path: String, target: String)] = []
     var includeHits = Set<Int>()
+    // `flatten`: lowercased base name → the (stripped) entry installed under it, and entry → base name.
+    var flatSources: [String: String] = [:]
+    var flatNames: [String: String] = [:]
     var entryCount = 0
     var expanded: Int64 = 0
     var entry: OpaquePointer?
@@ -64,7 +67,7 @@ struct ArchiveExtractor {
         throw AssetsError.archiveLimitExceeded(asset: assetID, limit: "\(spec.maxEntries) entries (maxEntries)")
       }
       let raw = Self.name(entry)
-      let path: String
+      var path: String
       switch EntryPolicy.path(raw, strip: spec.stripComponents) {
       case .reject(let reason): throw AssetsError.unsafeArchiveEntry(asset: assetID, entry: raw, reason: reason)
       case .skip: continue
@@ -78,6 +81,15 @@ struct ArchiveExtractor {
           asset: assetID, entry: raw, reason: "not a regular file, folder or symlink (device, FIFO or socket)")
       }
       guard selected(path, hits: &includeHits) else { continue }
+      if spec.flatten {
+        let flat = path.split(separator: "/").last.map(String.init) ?? path
+        if let earlier = flatSources[flat.lowercased()] {
+          throw AssetsError.flattenCollision(asset: assetID, first: earlier, second: path)
+        }
+        flatSources[flat.lowercased()] = path
+        flatNames[path] = flat
+        path = flat
+      }
       switch names.insert(path) {
       case nil: break
       // Compared by scalars: `==` equates NFC and NFD.
@@ -97,8 +109,12 @@ struct ArchiveExtractor {
           throw AssetsError.unsafeArchiveEntry(
             asset: assetID, entry: raw, reason: "hard link to `\(target)`, outside the extracted tree")
         }
-        hardlinks.append((path, resolved))
+        hardlinks.append((path, spec.flatten ? flatNames[resolved] ?? resolved : resolved))
       } else if type == Self.symlink {
+        if spec.flatten {
+          throw AssetsError.unsafeArchiveEntry(
+            asset: assetID, entry: raw, reason: "a symlink cannot be installed flat (`archive.flatten`)")
+        }
         let target = archive_entry_symlink(entry).map { String(cString: $0) } ?? ""
         guard EntryPolicy.symlinkStaysInside(entry: path, target: target) else {
           throw AssetsError.unsafeArchiveEntry(

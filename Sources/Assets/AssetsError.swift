@@ -15,12 +15,14 @@ public enum AssetsError: RippleError, Hashable {
   case archiveUnreadable(asset: String, reason: String)
   case includeMatchedNothing(asset: String, glob: String)
   case nameCollision(asset: String, first: String, second: String)
+  /// `archive.flatten`: two selected entries with one base name (compared ignoring case).
+  case flattenCollision(asset: String, first: String, second: String)
   /// `owner`: "asset `a`" or "secret `s`"; `at`: where the config names the path.
   case destinationOutsideRepository(owner: String, path: String, resolved: String, at: ConfigLocation?)
   /// A destination that reaches git's folder or Ripple's state (on disk: through a symlink or a `.git` file).
   case protectedDestination(owner: String, path: String, reason: String, at: ConfigLocation?)
   /// A file to install (from an archive, transform or download) that would land in a protected path.
-  case protectedFile(asset: String, path: String, reason: String)
+  case protectedFile(owner: Owner, path: String, reason: String)
   case overlappingDestinations(first: String, second: String, path: String)
   case missingTool(asset: String, tool: String)
   case toolVersionMismatch(asset: String, command: String, expected: String)
@@ -29,8 +31,8 @@ public enum AssetsError: RippleError, Hashable {
   case accessRequired(asset: String, reason: String)
   case fetchFailed(asset: String, reason: String)
   case fileSystem(operation: String, path: String, reason: String)
-  case unmanagedFileInTheWay(asset: String, path: String)
-  case gitTrackedFileInTheWay(asset: String, path: String)
+  case unmanagedFileInTheWay(owner: Owner, path: String)
+  case gitTrackedFileInTheWay(owner: Owner, path: String)
   case secretNotIgnored(secret: String, output: String)
   case secretValuesMissing(secret: String, variables: [String])
   case secretTemplate(secret: String, reason: String)
@@ -43,22 +45,48 @@ public enum AssetsError: RippleError, Hashable {
   case generateInputOutsideRepository(entry: String, path: String, resolved: String)
   case generateMissingTool(entry: String, tool: String)
   case generateSkipped(entry: String, after: [String])
+  /// The command ran past the entry's `timeout`; its process group was killed.
+  case generateTimedOut(entry: String, command: String, after: Duration)
+  /// Ctrl-C or SIGTERM stopped the run (and the command's process group) before the entry finished.
+  case generateInterrupted(entry: String)
   /// Two entries (asset or generate) install the same file.
   case sharedOutputFile(entry: String, path: String, owner: String)
+  /// `lfs` sources: git-lfs missing, a glob matching no tracked file, a matched file that is not a
+  /// pointer, an object neither in git-lfs's store nor fetchable.
+  case lfsMissing(asset: String)
+  case lfsPathsMatchedNothing(asset: String, glob: String)
+  case notAnLFSPointer(asset: String, path: String)
+  case lfsObjectUnavailable(asset: String, path: String, reason: String)
   /// Several assets failed; each message is kept.
   case several([AssetsError])
+
+  /// Who installs a file: an asset or a `generate:` entry (messages name which).
+  public enum Owner: Sendable, Hashable, CustomStringConvertible {
+    case asset(String)
+    case generateEntry(String)
+
+    public var description: String {
+      switch self {
+      case .asset(let id): "asset `\(id)`"
+      case .generateEntry(let id): "generate entry `\(id)`"
+      }
+    }
+  }
 
   public var category: ErrorCategory {
     switch self {
     case .checksumMismatch, .sizeMismatch, .unsafeArchiveEntry, .archiveLimitExceeded, .archiveUnreadable,
-      .nameCollision, .transformFailed, .unmanagedFileInTheWay, .gitTrackedFileInTheWay, .protectedFile,
-      .generateFailed, .generateOutputMissing, .generateOutputEscapes, .generateSkipped:
+      .nameCollision, .flattenCollision, .transformFailed, .unmanagedFileInTheWay, .gitTrackedFileInTheWay,
+      .protectedFile,
+      .generateFailed, .generateOutputMissing, .generateOutputEscapes, .generateSkipped, .generateTimedOut:
       .checkFailed
     case .includeMatchedNothing, .destinationOutsideRepository, .protectedDestination, .overlappingDestinations,
       .secretNotIgnored, .secretTemplate, .generateInputMatchedNothing, .generateInputOutsideRepository,
-      .sharedOutputFile:
+      .sharedOutputFile, .lfsPathsMatchedNothing, .notAnLFSPointer:
       .usage
-    case .missingTool, .toolVersionMismatch, .generateMissingTool, .missingFromCache, .accessRequired, .fetchFailed,
+    case .missingTool, .toolVersionMismatch, .lfsMissing, .lfsObjectUnavailable, .generateMissingTool,
+      .generateInterrupted, .missingFromCache,
+      .accessRequired, .fetchFailed,
       .fileSystem,
       .secretValuesMissing:
       .environment
@@ -87,13 +115,16 @@ public enum AssetsError: RippleError, Hashable {
     case .nameCollision(let asset, let first, let second):
       "asset `\(asset)`: archive entries `\(first)` and `\(second)` differ only by case or Unicode normalisation"
         + " and would overwrite each other on macOS; nothing was installed."
+    case .flattenCollision(let asset, let first, let second):
+      "asset `\(asset)`: archive entries `\(first)` and `\(second)` have one name once flattened"
+        + " (`archive.flatten`); narrow `archive.include` or install them unflattened. Nothing was installed."
     case .destinationOutsideRepository(let owner, let path, let resolved, let location):
       Self.prefix(location) + "\(owner): `\(path)` resolves to \(resolved), outside the repository (through a symlink);"
         + " point it at a folder inside the repository."
     case .protectedDestination(let owner, let path, let reason, let location):
       Self.prefix(location) + "\(owner): refused destination `\(path)`: \(reason); nothing was written."
-    case .protectedFile(let asset, let path, let reason):
-      "asset `\(asset)`: refused to install `\(path)`: \(reason); nothing was installed."
+    case .protectedFile(let owner, let path, let reason):
+      "\(owner): refused to install `\(path)`: \(reason); nothing was installed."
     case .overlappingDestinations(let first, let second, let path):
       "`\(first)` and `\(second)` both install into `\(path)`; give each its own folder in ripple.yml."
     case .missingTool(let asset, let tool):
@@ -113,11 +144,11 @@ public enum AssetsError: RippleError, Hashable {
       "asset `\(asset)`: download failed: \(reason). A partial download is kept and resumed next time."
     case .fileSystem(let operation, let path, let reason):
       "cannot \(operation) \(path): \(reason)."
-    case .unmanagedFileInTheWay(let asset, let path):
-      "asset `\(asset)`: `\(path)` exists but was not installed by Ripple (or was edited); it was kept."
+    case .unmanagedFileInTheWay(let owner, let path):
+      "\(owner): `\(path)` exists but was not installed by Ripple (or was edited); it was kept."
         + " Remove it or run with --force to replace it."
-    case .gitTrackedFileInTheWay(let asset, let path):
-      "asset `\(asset)`: `\(path)` is tracked by git; Ripple never replaces or deletes tracked files."
+    case .gitTrackedFileInTheWay(let owner, let path):
+      "\(owner): `\(path)` is tracked by git; Ripple never replaces or deletes tracked files."
         + " `git rm --cached` it (and ignore it) if it should be an asset."
     case .secretNotIgnored(let secret, let output):
       "secret `\(secret)`: `\(output)` is not ignored by git, so it could be committed; add it to .gitignore"
@@ -129,31 +160,49 @@ public enum AssetsError: RippleError, Hashable {
     case .secretTemplate(let secret, let reason):
       "secret `\(secret)`: \(reason)."
     case .generateFailed(let entry, let command, let status, let tail):
-      "generate `\(entry)`: `\(command)` exited with status \(status)" + (tail.isEmpty ? "" : ":\n" + tail)
+      "generate entry `\(entry)`: `\(command)` exited with status \(status)" + (tail.isEmpty ? "" : ":\n" + tail)
         + "\nThe previous outputs were kept."
     case .generateOutputMissing(let entry, let command, let missing):
-      "generate `\(entry)`: `\(command)` succeeded but did not write "
+      "generate entry `\(entry)`: `\(command)` succeeded but did not write "
         + (missing.isEmpty
           ? "anything into $RIPPLE_OUTPUT_DIR" : missing.map { "`\($0)`" }.joined(separator: ", "))
         + "; the previous outputs were kept."
     case .generateOutputEscapes(let entry, let path, let reason):
-      "generate `\(entry)`: refused output `\(path)`: \(reason); nothing was installed for this entry."
+      "generate entry `\(entry)`: refused output `\(path)`: \(reason); nothing was installed for this entry."
     case .generateInputMatchedNothing(let entry, let glob):
-      "generate `\(entry)`: input glob `\(glob)` matches no file; fix `inputs` in ripple.yml"
+      "generate entry `\(entry)`: input glob `\(glob)` matches no file; fix `inputs` in ripple.yml"
         + " (or list the entry that writes it in `after`). Nothing was run."
     case .generateInputOutsideRepository(let entry, let path, let resolved):
-      "generate `\(entry)`: input `\(path)` resolves to \(resolved), outside the repository (through a symlink);"
+      "generate entry `\(entry)`: input `\(path)` resolves to \(resolved), outside the repository (through a symlink);"
         + " inputs must be files of the repository. Nothing was run."
     case .generateMissingTool(let entry, let tool):
-      "generate `\(entry)`: the command needs `\(tool)`, which is not on PATH (nor a file of the repository);"
+      "generate entry `\(entry)`: the command needs `\(tool)`, which is not on PATH (nor a file of the repository);"
         + " install it and run again. Nothing was downloaded."
     case .generateSkipped(let entry, let after):
-      "generate `\(entry)`: skipped because "
+      "generate entry `\(entry)`: skipped because "
         + after.map { "`\($0)`" }.joined(separator: ", ") + (after.count == 1 ? " was" : " were")
         + " not installed; its previous outputs were kept."
+    case .generateTimedOut(let entry, let command, let after):
+      "generate entry `\(entry)`: `\(command)` did not finish within \(Self.shown(after)) and was stopped with"
+        + " every process it started; the previous outputs were kept. Raise its `timeout` in ripple.yml if it"
+        + " needs longer."
+    case .generateInterrupted(let entry):
+      "generate entry `\(entry)`: interrupted (Ctrl-C or SIGTERM); its command was stopped with every process"
+        + " it started, and the previous outputs were kept."
     case .sharedOutputFile(let entry, let path, let owner):
-      "generate `\(entry)`: writes `\(path)`, which `\(owner)` installs; two entries cannot write one file."
-        + " Nothing was installed for `\(entry)`; change its outputs or destination in ripple.yml."
+      "generate entry `\(entry)`: writes `\(path)`, which `\(owner)` installs; two entries cannot write one file."
+        + " Nothing was installed for generate entry `\(entry)`; change its outputs or destination in ripple.yml."
+    case .lfsMissing(let asset):
+      "asset `\(asset)`: its lfs source needs git-lfs, which is not on PATH; install it (`apt-get install git-lfs`"
+        + " or `brew install git-lfs`) and run again. Nothing was downloaded."
+    case .lfsPathsMatchedNothing(let asset, let glob):
+      "asset `\(asset)`: `lfs.paths` glob `\(glob)` matches no tracked file; fix the glob in ripple.yml."
+    case .notAnLFSPointer(let asset, let path):
+      "asset `\(asset)`: `\(path)` matches `lfs.paths` but is committed as a plain file, not a Git LFS pointer;"
+        + " track it with `git lfs track` (and commit it again), or narrow `lfs.paths`."
+    case .lfsObjectUnavailable(let asset, let path, let reason):
+      "asset `\(asset)`: the Git LFS object of `\(path)` is not in git-lfs's local store and \(reason);"
+        + " nothing was installed for this asset."
     case .several(let errors):
       "\(errors.count) problems:\n" + errors.map { "- " + $0.description }.joined(separator: "\n")
     }
@@ -168,6 +217,14 @@ public enum AssetsError: RippleError, Hashable {
       if let column = location.column { text += ":\(column)" }
     }
     return text + ": " + (location.keyPath.isEmpty ? "" : location.keyPath + ": ")
+  }
+
+  /// `30m`, `90s`, `500ms`.
+  static func shown(_ duration: Duration) -> String {
+    let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+    if milliseconds % 60_000 == 0 { return "\(milliseconds / 60_000)m" }
+    if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
+    return "\(milliseconds)ms"
   }
 
   /// One error, or all of them together.

@@ -8,6 +8,8 @@ struct AssetPlan: Sendable, Hashable {
   var destinations: [String]
   /// Absolute staging folders, parallel to `destinations`.
   var stagings: [String]
+  /// An `lfs` source's pointers, listed before anything is decided (nil for other sources).
+  var lfs: [LFSPointer]?
 
   init(_ spec: AssetSpec, state: RepositoryState) {
     self.spec = spec
@@ -24,7 +26,7 @@ struct AssetPlan: Sendable, Hashable {
     case .private:
       parts.append(spec.sha256)
       if let archive = spec.archive {
-        parts += [archive.format.rawValue, "\(archive.stripComponents)"]
+        parts += [archive.format.rawValue, "\(archive.stripComponents)"] + (archive.flatten ? ["flatten"] : [])
         parts += archive.include.map { "+" + $0.pattern } + archive.exclude.map { "-" + $0.pattern }
       }
       if let transform = spec.transform {

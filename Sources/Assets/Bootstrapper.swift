@@ -38,7 +38,8 @@ public struct Bootstrapper: Sendable {
     let onEvent = self.onEvent
     // An asset that is a `generate:` entry's private variant installs through that entry only.
     let variantsOf = Self.privateVariants(config)
-    let plans = config.assets.filter { variantsOf[$0.id] == nil }.map { AssetPlan($0, state: state) }
+    let plans = try await withLFSPointers(
+      config.assets.filter { variantsOf[$0.id] == nil }.map { AssetPlan($0, state: state) })
     if let error = AssetsError.combine(
       PlanValidator.validate(
         plans, secrets: config.secrets, generate: config.generate, repositoryRoot: options.repositoryRoot,
@@ -117,6 +118,12 @@ public struct Bootstrapper: Sendable {
         }
         return nil
       }
+      // Git LFS objects are public to whoever can clone: installed in every mode, from git-lfs's store.
+      if plan.lfs != nil {
+        decisions.append(
+          current(.private).map { .upToDate(plan, .private, edited: $0) } ?? .install(plan, .private, reason: nil))
+        continue
+      }
       if options.mode == .public {
         decisions.append(
           current(.placeholder).map { .upToDate(plan, .placeholder, edited: $0) }
@@ -135,8 +142,11 @@ public struct Bootstrapper: Sendable {
         missing.append("\(plan.spec.id): sha256 \(plan.spec.sha256) from \(plan.spec.originDescription)")
         continue
       }
-      switch await access.answer(plan.spec.id, { await fetcher.checkAccess(plan.spec.accessRequest()) }) {
+      let (resolved, status) = await accessCheck(plan.spec, access: access)
+      switch status {
       case .granted:
+        var plan = plan
+        plan.spec = resolved
         decisions.append(.install(plan, .private, reason: nil))
       case .missingCredentials(let why), .denied(let why):
         if options.mode == .requirePrivate {
@@ -258,6 +268,11 @@ public struct Bootstrapper: Sendable {
           try FileIO.writeAtomically(Data(placeholder.contents.utf8), to: path)
         }
       }
+    case .private where plan.lfs != nil:
+      guard let pointers = plan.lfs, case .lfs(let source) = plan.spec.source else { break }
+      try await materialise(plan) { work in
+        try await self.copyLFS(pointers, source: source, assetID: plan.spec.id, into: work)
+      }
     case .private:
       let onEvent = self.onEvent
       let id = plan.spec.id
@@ -266,7 +281,7 @@ public struct Bootstrapper: Sendable {
         onWait: { onEvent(.waitingForDownload(asset: id, holder: $0)) },
         progress: { onEvent(.progress($0)) })
       downloaded = fetched
-      try await materialise(plan, object: object)
+      try await materialise(plan) { work in try self.unpack(plan.spec, object: object, into: work) }
     }
     let staged = zip(plan.destinations, plan.stagings).map { destination, staging in
       StagedDestination(destination: destination, staging: staging, files: FileIO.listFiles(staging))
@@ -274,13 +289,26 @@ public struct Bootstrapper: Sendable {
     let tracked = try await git.trackedFiles(under: plan.destinations)
     let owner = receiptID ?? plan.spec.id
     let outcome = try Installer(state: state, hook: hooks.afterInstallStep).install(
-      assetID: owner, kind: kind, fingerprint: plan.fingerprint(kind), staged: staged,
+      assetID: owner, owner: receiptID.map { .generateEntry($0) }, kind: kind, fingerprint: plan.fingerprint(kind),
+      staged: staged,
       oldReceipt: state.loadReceipt(owner), gitTracked: tracked, force: options.force)
     return (outcome, downloaded)
   }
 
-  /// The cached object → extracted (or copied) files → transformed files, in staging.
-  private func materialise(_ plan: AssetPlan, object: String) async throws {
+  /// The cached object → extracted (or copied) files, in `work`.
+  private func unpack(_ spec: AssetSpec, object: String, into work: String) throws -> [String] {
+    if let archive = spec.archive {
+      return try ArchiveExtractor(assetID: spec.id, spec: archive, writeHook: hooks.beforeWrite).extract(
+        object, into: work)
+    }
+    let name = spec.downloadedFileName
+    try hooks.beforeWrite?(work + "/" + name)
+    try copy(object, to: work + "/" + name)
+    return [name]
+  }
+
+  /// The source's files (`produce` writes them into the folder it is given) → transformed files, in staging.
+  private func materialise(_ plan: AssetPlan, produce: (String) async throws -> [String]) async throws {
     let spec = plan.spec
     let work = spec.transform == nil ? plan.stagings[0] : state.workPath(spec.id)
     if spec.transform != nil {
@@ -288,16 +316,7 @@ public struct Bootstrapper: Sendable {
       try FileIO.createDirectory(work)
     }
     defer { if spec.transform != nil { try? FileIO.remove(work) } }
-    let files: [String]
-    if let archive = spec.archive {
-      files = try ArchiveExtractor(assetID: spec.id, spec: archive, writeHook: hooks.beforeWrite).extract(
-        object, into: work)
-    } else {
-      let name = spec.downloadedFileName
-      try hooks.beforeWrite?(work + "/" + name)
-      try copy(object, to: work + "/" + name)
-      files = [name]
-    }
+    let files = try await produce(work)
     guard let transform = spec.transform else { return }
     let transformPlan = try TransformPlan.make(
       transform, assetID: spec.id, files: files, inputRoot: work, stagingRoots: plan.stagings)
@@ -339,6 +358,17 @@ public struct Bootstrapper: Sendable {
 /// Access checks already answered in this run, so deciding twice asks the server once per asset.
 actor AccessAnswers {
   private var answers: [String: AccessStatus] = [:]
+  private var urls: [RuntimeURL: Result<String, RuntimeURLResolver.Unavailable>] = [:]
+
+  /// A run-time URL, resolved once (its command runs once) however many assets and decisions use it.
+  func url(
+    _ source: RuntimeURL, _ resolve: @Sendable () async -> Result<String, RuntimeURLResolver.Unavailable>
+  ) async -> Result<String, RuntimeURLResolver.Unavailable> {
+    if let known = urls[source] { return known }
+    let result = await resolve()
+    urls[source] = result
+    return result
+  }
 
   func answer(_ assetID: String, _ ask: @Sendable () async -> AccessStatus) async -> AccessStatus {
     if let known = answers[assetID] { return known }

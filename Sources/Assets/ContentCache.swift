@@ -109,8 +109,10 @@ extension AssetSpec {
   var originDescription: String {
     switch source {
     case .https(let urls): urls.first.map(Redaction.url) ?? "?"
+    case .runtimeURL(let source): "the URL from \(source.description)"
     case .s3(let location): "s3://\(location.bucket)/\(location.key)"
     case .file(let path): path
+    case .lfs(let source): "Git LFS (" + source.paths.map(\.pattern).joined(separator: ", ") + ")"
     }
   }
 
@@ -119,8 +121,10 @@ extension AssetSpec {
     let raw: String
     switch source {
     case .https(let urls): raw = Redaction.url(urls.first ?? "")
+    case .runtimeURL: raw = ""
     case .s3(let location): raw = location.key
     case .file(let path): raw = path
+    case .lfs: raw = ""
     }
     let name = raw.split(separator: "/").last.map(String.init) ?? ""
     let decoded = name.removingPercentEncoding ?? name

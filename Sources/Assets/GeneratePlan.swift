@@ -129,6 +129,30 @@ enum OutputCheck {
     return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
   }
 
+  /// Makes every regular file under `output` Ripple's own before it is installed: a file with other hard
+  /// links (say, to a file outside the repository) is replaced by a private copy of its bytes, so the
+  /// install never moves or shares that inode; setuid, setgid and sticky bits are dropped.
+  static func makePrivate(_ output: String) throws {
+    guard let enumerator = FileManager.default.enumerator(atPath: output) else { return }
+    while let relative = enumerator.nextObject() as? String {
+      let path = output + "/" + relative
+      var info = stat()
+      guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+      let mode = info.st_mode & 0o777
+      if info.st_nlink > 1 {
+        let copy = path + ".ripple-copy"
+        try? FileIO.remove(copy)
+        do {
+          try FileManager.default.copyItem(atPath: path, toPath: copy)
+        } catch {
+          throw AssetsError.fileSystem(operation: "copy", path: path, reason: error.localizedDescription)
+        }
+        try FileIO.rename(copy, path)
+      }
+      guard chmod(path, mode) == 0 else { throw FileIO.failure("set the permissions of", path) }
+    }
+  }
+
   /// The declared outputs the command did not write.
   static func missing(_ expected: [String], in output: String) -> [String] {
     expected.filter { !FileIO.exists(output + "/" + $0) }

@@ -61,9 +61,10 @@ extension Bootstrapper {
         variants[entry.id] = .command(reason: "--offline: asset \(assetID) is not cached")
         continue
       }
-      switch await access.answer(assetID, { await fetcher.checkAccess(asset.accessRequest()) }) {
+      let (resolved, status) = await accessCheck(asset, access: access)
+      switch status {
       case .granted:
-        variants[entry.id] = .privateAsset(plan)
+        variants[entry.id] = .privateAsset(AssetPlan(resolved, state: state))
       case .missingCredentials(let why), .denied(let why):
         if options.mode == .requirePrivate {
           errors.append(.accessRequired(asset: assetID, reason: why))
@@ -196,6 +197,7 @@ extension Bootstrapper {
   private func generate(
     _ spec: GenerateSpec, variant: GenerateVariant, knownIDs: [String], installs: Locked<Void>
   ) async -> GenerateReport {
+    if Task.isCancelled { return GenerateReport(id: spec.id, status: .failed(.generateInterrupted(entry: spec.id))) }
     switch variant {
     case .privateAsset(let plan):
       if case .current = UpToDateCheck.evaluate(
@@ -260,9 +262,11 @@ extension Bootstrapper {
     guard let tool = resolvedTool(spec.command[0]) else {
       throw AssetsError.generateMissingTool(entry: spec.id, tool: spec.command[0])
     }
-    let result = try await process.run(
+    let result = try await runStopping(
       ProcessRequest(
-        tool, Array(spec.command.dropFirst()), workingDirectory: options.repositoryRoot, environment: variables))
+        tool, Array(spec.command.dropFirst()), workingDirectory: options.repositoryRoot, environment: variables,
+        timeout: spec.timeout),
+      entry: spec.id, shown: shown)
     guard result.succeeded else {
       throw AssetsError.generateFailed(
         entry: spec.id, command: shown, status: result.exitStatus, stderrTail: Self.tail(result.errorString))
@@ -270,6 +274,7 @@ extension Bootstrapper {
     if let problem = OutputCheck.problems(wrapper: wrapper, output: output).first {
       throw AssetsError.generateOutputEscapes(entry: spec.id, path: problem.path, reason: problem.reason)
     }
+    try OutputCheck.makePrivate(output)
     let files = FileIO.listFiles(output)
     let missing = OutputCheck.missing(spec.outputs, in: output)
     guard !files.isEmpty, missing.isEmpty else {
@@ -285,6 +290,42 @@ extension Bootstrapper {
         oldReceipt: state.loadReceipt(spec.id), gitTracked: tracked, force: options.force)
       return .installed(.generated, outcome)
     }
+  }
+
+  /// Runs an entry's command; past its `timeout`, or on Ctrl-C/SIGTERM (the bootstrap task cancelled), the
+  /// live client stops its whole process group, and the entry fails saying which.
+  ///
+  /// The live client sends the group SIGINT, and SIGTERM and SIGKILL seconds later; but a background job of
+  /// a shell ignores SIGINT, and `ripple` may exit before the later signals. So once the command has
+  /// returned, whatever is left of its group is stopped here (`GroupStopper`).
+  private func runStopping(_ request: ProcessRequest, entry: String, shown: String) async throws -> ProcessResult {
+    let groups = GroupStopper()
+    let outer = ProcessClient.groupObserver
+    let observer = ProcessGroupObserver(
+      started: {
+        groups.add($0); outer?.started($0)
+      }, ended: { outer?.ended($0) })
+    let result: ProcessResult
+    do {
+      result = try await ProcessClient.$groupObserver.withValue(observer) { try await process.run(request) }
+    } catch let error as ProcessError {
+      if case .timedOut = error {
+        await groups.stop()
+        throw AssetsError.generateTimedOut(entry: entry, command: shown, after: request.timeout ?? .zero)
+      }
+      throw error
+    } catch {
+      if Task.isCancelled {
+        await groups.stop()
+        throw AssetsError.generateInterrupted(entry: entry)
+      }
+      throw error
+    }
+    if Task.isCancelled {
+      await groups.stop()
+      throw AssetsError.generateInterrupted(entry: entry)
+    }
+    return result
   }
 
   /// No file of this entry is a file another entry's receipt owns.
@@ -315,5 +356,25 @@ extension Bootstrapper {
 
   static func tail(_ text: String) -> String {
     text.split(separator: "\n").suffix(15).map { "    " + $0 }.joined(separator: "\n")
+  }
+}
+
+/// The process groups a command started, stopped on timeout or interruption: SIGTERM, then SIGKILL to
+/// whatever is left after two seconds.
+final class GroupStopper: @unchecked Sendable {
+  private let lock = NSLock()
+  private var groups: [pid_t] = []
+
+  func add(_ group: pid_t) { lock.withLock { groups.append(group) } }
+
+  func stop() async {
+    let groups = lock.withLock { self.groups }
+    for group in groups { _ = kill(-group, SIGTERM) }
+    let deadline = ContinuousClock.now + .seconds(2)
+    // `kill(-group, 0)` fails (ESRCH) once no process of the group is left.
+    while groups.contains(where: { kill(-$0, 0) == 0 }) && ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .milliseconds(50))
+    }
+    for group in groups { _ = kill(-group, SIGKILL) }
   }
 }

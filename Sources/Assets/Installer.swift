@@ -28,9 +28,11 @@ struct Installer {
   var hook: InstallHook?
 
   func install(
-    assetID: String, kind: InstallKind, fingerprint: String, staged: [StagedDestination], oldReceipt: Receipt?,
+    assetID: String, owner: AssetsError.Owner? = nil, kind: InstallKind, fingerprint: String,
+    staged: [StagedDestination], oldReceipt: Receipt?,
     gitTracked: Set<String>, force: Bool
   ) throws -> InstallOutcome {
+    let owner = owner ?? (kind == .generated ? .generateEntry(assetID) : .asset(assetID))
     var outcome = InstallOutcome()
     var moves: [InstallJournal.Moves] = []
     var newReceipt = Receipt(assetID: assetID, fingerprint: fingerprint, kind: kind, destinations: [:])
@@ -51,10 +53,10 @@ struct Installer {
         let fresh = try ManagedFile.record(file, at: item.staging + "/" + file)
         // The last line of defence for every kind of file (archive entry, transform output, download name).
         if let problem = ProtectedPaths.problem(in: repoPath) {
-          throw AssetsError.protectedFile(asset: assetID, path: repoPath, reason: problem)
+          throw AssetsError.protectedFile(owner: owner, path: repoPath, reason: problem)
         }
         if gitTracked.contains(repoPath) {
-          throw AssetsError.gitTrackedFileInTheWay(asset: assetID, path: repoPath)
+          throw AssetsError.gitTrackedFileInTheWay(owner: owner, path: repoPath)
         }
         guard FileIO.exists(target) else {
           moveIn.append(file)
@@ -79,7 +81,7 @@ struct Installer {
             entries.append(fresh)
             outcome.replaced += 1
           } else if old[file] == nil {
-            throw AssetsError.unmanagedFileInTheWay(asset: assetID, path: repoPath)
+            throw AssetsError.unmanagedFileInTheWay(owner: owner, path: repoPath)
           } else {
             entries.append(old[file]!)
             outcome.keptEdited.append(repoPath)

@@ -60,7 +60,7 @@ enum PlanValidator {
     // Generate entries may share a folder with each other and with assets: a file two of them write is
     // refused at install time (`sharedOutputFile`), when the files are known.
     for entry in generate {
-      _ = writable(entry.destination, owner: "generate `\(entry.id)`", at: entry.origins[entry.destination])
+      _ = writable(entry.destination, owner: "generate entry `\(entry.id)`", at: entry.origins[entry.destination])
     }
     for secret in secrets {
       let owner = "secret `\(secret.id)`"

@@ -24,10 +24,26 @@ enum AssetsParser {
   }
 
   private static func parseAsset(_ value: YAMLValue) throws -> AssetSpec {
-    let entries = try value.entries(allowed: keys, required: ["id", "source", "sha256"])
+    let entries = try value.entries(allowed: keys, required: ["id", "source"])
     let id = try entries["id"]!.assetIdentifier()
     let source = try SourceParser.source(entries["source"]!)
-    let sha256 = try checksum(entries["sha256"]!)
+    // An LFS source is verified against each pointer's oid; every other source needs its pin.
+    let sha256: String
+    if case .lfs = source {
+      for key in ["sha256", "archive", "credentials"] {
+        if let given = entries[key] {
+          throw given.error(
+            "an lfs source takes no `\(key)`",
+            hint: key == "sha256" ? "each file is verified against its LFS pointer's oid" : "remove it")
+        }
+      }
+      sha256 = ""
+    } else {
+      guard let given = entries["sha256"] else {
+        throw value.error("missing key `sha256`", hint: "compute it with `shasum -a 256 FILE` or `sha256sum FILE`")
+      }
+      sha256 = try checksum(given)
+    }
     let size = try entries["size"].map { try $0.integer() }
     let credentials = try entries["credentials"].map(SourceParser.credentials) ?? CredentialReference.none
     let archive = try entries["archive"].map(archiveSpec)
@@ -70,7 +86,7 @@ enum AssetsParser {
   }
 
   private static func archiveSpec(_ value: YAMLValue) throws -> ArchiveSpec {
-    let keys = ["format", "stripComponents", "include", "exclude", "maxEntries", "maxExpandedBytes"]
+    let keys = ["format", "stripComponents", "flatten", "include", "exclude", "maxEntries", "maxExpandedBytes"]
     let entries = try value.entries(allowed: keys, required: ["format"])
     let formatValue = entries["format"]!
     guard let format = ArchiveFormat(rawValue: try formatValue.string()) else {
@@ -80,6 +96,7 @@ enum AssetsParser {
     }
     var spec = ArchiveSpec(format: format)
     if let strip = entries["stripComponents"] { spec.stripComponents = Int(try strip.integer(in: 0...100)) }
+    if let flatten = entries["flatten"] { spec.flatten = try flatten.boolean() }
     if let include = entries["include"] { spec.include = try include.globList() }
     if let exclude = entries["exclude"] { spec.exclude = try exclude.globList() }
     if let limit = entries["maxEntries"] { spec.maxEntries = Int(try limit.integer(in: 1...10_000_000)) }

@@ -8,6 +8,7 @@ import RippleCore
 enum GenerateParser {
   static let keys = [
     "id", "command", "inputs", "destination", "after", "private", "environment", "toolchain", "outputs",
+    "timeout",
   ]
 
   /// An entry and the YAML it came from, for errors found by `crossCheck`.
@@ -43,9 +44,10 @@ enum GenerateParser {
     let environment = try entries["environment"].map { try $0.listElements().map(SourceParser.variableName) } ?? []
     let toolchain = try entries["toolchain"].map { try argv($0, example: "[sqlite3, -version]") }
     let outputs = try entries["outputs"].map(outputPaths) ?? []
+    let timeout = try entries["timeout"].map { try $0.duration() } ?? GenerateSpec.defaultTimeout
     let spec = GenerateSpec(
       id: id, command: command, inputs: inputs, destination: destination, after: after, privateAsset: privateAsset,
-      environment: environment, toolchain: toolchain, outputs: outputs, origins: origins)
+      environment: environment, toolchain: toolchain, outputs: outputs, timeout: timeout, origins: origins)
     return Parsed(spec: spec, node: value, entries: entries)
   }
 

@@ -4,27 +4,60 @@ import RippleCore
 /// Parses an asset's `source:` and `credentials:`: each is a mapping with exactly one kind key.
 enum SourceParser {
   static func source(_ value: YAMLValue) throws -> AssetSource {
-    let (kind, child) = try single(value, of: ["https", "s3", "file"], what: "source")
+    let (kind, child) = try single(value, of: ["https", "s3", "file", "lfs"], what: "source")
     switch kind {
     case "https":
-      let urls = try child.stringList()
-      guard !urls.isEmpty else { throw child.error("no URL given", hint: "list one or more mirror URLs") }
-      for (index, url) in urls.enumerated() {
-        let lowered = url.lowercased()
-        guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://"), url.count > 8 else {
-          let at = urls.count == 1 ? child : (try child.listElements())[index]
-          // Only the scheme is quoted: the rest of a URL may hold a password (`https://user:pw@host`).
-          throw at.error("`\(Self.scheme(url))` is not an http(s) URL", hint: "write https://host/path")
-        }
-      }
-      return .https(urls: urls)
+      if case .mapping = child.node { return try runtimeURL(child) }
+      return .https(urls: try urls(child))
     case "s3":
       return .s3(try s3(child))
+    case "lfs":
+      let entries = try child.entries(allowed: ["paths", "stripComponents", "flatten"], required: ["paths"])
+      let paths = try entries["paths"]!.globList()
+      guard !paths.isEmpty else {
+        throw entries["paths"]!.error("no paths given", hint: "list the LFS files' globs, e.g. [Assets/Audio/**]")
+      }
+      var source = LFSSource(paths: paths)
+      if let strip = entries["stripComponents"] { source.stripComponents = Int(try strip.integer(in: 0...100)) }
+      if let flatten = entries["flatten"] { source.flatten = try flatten.boolean() }
+      return .lfs(source)
     default:
       let path = try child.string()
       guard !path.isEmpty else { throw child.error("the path is empty") }
       return .file(path: path)
     }
+  }
+
+  /// `https: {urlEnv: NAME}` or `https: {urlCommand: [argv…]}` (or `{url: …}`, the literal form): one of them.
+  private static func runtimeURL(_ value: YAMLValue) throws -> AssetSource {
+    let (kind, child) = try single(value, of: ["url", "urlEnv", "urlCommand"], what: "URL source")
+    switch kind {
+    case "url":
+      return .https(urls: try urls(child))
+    case "urlEnv":
+      return .runtimeURL(.environment(variable: try variableName(child)))
+    default:
+      let argv = try child.stringList()
+      guard let first = argv.first, !first.isEmpty else {
+        throw child.error("the command is empty", hint: "e.g. [heroku, config:get, AUDIO_URL, -a, my-app]")
+      }
+      return .runtimeURL(.command(argv))
+    }
+  }
+
+  /// One URL or a list of mirrors, each http(s).
+  private static func urls(_ child: YAMLValue) throws -> [String] {
+    let urls = try child.stringList()
+    guard !urls.isEmpty else { throw child.error("no URL given", hint: "list one or more mirror URLs") }
+    for (index, url) in urls.enumerated() {
+      let lowered = url.lowercased()
+      guard lowered.hasPrefix("https://") || lowered.hasPrefix("http://"), url.count > 8 else {
+        let at = urls.count == 1 ? child : (try child.listElements())[index]
+        // Only the scheme is quoted: the rest of a URL may hold a password (`https://user:pw@host`).
+        throw at.error("`\(Self.scheme(url))` is not an http(s) URL", hint: "write https://host/path")
+      }
+    }
+    return urls
   }
 
   private static func s3(_ value: YAMLValue) throws -> S3Location {

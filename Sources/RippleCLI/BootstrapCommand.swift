@@ -59,9 +59,17 @@ struct BootstrapCommand: AsyncParsableCommand {
       mode: publicOnly ? .public : requirePrivate ? .requirePrivate : .auto, offline: offline, force: force,
       jobs: jobs, caBundlePath: caBundle, allowInsecureHTTP: allowInsecureHTTP)
     let output = LiveProgress(terminal: .standardError)
-    let report = try await repository.openWorkspace().bootstrap(
-      settings, makeFetcher: BootstrapJob.liveFetcher, onEvent: output.handle)
+    let workspace = try repository.openWorkspace()
+    // Ctrl-C/SIGTERM cancel the run: commands and transforms run in process groups of their own (the
+    // terminal's SIGINT does not reach them), and cancelling stops each group (ProcessClient.live).
+    let task = Task {
+      try await workspace.bootstrap(settings, makeFetcher: BootstrapJob.liveFetcher, onEvent: output.handle)
+    }
+    let signals = SignalCancellation.install { task.cancel() }
+    defer { signals.uninstall() }
+    let outcome = await task.result
     output.finish()
+    let report = try outcome.get()
     if report.assets.isEmpty && report.secrets.isEmpty && report.generated.isEmpty {
       print("nothing to bootstrap: no `assets:`, `generate:` or `secrets:` in ripple.yml")
     } else if report.failures.isEmpty,

@@ -21,7 +21,8 @@ public struct AssetsConfig: Sendable, Hashable {
 public struct AssetSpec: Sendable, Hashable {
   public var id: String
   public var source: AssetSource
-  /// Lowercase hex SHA-256 of the downloaded bytes (the archive itself when `archive` is set).
+  /// Lowercase hex SHA-256 of the downloaded bytes (the archive itself when `archive` is set). For an
+  /// `lfs` source, empty in the config; the bootstrapper sets it to a digest of the pointers' oids.
   public var sha256: String
   public var size: Int64?
   public var credentials: CredentialReference
@@ -55,9 +56,49 @@ public struct AssetSpec: Sendable, Hashable {
 public enum AssetSource: Sendable, Hashable {
   /// One or more mirror URLs, tried in order. `http://` only with `--allow-insecure-http`.
   case https(urls: [String])
+  /// One URL known only at run time (`urlEnv`, `urlCommand`): a pre-signed link is itself the secret, so
+  /// it is never written to the config, receipts, output or errors (any URL shown is redacted).
+  case runtimeURL(RuntimeURL)
   case s3(S3Location)
   /// A local or network-mounted path (absolute, or relative to the repository root).
   case file(path: String)
+  /// Git LFS objects of this repository, fetched with git-lfs and verified against their pointers' oids
+  /// (so the asset's `sha256` is not written in the config).
+  case lfs(LFSSource)
+}
+
+/// `source: {lfs: {paths: [Assets/Audio/**], stripComponents: 2, flatten: true}}`.
+public struct LFSSource: Sendable, Hashable {
+  /// Repo-relative globs of tracked files that are LFS pointers; each must match at least one.
+  public var paths: [Glob]
+  /// Leading path components dropped from each file's repo-relative path (as for archives).
+  public var stripComponents: Int
+  /// Install each file by its base name (two files with one name are an error naming both).
+  public var flatten: Bool
+
+  public init(paths: [Glob], stripComponents: Int = 0, flatten: Bool = false) {
+    self.paths = paths
+    self.stripComponents = stripComponents
+    self.flatten = flatten
+  }
+}
+
+/// Where a run-time URL comes from. Its absence means "no access" (placeholders, or exit 3 with
+/// `--require-private`).
+public enum RuntimeURL: Sendable, Hashable {
+  /// `https: {urlEnv: AUDIO_URL}`: the value of the variable.
+  case environment(variable: String)
+  /// `https: {urlCommand: [heroku, config:get, AUDIO_URL]}`: the command's trimmed standard output
+  /// (argv, no shell).
+  case command([String])
+
+  /// Safe to print: the variable or the command, never the URL.
+  public var description: String {
+    switch self {
+    case .environment(let variable): "$\(variable)"
+    case .command(let argv): "`" + argv.joined(separator: " ") + "`"
+    }
+  }
 }
 
 public struct S3Location: Sendable, Hashable {
@@ -97,6 +138,9 @@ public enum ArchiveFormat: String, Sendable, Hashable, CaseIterable {
 public struct ArchiveSpec: Sendable, Hashable {
   public var format: ArchiveFormat
   public var stripComponents: Int
+  /// Installs each selected file by its base name into the destination (after `stripComponents` and
+  /// `include`); two files with one name are an error naming both.
+  public var flatten: Bool
   public var include: [Glob]
   public var exclude: [Glob]
   /// Limits against archive bombs.
@@ -104,11 +148,12 @@ public struct ArchiveSpec: Sendable, Hashable {
   public var maxExpandedBytes: Int64
 
   public init(
-    format: ArchiveFormat, stripComponents: Int = 0, include: [Glob] = [], exclude: [Glob] = [],
-    maxEntries: Int = 100_000, maxExpandedBytes: Int64 = 4 << 30
+    format: ArchiveFormat, stripComponents: Int = 0, flatten: Bool = false, include: [Glob] = [],
+    exclude: [Glob] = [], maxEntries: Int = 100_000, maxExpandedBytes: Int64 = 4 << 30
   ) {
     self.format = format
     self.stripComponents = stripComponents
+    self.flatten = flatten
     self.include = include
     self.exclude = exclude
     self.maxEntries = maxEntries

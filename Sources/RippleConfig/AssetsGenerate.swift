@@ -25,14 +25,20 @@ public struct GenerateSpec: Sendable, Hashable {
   public var toolchain: [String]?
   /// Files the command must write (relative to `$RIPPLE_OUTPUT_DIR`); empty: at least one file.
   public var outputs: [String]
+  /// How long the command may run; then its process group is killed and the entry fails, its previous
+  /// outputs kept (`timeout:`, default 30 minutes).
+  public var timeout: Duration
   /// Where `destination` was written (for errors found on disk).
   public var origins: PathOrigins
+
+  public static let defaultTimeout: Duration = .seconds(30 * 60)
 
   public init(
     id: String, command: [String], inputs: [Glob] = [], destination: String, after: [String] = [],
     privateAsset: String? = nil, environment: [String] = [], toolchain: [String]? = nil, outputs: [String] = [],
-    origins: PathOrigins = .init()
+    timeout: Duration = GenerateSpec.defaultTimeout, origins: PathOrigins = .init()
   ) {
+    self.timeout = timeout
     self.id = id
     self.command = command
     self.inputs = inputs

@@ -11,6 +11,9 @@ enum AssetChecks {
     // a repo-relative command (`Bootstrap/x.sh`) is checked by `ripple bootstrap` itself.
     let uses =
       config.assets.compactMap { asset in asset.transform.map { ($0.command[0], "asset \(asset.id) transforms") } }
+      + config.assets.compactMap { asset in
+        if case .lfs = asset.source { ("git-lfs", "asset \(asset.id) fetches Git LFS objects") } else { nil }
+      }
       + config.generate.flatMap { entry in
         ([entry.command[0]] + (entry.toolchain.map { [$0[0]] } ?? [])).filter { !$0.contains("/") }.map {
           ($0, "generate \(entry.id) runs")
@@ -30,6 +33,21 @@ enum AssetChecks {
   static func credentials(_ config: AssetsConfig, environment: [String: String]) -> [DoctorCheck] {
     config.assets.compactMap { asset -> DoctorCheck? in
       let name = "credentials \(asset.id)"
+      // A run-time URL is the asset's credential: its variable set, or its command on PATH (never run here).
+      switch asset.source {
+      case .runtimeURL(.environment(let variable)):
+        return variableCheck(name, [variable], environment)
+      case .runtimeURL(.command(let argv)):
+        if let path = which(argv[0], environment: environment) {
+          return DoctorCheck(name: name, ok: true, detail: "urlCommand `\(argv[0])` at \(path)", fix: nil)
+        }
+        return DoctorCheck(
+          name: name, ok: true,
+          detail: "urlCommand `\(argv[0])` is not on PATH: `ripple bootstrap` installs placeholders instead",
+          fix: "install `\(argv[0])` and log in, if you have access to the private assets", isWarning: true)
+      default:
+        break
+      }
       switch asset.credentials {
       case .none:
         return nil

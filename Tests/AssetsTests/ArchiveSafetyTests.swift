@@ -149,4 +149,30 @@ struct ArchiveSafetyTests {
       try FileManager.default.destinationOfSymbolicLink(atPath: repo.path("Sources/App/Resources/sub/link.wav"))
         == "../a.wav")
   }
+
+  @Test func flattenInstallsSelectedFilesByBaseName() async throws {
+    let repo = try TestRepository()
+    let data = try makeArchive(
+      .tar,
+      [
+        ["file", "Audio/Sounds/App/tap.wav", "T"], ["file", "Audio/Music/App/theme.wav", "M"],
+        ["file", "Audio/Sounds/Core/clip.wav", "C"],
+        ["hardlink", "Audio/Music/App/again.wav", "Audio/Music/App/theme.wav"],
+      ], at: repo.base + "/fixture.tar")
+    let spec = ArchiveSpec(
+      format: .tar, stripComponents: 1, flatten: true, include: [Glob("Sounds/App/*.wav"), Glob("Music/App/*.wav")])
+    let report = try await repo.bootstrapper(testFetcher(["a": data], log: FetchLog())).run(
+      AssetsConfig(assets: [.test("a", data: data, archive: spec)]))
+    try report.check()
+    #expect(repo.snapshot("Sources/App/Resources") == ["tap.wav": "T", "theme.wav": "M", "again.wav": "M"])
+  }
+
+  @Test func flattenCollisionNamesBothEntries() async throws {
+    let spec = ArchiveSpec(format: .zip, stripComponents: 1, flatten: true)
+    let error = try await expectRefused(
+      .zip, [["file", "Audio/Sounds/App/tap.wav", "1"], ["file", "Audio/Sounds/Core/Tap.wav", "2"]], spec: spec)
+    #expect(error == .flattenCollision(asset: "a", first: "Sounds/App/tap.wav", second: "Sounds/Core/Tap.wav"))
+    #expect(error.description.contains("`Sounds/App/tap.wav` and `Sounds/Core/Tap.wav`"))
+    #expect(error.category.exitCode == 1)
+  }
 }

@@ -122,7 +122,7 @@ struct BootstrapFlowTests {
     let data = Data("asset".utf8)
     let config = AssetsConfig(assets: [.test("w", data: data, fileName: "w.txt")])
     let report = try await repo.bootstrapper(testFetcher(["w": data], log: FetchLog())).run(config)
-    #expect(report.failures == [.unmanagedFileInTheWay(asset: "w", path: "Sources/App/Resources/w.txt")])
+    #expect(report.failures == [.unmanagedFileInTheWay(owner: .asset("w"), path: "Sources/App/Resources/w.txt")])
     #expect(repo.snapshot("Sources/App/Resources") == ["w.txt": "user's"])
     try await repo.bootstrapper(testFetcher(["w": data], log: FetchLog()), force: true).run(config).check()
     #expect(repo.read("Sources/App/Resources/w.txt") == "asset")
@@ -140,7 +140,7 @@ struct BootstrapFlowTests {
     let v2 = try makeArchive(.zip, [["file", "a.txt", "A2"]], at: repo.base + "/v2.zip")
     let dropped = try await repo.bootstrapper(testFetcher(["a": v2], log: log)).run(
       AssetsConfig(assets: [.test("a", data: v2, archive: ArchiveSpec(format: .zip))]))
-    #expect(dropped.failures == [.gitTrackedFileInTheWay(asset: "a", path: "Sources/App/Resources/a.txt")])
+    #expect(dropped.failures == [.gitTrackedFileInTheWay(owner: .asset("a"), path: "Sources/App/Resources/a.txt")])
     #expect(repo.snapshot("Sources/App/Resources") == ["a.txt": "A1", "b.txt": "B1"])
     // Once a.txt is untracked again, the install goes through; b.txt (tracked) stays.
     try repo.run("git", "rm", "-q", "--cached", "Sources/App/Resources/a.txt")

@@ -105,8 +105,8 @@ struct DestinationSafetyTests {
     let report = try await repo.bootstrapper(testFetcher(["words": pointer], log: FetchLog())).run(
       AssetsConfig(assets: [.test("words", data: pointer, fileName: ".git")]))
     let error = try #require(report.failures.first)
-    guard case .protectedFile(let asset, let path, _) = error else { throw error }
-    #expect(asset == "words" && path == "Sources/App/Resources/.git")
+    guard case .protectedFile(let owner, let path, _) = error else { throw error }
+    #expect(owner == .asset("words") && path == "Sources/App/Resources/.git")
     #expect(error.category.exitCode == 1)
     #expect(!FileManager.default.fileExists(atPath: repo.path("Sources/App/Resources/.git")))
   }

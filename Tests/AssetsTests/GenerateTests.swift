@@ -104,9 +104,9 @@ struct GenerateTests {
       ])
     let error = try await expectAssetsError { try report.check() }
     #expect(error.category == .checkFailed)
-    #expect(error.description.contains("generate `words`: `sh -c"))
+    #expect(error.description.contains("generate entry `words`: `sh -c"))
     #expect(error.description.contains("exited with status 3:\n    boom"))
-    #expect(error.description.contains("generate `count`: skipped because `words` was not installed"))
+    #expect(error.description.contains("generate entry `count`: skipped because `words` was not installed"))
     #expect(repo.snapshot("Sources/Words/Resources") == before)
     #expect(repo.read("Sources/Count/Resources/count.txt")?.trimmingCharacters(in: .whitespaces) == "1\n")
     #expect(try FileManager.default.contentsOfDirectory(atPath: repo.path("Sources/Words")) == ["Resources"])

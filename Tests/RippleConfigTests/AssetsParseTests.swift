@@ -290,4 +290,63 @@ struct ProtectedDestinationParseTests {
     #expect(error.message.contains("not an http(s) URL"))
     #expect(!error.description.contains("hunter2"))
   }
+
+  @Test func runtimeURLsAndFlattenParse() throws {
+    let source = "{https: [\"https://example.com/a.zip\"]}"
+    let fromEnv = try ConfigLoader.parse(
+      asset().replacingOccurrences(of: source, with: "{https: {urlEnv: AUDIO_URL}}")
+        + "    archive: {format: zip, flatten: true}\n", path: "ripple.yml"
+    ).assets.assets[0]
+    #expect(fromEnv.source == .runtimeURL(.environment(variable: "AUDIO_URL")))
+    #expect(fromEnv.archive?.flatten == true)
+    let fromCommand = try ConfigLoader.parse(
+      asset().replacingOccurrences(
+        of: source, with: "{https: {urlCommand: [heroku, config:get, AUDIO_URL, -a, isowords-staging]}}"),
+      path: "ripple.yml"
+    ).assets.assets[0]
+    #expect(
+      fromCommand.source == .runtimeURL(.command(["heroku", "config:get", "AUDIO_URL", "-a", "isowords-staging"])))
+    let literal = try ConfigLoader.parse(
+      asset().replacingOccurrences(of: source, with: "{https: {url: \"https://example.com/b.zip\"}}"),
+      path: "ripple.yml"
+    ).assets.assets[0]
+    #expect(literal.source == .https(urls: ["https://example.com/b.zip"]))
+  }
+
+  @Test func runtimeURLSourcesAreOneAtATime() throws {
+    let source = "{https: [\"https://example.com/a.zip\"]}"
+    for given in [
+      "{https: {urlEnv: AUDIO_URL, urlCommand: [heroku, config:get, AUDIO_URL]}}",
+      "{https: {urlEnv: AUDIO_URL, url: \"https://user:hunter2@example.com/a\"}}",
+      "{https: {urlCommand: [heroku], url: \"https://example.com/a\"}}",
+    ] {
+      let error = try failure(asset().replacingOccurrences(of: source, with: given))
+      #expect(error.message == "give one URL source, not 2")
+      #expect(error.hint == "one of: url, urlEnv, urlCommand")
+      #expect(!error.description.contains("hunter2"))
+    }
+    let empty = try failure(asset().replacingOccurrences(of: source, with: "{https: {urlCommand: []}}"))
+    #expect(empty.message == "the command is empty")
+    let badName = try failure(asset().replacingOccurrences(of: source, with: "{https: {urlEnv: \"https://x\"}}"))
+    #expect(badName.message.contains("is not an environment variable name"))
+  }
+
+  @Test func lfsSourcesNeedNoPinAndRefuseOne() throws {
+    let lfs = """
+      assets:
+        - id: public-audio
+          source: {lfs: {paths: ["Assets/Audio/**"], stripComponents: 2, flatten: true}}
+          destination: Sources/App/Resources
+
+      """
+    let spec = try ConfigLoader.parse(lfs, path: "ripple.yml").assets.assets[0]
+    #expect(spec.source == .lfs(LFSSource(paths: [Glob("Assets/Audio/**")], stripComponents: 2, flatten: true)))
+    #expect(spec.sha256 == "")
+    let pinned = try failure(lfs + "    sha256: \"\(sha)\"\n")
+    #expect(pinned.message == "an lfs source takes no `sha256`")
+    let empty = try failure(lfs.replacingOccurrences(of: "[\"Assets/Audio/**\"]", with: "[]"))
+    #expect(empty.message == "no paths given")
+    let unpinned = try failure(asset().replacingOccurrences(of: "    sha256: \"\(sha)\"\n", with: ""))
+    #expect(unpinned.message == "missing key `sha256`")
+  }
 }

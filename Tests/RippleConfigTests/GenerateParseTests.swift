@@ -122,4 +122,20 @@ struct GenerateParseTests {
     let variable = try failure("generate:\n  - {id: a, command: [true], destination: A, environment: [\"1X\"]}\n")
     #expect(variable.keyPath == "generate[0].environment[0]")
   }
+
+  @Test func timeoutDefaultsToThirtyMinutesAndIsADuration() throws {
+    let config = try ConfigLoader.parse(dictionary, path: "ripple.yml").assets
+    #expect(config.generate.allSatisfy { $0.timeout == .seconds(1800) })
+    let short = try ConfigLoader.parse(
+      dictionary.replacingOccurrences(
+        of: "    outputs: [Words.en.db]\n", with: "    outputs: [Words.en.db]\n    timeout: 90s\n"),
+      path: "ripple.yml"
+    ).assets
+    #expect(short.generate.first { $0.id == "words-db" }?.timeout == .seconds(90))
+    let error = try failure(
+      dictionary.replacingOccurrences(
+        of: "    outputs: [Words.en.db]\n", with: "    outputs: [Words.en.db]\n    timeout: 10\n"))
+    #expect(error.message == "`10` has no unit")
+    #expect(error.keyPath == "generate[0].timeout")
+  }
 }

@@ -73,7 +73,7 @@ import Testing
         with: "{ echo 'Error: no such table: nowhere' >&2; exit 7; } && sqlite3 -batch --init"))
     let result = try RippleBinary.run(["bootstrap"], in: repo.root)
     #expect(result.status == 1, "\(result.standardError)")
-    #expect(result.standardError.contains("generate `words-db`: `sh -c"), "\(result.standardError)")
+    #expect(result.standardError.contains("generate entry `words-db`: `sh -c"), "\(result.standardError)")
     #expect(result.standardError.contains("exited with status 7:\n    Error: no such table: nowhere"))
     #expect(try count(repo) == "3\n")
   }
@@ -142,5 +142,57 @@ import Testing
     try repo.write("ripple.yml", config + "daemon: {bootstrap: false}\n")
     let other = try RippleBinary.affectedTests(["--base", "HEAD"], in: repo.root)
     #expect(other.json["runAll"] as? Bool == true)
+  }
+
+  @Test func sigtermStopsAHungCommandWithItsProcessGroup() async throws {
+    let repo = try TestRepository()
+    let pidFile = repo.root + "/sleep.pid"
+    try repo.write(
+      "ripple.yml",
+      """
+      generate:
+        - id: hang
+          command: [sh, -c, "sleep 300 & echo $! > \(pidFile); wait"]
+          destination: Sources/Hang/Resources
+
+      """)
+    try repo.commitAll("hang")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: RippleBinary.path)
+    process.arguments = ["bootstrap"]
+    process.currentDirectoryURL = URL(fileURLWithPath: repo.root)
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["RIPPLE_CACHE_DIR": RippleBinary.cacheDirectory, "NO_COLOR": "1"]) { $1 }
+    let errors = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = errors
+    try process.run()
+    let deadline = ContinuousClock.now + .seconds(60)
+    var sleepPID: Int32?
+    while sleepPID == nil && ContinuousClock.now < deadline && process.isRunning {
+      sleepPID = (try? String(contentsOfFile: pidFile, encoding: .utf8)).flatMap {
+        Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
+      }
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    let pid = try #require(sleepPID, "the command never started")
+    kill(process.processIdentifier, SIGTERM)
+    let stoppedAt = ContinuousClock.now
+    while process.isRunning && ContinuousClock.now - stoppedAt < .seconds(30) {
+      try await Task.sleep(for: .milliseconds(100))
+    }
+    #expect(!process.isRunning, "ripple bootstrap stops within 30 s of SIGTERM")
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(process.terminationStatus == 3, "\(stderr)")
+    #expect(stderr.contains("generate entry `hang`: interrupted"), "\(stderr)")
+    var gone = false
+    while !gone && ContinuousClock.now - stoppedAt < .seconds(30) {
+      gone = kill(pid, 0) != 0 || TestCommandFailureTests.isZombie(pid)
+      if !gone { try await Task.sleep(for: .milliseconds(100)) }
+    }
+    if !gone { kill(pid, SIGKILL) }
+    #expect(gone, "the command's background sleep was stopped with its group")
   }
 }

@@ -146,6 +146,38 @@ import Testing
     #expect(manifests.ok, "\(manifests.detail)")
   }
 
+  @Test func doctorChecksGitLFSAndRunTimeURLs() async throws {
+    let repository = try Self.twoModulePackage()
+    try repository.write(
+      "ripple.yml",
+      """
+      assets:
+        - id: public-audio
+          source: {lfs: {paths: ["Assets/Audio/**"]}}
+          destination: Sources/Audio/Resources
+        - id: audio
+          source: {https: {urlEnv: RIPPLE_TEST_AUDIO_URL_UNSET}}
+          sha256: "\(String(repeating: "0", count: 64))"
+          destination: Sources/Audio/Private
+        - id: fonts
+          source: {https: {urlCommand: [ripple-no-such-heroku, config:get, FONTS_URL]}}
+          sha256: "\(String(repeating: "0", count: 64))"
+          destination: Sources/Fonts/Resources
+
+      """)
+    let cache = try TemporaryDirectory(prefix: "ripple-kit-cache")
+    var services = Self.services(RecordingProcess().client, cache: cache)
+    services.environment["PATH"] = "/nonexistent"
+    let checks = await try Workspace.open(directory: repository.root, services: services).doctor()
+    let lfs = try #require(checks.first { $0.name == "tool git-lfs" })
+    #expect(!lfs.ok && lfs.detail.contains("asset public-audio fetches Git LFS objects"))
+    #expect(lfs.fix?.contains("apt-get install git-lfs") == true)
+    let variable = try #require(checks.first { $0.name == "credentials audio" })
+    #expect(variable.isWarning && variable.detail.contains("RIPPLE_TEST_AUDIO_URL_UNSET not set"))
+    let command = try #require(checks.first { $0.name == "credentials fonts" })
+    #expect(command.isWarning && command.detail.contains("`ripple-no-such-heroku` is not on PATH"))
+  }
+
   @Test func aBareRepositoryIsAUsageErrorNamingIt() throws {
     let bare = try GitFixture(bare: true)
     #expect {
