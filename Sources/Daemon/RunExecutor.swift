@@ -23,6 +23,8 @@ enum RunOutcome: Sendable, Equatable {
   case error(String)
   /// The task was cancelled before or while tests ran.
   case cancelled
+  /// Like `error`, but for want of a resource of the daemon's own (file descriptors): worth trying again later.
+  case retryLater(String)
 }
 
 /// Does one run: private work tree at the right state, bootstrap when the asset manifest changed, the
@@ -73,7 +75,7 @@ struct RunExecutor: Sendable {
       if Task.isCancelled { return .cancelled }
       let message = (error as? any RippleError)?.description ?? "\(error)"
       say("error: \(message)")
-      return .error(message)
+      return DescriptorHeadroom.isShortage(error) ? .retryLater(message) : .error(message)
     }
   }
 

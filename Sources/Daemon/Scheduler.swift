@@ -30,6 +30,8 @@ actor Scheduler {
   private var causes: [Int64: StopCause] = [:]
   private var descriptions: [Int64: String] = [:]
   private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  /// How long a run that ended for want of file descriptors waits before it is queued again.
+  var retryDelay: Duration = .seconds(30)
 
   init(
     limit: Int, store: RunStore, executor: RunExecutor, repositories: [RepositorySettings], log: DaemonLog,
@@ -205,6 +207,7 @@ actor Scheduler {
       case (nil, .passed(let note)): (.passed, note)
       case (nil, .failed(let message)): (.failed, message)
       case (nil, .error(let message)): (.error, message)
+      case (nil, .retryLater(let message)): (.error, message)
       case (nil, .cancelled): (.interrupted, "stopped without a recorded cause")
       }
     do {
@@ -220,6 +223,7 @@ actor Scheduler {
         }
       } else {
         record = try store.finish(id, state: state, reason: reason)
+        if case (nil, .retryLater) = (cause, outcome), record.attempt < 3 { retryLater(record) }
       }
       statuses?.finished(record)
       notifications?.finished(record)
@@ -240,6 +244,20 @@ actor Scheduler {
     if tasks.isEmpty {
       for waiter in idleWaiters { waiter.resume() }
       idleWaiters.removeAll()
+    }
+  }
+
+  /// Queues `run` again after `retryDelay`: it ended for want of file descriptors, which come back as
+  /// connections close and other runs end.
+  private func retryLater(_ run: RunRecord) {
+    log.warning("queued again in \(retryDelay): the daemon was short of file descriptors", run: run.id)
+    let delay = retryDelay
+    Task {
+      try? await Task.sleep(for: delay)
+      _ = self.submit(
+        NewRun(
+          repository: run.repository, branch: run.branch, head: run.head, trigger: .requeue, retryOf: run.id,
+          attempt: run.attempt + 1))
     }
   }
 

@@ -35,6 +35,7 @@ extension ProcessClient {
   static func spawnStreaming(_ request: ProcessRequest, onLine: @escaping @Sendable (OutputLine) -> Void)
     async throws -> ProcessResult
   {
+    try DescriptorHeadroom.check(command: request.commandLine)
     do {
       let result = try await ProcessGroupReaper.reaping { reaper in
         try await Subprocess.run(

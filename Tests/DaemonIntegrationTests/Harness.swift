@@ -95,13 +95,19 @@ final class DaemonHarness: @unchecked Sendable {
   /// Writes rippled.yml (the repository section given, or the remote) and starts the daemon.
   func start(
     repositories: String? = nil, http: String = "", extra: String = "", grace: String = "30s",
-    environment: [String: String] = [:], address: String = "127.0.0.1:0", stderrToClosedPipe: Bool = false
+    environment: [String: String] = [:], address: String = "127.0.0.1:0", stderrToClosedPipe: Bool = false,
+    openFileLimit: Int? = nil
   ) throws {
     try writeConfig(repositories: repositories, http: http, extra: extra, grace: grace, address: address)
     try? FileManager.default.removeItem(atPath: state + "/http-port")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.binary)
     process.arguments = ["--config", root + "/rippled.yml"]
+    if let openFileLimit {
+      // The shell sets the soft and hard limits, then becomes rippled (same pid).
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" \"$@\"", Self.binary] + process.arguments!
+    }
     var env = ProcessInfo.processInfo.environment
     env["NOTIFY_SOCKET"] = notify.path
     env["WATCHDOG_USEC"] = "2000000"
