@@ -352,6 +352,7 @@ struct RunExecutor: Sendable {
     switch event {
     case .started(let packages, let targets): "testing \(targets) targets in \(packages) packages"
     case .building(let package): "building \(package)"
+    case .output(_, let line): "  " + line.text
     case .built(let package, let succeeded, let seconds):
       "built \(package): \(succeeded ? "ok" : "FAILED") in \(String(format: "%.1f", seconds)) s"
     case .testing(let package, let targets, let attempt):

@@ -113,6 +113,10 @@ import Testing
     }
     keepFlooding.cancel()
     #expect(run?["state"] as? String == "passed", "\(run ?? [:])\n\(h.output.suffix(3000))")
+    // The build's own lines are in the run log, written as they came (item 4).
+    let id = try #require(run?["id"] as? Int)
+    let log = String(decoding: try await h.get("/api/runs/\(id)/log").body, as: UTF8.self)
+    #expect(log.contains("Compiling") || log.contains("Build complete"), "\(log.suffix(2000))")
     #expect(healthy > 0)
     #expect(flood.closedByPeer > 0, "idle connections beyond the cap were closed")
     #expect(peak < limit - 32, "open descriptors peaked at \(peak) of \(limit)")
