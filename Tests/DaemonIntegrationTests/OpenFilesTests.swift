@@ -76,6 +76,20 @@ import Testing
     return code
   }
 
+  /// A raw request (head and body as given) on a fresh connection; the status line's code.
+  static func status(port: Int, raw: String) throws -> Int {
+    guard let socket = Flood.connect(port: port) else { throw HarnessError("cannot connect to \(port)") }
+    defer { close(socket) }
+    _ = raw.withCString { send(socket, $0, strlen($0), 0) }
+    var buffer = [UInt8](repeating: 0, count: 256)
+    let count = recv(socket, &buffer, buffer.count, 0)
+    let line = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
+    guard line.hasPrefix("HTTP/1.1 "), let code = Int(line.dropFirst(9).prefix(3)) else {
+      throw HarnessError("no status line: \(line)")
+    }
+    return code
+  }
+
   static func openDescriptors(_ pid: Int32) -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
   }
@@ -122,6 +136,11 @@ import Testing
     #expect(peak < limit - 32, "open descriptors peaked at \(peak) of \(limit)")
     #expect(try Self.status(port: port, host: "127.0.0.1:\(port)", path: "/healthz") == 200)
     #expect(try Self.status(port: port, host: "rebind.evil.example:\(port)", path: "/healthz") == 421)
+    // A malformed chunked body is the client's mistake: 400, not 500 (item 10).
+    let garbled =
+      "POST /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(DaemonHarness.token)\r\n"
+      + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"
+    #expect(try Self.status(port: port, raw: garbled) == 400)
     #expect(h.process?.isRunning == true)
   }
 }
