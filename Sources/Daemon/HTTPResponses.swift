@@ -2,8 +2,8 @@ import DaemonWeb
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOHTTP1
 import NIOCore
+import NIOHTTP1
 import RunStore
 
 /// The answers every route collection builds: JSON, pages and plain bytes, each with the same security headers.

@@ -175,7 +175,8 @@ public struct Rippled: Sendable {
     lifecycle.append(
       .init(
         service: MaintenanceService(
-          store: store, retention: configuration.retention, health: health, logs: paths.logs, log: log)))
+          store: store, retention: configuration.retention, health: health, logs: paths.logs, log: log,
+          scheduler: scheduler)))
     if let interval = notifier.watchdogInterval {
       lifecycle.append(.init(service: WatchdogService(notifier: notifier, interval: interval)))
     }

@@ -165,6 +165,15 @@ public final class RunStore: Sendable {
       ]) ?? false
   }
 
+  /// A write that changes nothing in the end (a row added and removed in one transaction): whether the file
+  /// takes writes again after a failure.
+  public func probeWrite() throws(RunStoreError) {
+    try write("probe a write") { db in
+      try db.execute(sql: "INSERT INTO deliveries (deliveryID, receivedAt) VALUES ('rippled-probe', 0)")
+      try db.execute(sql: "DELETE FROM deliveries WHERE deliveryID = 'rippled-probe'")
+    }
+  }
+
   // MARK: Analysis and results
 
   /// Records (or replaces) the analysis of a run: its base and counts, changed files, reasons, warnings,
