@@ -31,6 +31,8 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    // Already Hummingbird's dependency: the HTTP parts rippled's connection gate sees (NIOHTTPTypes).
+    .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
   ],
   targets: [
     // libgit2 as a system library, found through pkg-config.
@@ -150,6 +152,8 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
       ]),
     // rippled's commands, one per file: parse, call Daemon, print.
     .target(
@@ -205,7 +209,8 @@ let package = Package(
     .testTarget(
       name: "DaemonTests",
       dependencies: [
-        "Daemon", "DaemonWeb", "FileWatch", "RippleCore", "RunModel", "RunStore", "RippleConfig", "Git", "TestRunner",
+        "Daemon", "DaemonWeb", "RippleKit", "FileWatch", "RippleCore", "RunModel", "RunStore", "RippleConfig", "Git",
+        "TestRunner",
         "ServiceMetrics", "SystemClients", "TestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -62,7 +62,9 @@ public enum DaemonConfigLoader {
     case http, stateDirectory, cacheDirectory, logsDirectory, concurrency, shutdownGrace, retention, runs, repositories
   }
 
-  static let httpKeys = ["address", "tokenFile", "webhookSecretFile", "publicURL"]
+  static let httpKeys = [
+    "address", "tokenFile", "webhookSecretFile", "publicURL", "maxConnections", "maxLogFollowers",
+  ]
   static let retentionKeys = ["maxRuns", "maxAge", "maxLogSize"]
 
   private static func http(_ value: YAMLValue) throws -> HTTPSettings {
@@ -72,6 +74,8 @@ public enum DaemonConfigLoader {
       case "address": (settings.host, settings.port) = try child.listenAddress()
       case "tokenFile": settings.tokenFile = try child.optionalPath()
       case "publicURL": settings.publicURL = try child.webURL(allowLoopbackHTTP: true).trimmingSuffix("/")
+      case "maxConnections": settings.maxConnections = try child.count(atLeast: 8)
+      case "maxLogFollowers": settings.maxLogFollowers = try child.count(atLeast: 1)
       default: settings.webhookSecretFile = try child.optionalPath()
       }
     }

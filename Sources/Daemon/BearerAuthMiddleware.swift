@@ -5,16 +5,33 @@ import Hummingbird
 /// The one check in front of every state change (docs/DESIGN.md, "Web login"): `Authorization: Bearer <token>`
 /// (constant-time), or a logged-in browser's session cookie from the same origin. 403 when no token is configured
 /// (`http.tokenFile`) or a cookie comes with a foreign Origin; 401 when neither credential is valid.
+/// A wrong bearer token counts against the client in `failures`; a client locked out gets 429.
 struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
   var token: [UInt8]?
   var sessions: WebSessions = WebSessions()
   var publicURL: String?
+  var failures = FailureThrottle()
+  var log = DaemonLog(minimum: .error, sink: { _ in })
 
   func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
     -> Response
   {
-    switch WebAuth.check(request, token: token, sessions: sessions, publicURL: publicURL) {
-    case .allowed: return try await next(request, context)
+    let client = (context as? RippledRequestContext)?.client ?? "unknown"
+    if let seconds = failures.retryAfter(client) {
+      throw HTTPError(
+        .tooManyRequests, headers: [.retryAfter: "\(seconds)"],
+        message: "too many failed attempts from \(client); try again in \(seconds) s")
+    }
+    let outcome = WebAuth.check(request, token: token, sessions: sessions, publicURL: publicURL)
+    if outcome == .unauthorized, request.headers[.authorization] != nil,
+      let suffix = failures.failed(client).logSuffix
+    {
+      log.warning("a request with a wrong bearer token was refused (\(suffix))")
+    }
+    switch outcome {
+    case .allowed:
+      if request.headers[.authorization] != nil { failures.succeeded(client) }
+      return try await next(request, context)
     case .noToken: throw HTTPError(.forbidden, message: WebAuth.Outcome.noToken.message)
     case .crossOrigin: throw HTTPError(.forbidden, message: WebAuth.Outcome.crossOrigin.message)
     case .unauthorized:
@@ -62,19 +79,25 @@ enum WebAuth {
     return sessions.isValid(id)
   }
 
-  /// The request's Origin (or, without one, its Referer) names the host the request was sent to, or the host
-  /// of `http.publicURL` (behind a proxy). Neither header: refused, as every current browser sends Origin on a
-  /// form POST.
+  /// The request's Origin (or, without one, its Referer) is this dashboard's origin: scheme, host and port of the
+  /// request as rippled serves it (plain http, the Host header), or of `http.publicURL` (behind a proxy, often
+  /// https). Neither header: refused, as every current browser sends Origin on a form POST.
   static func isSameOrigin(_ request: Request, publicURL: String?) -> Bool {
     guard let source = request.headers[.origin] ?? request.headers[.referer], source != "null",
-      let sourceAuthority = authority(of: source)
+      let sourceOrigin = origin(of: source)
     else { return false }
     var accepted: [String] = []
     if let host = request.head.authority ?? request.headers[HTTPField.Name("Host")!] {
-      accepted.append(host.lowercased())
+      accepted.append("http://" + host.lowercased())
     }
-    if let publicURL, let own = authority(of: publicURL) { accepted.append(own) }
-    return accepted.contains(sourceAuthority)
+    if let publicURL, let own = origin(of: publicURL) { accepted.append(own) }
+    return accepted.contains(sourceOrigin)
+  }
+
+  /// "scheme://host[:port]" of a URL, lowercased; nil if it has no scheme or host.
+  static func origin(of url: String) -> String? {
+    guard let scheme = URLComponents(string: url)?.scheme, let authority = authority(of: url) else { return nil }
+    return scheme.lowercased() + "://" + authority
   }
 
   /// "host[:port]" of a URL, lowercased; nil if it has no host.

@@ -52,14 +52,17 @@ struct WatchdogService: Service {
   }
 }
 
-/// Retention once an hour (and at start); a logs folder that failed is probed every 10 s, and a runs
-/// database that failed a read every 30 s, so the daemon reports healthy again as soon as it can.
+/// Retention once an hour (and at start); a logs folder that failed is probed every 2 s, store writes that
+/// failed (a full disk) are tried again every 2 s, and a runs database that failed a read is checked every 30 s,
+/// so the daemon recovers by itself, and reports healthy again, as soon as it can.
 struct MaintenanceService: Service {
   var store: RunStore
   var retention: Retention
   var health: HealthBoard
   var logs: String
   var log: DaemonLog
+  /// Retries the store writes a full disk refused (nil in tests of retention alone).
+  var scheduler: Scheduler? = nil
 
   func run() async throws {
     await cancelWhenGracefulShutdown {
@@ -70,6 +73,7 @@ struct MaintenanceService: Service {
           pruneOldRuns()
         }
         if !health.isHealthy { probeLogs() }
+        await scheduler?.retryStoreWrites()
         if health.has(HealthBoard.storeReads), sinceRetention.components.seconds % 30 == 0 { probeStore() }
         try? await Task.sleep(for: .seconds(2))
         sinceRetention += .seconds(2)

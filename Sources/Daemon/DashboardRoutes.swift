@@ -6,8 +6,8 @@ import Hummingbird
 struct DashboardRoutes {
   var api: APIContext
 
-  var collection: RouteCollection<BasicRequestContext> {
-    let routes = RouteCollection(context: BasicRequestContext.self)
+  var collection: RouteCollection<RippledRequestContext> {
+    let routes = RouteCollection(context: RippledRequestContext.self)
     routes.get("/") { _, _ in
       let status = await api.status()
       let now = Date()

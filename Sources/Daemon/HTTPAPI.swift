@@ -22,10 +22,29 @@ struct APIContext: Sendable {
   var sessions: WebSessions = WebSessions()
   /// `http.publicURL`: its origin is accepted on state changes from a browser (behind a proxy).
   var publicURL: String? = nil
+  /// The Host headers answered (DNS rebinding); the test default is the loopback names only.
+  var hosts = HostPolicy(listenHost: "127.0.0.1", publicURL: nil)
+  /// Failed tokens and webhook signatures, per client.
+  var failures = FailureThrottle()
+  /// The `?follow=1` log readers open at once (`http.maxLogFollowers`).
+  var followers = Slots(limit: 32)
 
   /// The check in front of every state change (API and pages).
-  var authMiddleware: BearerAuthMiddleware<BasicRequestContext> {
-    BearerAuthMiddleware(token: token, sessions: sessions, publicURL: publicURL)
+  var authMiddleware: BearerAuthMiddleware<RippledRequestContext> {
+    BearerAuthMiddleware(token: token, sessions: sessions, publicURL: publicURL, failures: failures, log: log)
+  }
+
+  /// 429 with `Retry-After` while `client` is locked out after repeated failures.
+  func refuseIfLockedOut(_ client: String) throws {
+    guard let seconds = failures.retryAfter(client) else { return }
+    throw HTTPError(
+      .tooManyRequests, headers: [.retryAfter: "\(seconds)"],
+      message: "too many failed attempts from \(client); try again in \(seconds) s")
+  }
+
+  /// Counts a failed token or signature of `client` and writes `warning` unless one was written lately.
+  func recordFailure(_ client: String, warning: String) {
+    if let suffix = failures.failed(client).logSuffix { log.warning("\(warning) (\(suffix))") }
   }
 
   /// A read of the store for a request. A failure makes the daemon unhealthy (listed on /readyz until the
@@ -58,9 +77,10 @@ struct RunControl: Sendable {
 enum HTTPAPI {
   static let maxBody = 5 << 20
 
-  static func router(_ api: APIContext) -> Router<BasicRequestContext> {
-    let router = Router()
+  static func router(_ api: APIContext) -> Router<RippledRequestContext> {
+    let router = Router(context: RippledRequestContext.self)
     router.add(middleware: UnexpectedErrorMiddleware(log: api.log))
+    router.add(middleware: HostCheckMiddleware(policy: api.hosts))
     router.addRoutes(HealthRoutes(api: api).collection)
     router.addRoutes(RunsAPIRoutes(api: api).collection, atPath: "/api")
     router.addRoutes(WebhookRoutes(api: api).collection, atPath: "/hooks")

@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import RunStore
 
 /// The answers every route collection builds: JSON, pages and plain bytes, each with the same security headers.
@@ -49,6 +50,9 @@ struct UnexpectedErrorMiddleware<Context: RequestContext>: RouterMiddleware {
       return try await next(request, context)
     } catch let error as any HTTPResponseError {
       throw error
+    } catch let error as HTTPParserError {
+      // A body the client garbled (a bad chunk size, say) is its mistake, not the daemon's.
+      throw HTTPError(.badRequest, message: "the request could not be read: \(error)")
     } catch {
       log.error("\(request.method) \(request.uri.path) failed: \(error)")
       throw HTTPError(.internalServerError, message: "internal error: \(error); the daemon's log has it too")

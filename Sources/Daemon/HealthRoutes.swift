@@ -5,8 +5,8 @@ import RunModel
 struct HealthRoutes {
   var api: APIContext
 
-  var collection: RouteCollection<BasicRequestContext> {
-    let routes = RouteCollection(context: BasicRequestContext.self)
+  var collection: RouteCollection<RippledRequestContext> {
+    let routes = RouteCollection(context: RippledRequestContext.self)
     routes.get("/healthz") { _, _ in "ok\n" }
     routes.get("/readyz") { _, _ in
       let status = await api.status()

@@ -133,18 +133,26 @@ public struct Rippled: Sendable {
         running: await scheduler.runningIDs,
         repositories: branchSources.map(\.status) + worktreeSources.map(\.status))
     }
+    let budget = DescriptorBudget.plan(
+      openFileLimit: DescriptorBudget.raiseSoftLimit(), connections: configuration.http.maxConnections,
+      followers: configuration.http.maxLogFollowers)
+    if let warning = budget.warning { log.warning(warning) }
+    let gate = ConnectionGate(limit: budget.connections)
     let api = APIContext(
       store: store, runs: .live(scheduler), metrics: metrics, status: statusProvider, branchSources: branchSources,
       worktreeSources: worktreeSources, token: secrets.token, webhookSecret: secrets.webhookSecret, log: log,
       health: health,
       sessions: WebSessions(secure: configuration.http.publicURL?.lowercased().hasPrefix("https://") ?? false),
-      publicURL: configuration.http.publicURL)
+      publicURL: configuration.http.publicURL,
+      hosts: HostPolicy(listenHost: configuration.http.host, publicURL: configuration.http.publicURL),
+      followers: Slots(limit: budget.followers))
 
     var logger = Logger(label: "rippled")
     logger.logLevel = .warning
     let listening = Latch()
     let app = Application(
       router: HTTPAPI.router(api),
+      server: .http1(configuration: .init(additionalChannelHandlers: [gate.handler()])),
       configuration: .init(
         address: .hostname(configuration.http.host, port: configuration.http.port), serverName: "rippled"),
       onServerRunning: { channel in
@@ -172,7 +180,8 @@ public struct Rippled: Sendable {
     lifecycle.append(
       .init(
         service: MaintenanceService(
-          store: store, retention: configuration.retention, health: health, logs: paths.logs, log: log)))
+          store: store, retention: configuration.retention, health: health, logs: paths.logs, log: log,
+          scheduler: scheduler)))
     if let interval = notifier.watchdogInterval {
       lifecycle.append(.init(service: WatchdogService(notifier: notifier, interval: interval)))
     }

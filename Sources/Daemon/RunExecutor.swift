@@ -23,6 +23,8 @@ enum RunOutcome: Sendable, Equatable {
   case error(String)
   /// The task was cancelled before or while tests ran.
   case cancelled
+  /// Like `error`, but for want of a resource of the daemon's own (file descriptors): worth trying again later.
+  case retryLater(String)
 }
 
 /// Does one run: private work tree at the right state, bootstrap when the asset manifest changed, the
@@ -76,7 +78,7 @@ struct RunExecutor: Sendable {
       if Task.isCancelled { return .cancelled }
       let message = (error as? any RippleError)?.description ?? "\(error)"
       say("error: \(message)")
-      return .error(message)
+      return DescriptorHeadroom.isShortage(error) ? .retryLater(message) : .error(message)
     }
   }
 
@@ -353,6 +355,7 @@ struct RunExecutor: Sendable {
     switch event {
     case .started(let packages, let targets): "testing \(targets) targets in \(packages) packages"
     case .building(let package): "building \(package)"
+    case .output(_, let line): "  " + line.text
     case .built(let package, let succeeded, let seconds):
       "built \(package): \(succeeded ? "ok" : "FAILED") in \(String(format: "%.1f", seconds)) s"
     case .testing(let package, let targets, let attempt):

@@ -12,13 +12,15 @@ enum RunLogStream {
   static let interval = Duration.milliseconds(250)
 
   static func response(
-    path: String, offset: Int, follow: Bool, isRunning: @escaping @Sendable () -> Bool
+    path: String, offset: Int, follow: Bool, slots: Slots? = nil, isRunning: @escaping @Sendable () -> Bool
   ) -> Response {
     var headers = HTTPFields()
     headers[.contentType] = "text/plain; charset=utf-8"
     headers[.cacheControl] = "no-store"
     headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
     let body = ResponseBody { writer in
+      // The follower's place (taken by the route) is given back however the stream ends.
+      defer { slots?.give() }
       var position = max(0, offset)
       while true {
         // Whether the run was still going is read before the file, so the bytes of its last moment are sent.

@@ -9,8 +9,8 @@ import RunModel
 struct RunsAPIRoutes {
   var api: APIContext
 
-  var collection: RouteCollection<BasicRequestContext> {
-    let routes = RouteCollection(context: BasicRequestContext.self)
+  var collection: RouteCollection<RippledRequestContext> {
+    let routes = RouteCollection(context: RippledRequestContext.self)
     routes.get("status") { _, _ in try HTTPAPI.json(await api.status()) }
     routes.get("runs") { request, _ in
       let query = request.uri.queryParameters
@@ -46,14 +46,22 @@ struct RunsAPIRoutes {
         throw HTTPError(.notFound, message: "no run \(id)")
       }
       let query = request.uri.queryParameters
-      let offset = query["offset"].flatMap { Int(String($0)) } ?? 0
+      let offsetText = query["offset"].map(String.init) ?? "0"
       let follow = ["1", "true"].contains(query["follow"].map(String.init) ?? "")
-      guard offset >= 0 else { throw HTTPError(.badRequest, message: "'offset' must be 0 or more") }
+      guard let offset = Int(offsetText), offset >= 0 else {
+        throw HTTPError(.badRequest, message: "'offset' must be a whole number, 0 or more (not '\(offsetText)')")
+      }
       guard let path = run.logPath, follow || FileManager.default.fileExists(atPath: path) else {
         throw HTTPError(.notFound, message: "run \(id) has no log")
       }
+      // Each follower holds a connection for as long as the run goes on: their number is capped.
+      guard !follow || api.followers.take() else {
+        throw HTTPError(
+          .serviceUnavailable, headers: [.retryAfter: "5"],
+          message: "too many logs are followed at once (http.maxLogFollowers: \(api.followers.limit))")
+      }
       let store = api.store
-      return RunLogStream.response(path: path, offset: offset, follow: follow) {
+      return RunLogStream.response(path: path, offset: offset, follow: follow, slots: follow ? api.followers : nil) {
         guard let state = (try? store.run(id))??.state else { return false }
         return state == .queued || state == .running
       }

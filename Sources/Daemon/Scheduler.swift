@@ -30,6 +30,10 @@ actor Scheduler {
   private var causes: [Int64: StopCause] = [:]
   private var descriptions: [Int64: String] = [:]
   private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  /// Runs that ended while the store could not record it (a full disk): their real ending, written once it can.
+  private var unrecorded: [Int64: (state: RunState, reason: String?)] = [:]
+  /// How long a run that ended for want of file descriptors waits before it is queued again.
+  var retryDelay: Duration = .seconds(30)
 
   init(
     limit: Int, store: RunStore, executor: RunExecutor, repositories: [RepositorySettings], log: DaemonLog,
@@ -66,7 +70,7 @@ actor Scheduler {
     let record: RunRecord
     do {
       record = try store.enqueue(new)
-      health.set("store", nil)
+      health.set(Self.storeProblem, nil)
     } catch {
       storeFailed(error, doing: "queue a run of \(new.repository)/\(new.branch)")
       return nil
@@ -205,6 +209,7 @@ actor Scheduler {
       case (nil, .passed(let note)): (.passed, note)
       case (nil, .failed(let message)): (.failed, message)
       case (nil, .error(let message)): (.error, message)
+      case (nil, .retryLater(let message)): (.error, message)
       case (nil, .cancelled): (.interrupted, "stopped without a recorded cause")
       }
     do {
@@ -220,6 +225,7 @@ actor Scheduler {
         }
       } else {
         record = try store.finish(id, state: state, reason: reason)
+        if case (nil, .retryLater) = (cause, outcome), record.attempt < 3 { retryLater(record) }
       }
       statuses?.finished(record)
       notifications?.finished(record)
@@ -234,6 +240,8 @@ actor Scheduler {
       let level: DaemonLog.Level = state == .passed || state == .superseded ? .info : .warning
       log.log(level, "\(state.rawValue)" + (reason.map { ": \($0)" } ?? ""), run: id)
     } catch {
+      // Kept and written again by `retryStoreWrites` (the maintenance loop), so the run does not stay `running`.
+      unrecorded[id] = (state, reason)
       storeFailed(error, doing: "record the end of run \(id)")
     }
     apply(core.finished(id))
@@ -243,9 +251,52 @@ actor Scheduler {
     }
   }
 
+  /// After the store failed a write (a full disk, say): tries again. Records the endings it missed (their real
+  /// outcome), clears the store's problem once a write goes through, and puts queued runs it could not start back
+  /// in line. Called by the maintenance loop every few seconds while the daemon is unhealthy.
+  func retryStoreWrites() {
+    guard health.has(Self.storeProblem) || !unrecorded.isEmpty else { return }
+    do {
+      for (id, ending) in unrecorded.sorted(by: { $0.key < $1.key }) {
+        let record =
+          ending.state == .interrupted
+          ? try store.interrupt(id, reason: ending.reason ?? "interrupted")
+          : try store.finish(id, state: ending.state, reason: ending.reason)
+        unrecorded[id] = nil
+        statuses?.finished(record)
+        notifications?.finished(record)
+        log.info("recorded at last: \(ending.state.rawValue)", run: id)
+      }
+      try store.probeWrite()
+    } catch {
+      return storeFailed(error, doing: "write again")
+    }
+    health.set(Self.storeProblem, nil)
+    log.info("the runs database takes writes again")
+    let known = Set(core.runningIDs + core.pendingIDs)
+    let stranded = ((try? store.queued()) ?? []).filter { !known.contains($0.id) }
+    resume(stranded)
+  }
+
+  static let storeProblem = "store"
+
+  /// Queues `run` again after `retryDelay`: it ended for want of file descriptors, which come back as
+  /// connections close and other runs end.
+  private func retryLater(_ run: RunRecord) {
+    log.warning("queued again in \(retryDelay): the daemon was short of file descriptors", run: run.id)
+    let delay = retryDelay
+    Task {
+      try? await Task.sleep(for: delay)
+      _ = self.submit(
+        NewRun(
+          repository: run.repository, branch: run.branch, head: run.head, trigger: .requeue, retryOf: run.id,
+          attempt: run.attempt + 1))
+    }
+  }
+
   private func storeFailed(_ error: any Error, doing what: String) {
     let problem = "the runs database failed to \(what): \(error)"
-    health.set("store", problem)
+    health.set(Self.storeProblem, problem)
     log.error(problem)
   }
 

@@ -34,6 +34,7 @@ struct SchedulerCore: Sendable, Equatable {
 
   var queueLength: Int { pending.count }
   var runningIDs: [Int64] { running.values.sorted() }
+  var pendingIDs: [Int64] { pending.values.sorted() }
 
   /// A new run for `lane`. Run ids grow with time, so a smaller id is older.
   mutating func submit(_ id: Int64, lane: Lane, cancelRunning: Bool) -> [Action] {

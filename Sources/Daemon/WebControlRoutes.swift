@@ -16,15 +16,24 @@ struct WebControlRoutes {
     var next: String?
   }
 
-  var collection: RouteCollection<BasicRequestContext> {
-    let routes = RouteCollection(context: BasicRequestContext.self)
+  var collection: RouteCollection<RippledRequestContext> {
+    let routes = RouteCollection(context: RippledRequestContext.self)
     routes.get("/login") { request, _ in
       let next = Self.safeNext(request.uri.queryParameters["next"].map(String.init))
       let loggedIn = WebAuth.isLoggedIn(request, sessions: api.sessions)
       return HTTPAPI.html(
         Dashboard.login(next: next, message: nil, loggedIn: loggedIn, tokenConfigured: api.token != nil))
     }
-    routes.post("/login") { request, _ in
+    routes.post("/login") { request, context in
+      if let seconds = api.failures.retryAfter(context.client) {
+        var response = HTTPAPI.html(
+          Dashboard.login(
+            next: "/", message: "Too many wrong tokens; try again in \(seconds) s.", loggedIn: false,
+            tokenConfigured: api.token != nil),
+          status: .tooManyRequests)
+        response.headers[.retryAfter] = "\(seconds)"
+        return response
+      }
       let form = try await Self.form(request)
       let next = Self.safeNext(form.next)
       guard let token = api.token else {
@@ -38,11 +47,12 @@ struct WebControlRoutes {
         return Self.refusal(.crossOrigin)
       }
       guard let given = form.token, WebAuth.constantTimeEqual(Array(given.utf8), token) else {
-        api.log.warning("a login with a wrong token was refused")
+        api.recordFailure(context.client, warning: "a login with a wrong token was refused")
         return HTTPAPI.html(
           Dashboard.login(next: next, message: "That token is not right.", loggedIn: false, tokenConfigured: true),
           status: .unauthorized)
       }
+      api.failures.succeeded(context.client)
       var response = Self.redirect(to: next)
       response.headers[.setCookie] = api.sessions.setCookie(api.sessions.create())
       return response
@@ -112,13 +122,18 @@ struct WebControlRoutes {
     return response
   }
 
-  /// A redirect target on this site only (an absolute path, not `//host`); anything else is the dashboard.
+  /// A redirect target on this site only: an absolute path with no control character (a browser drops a tab or
+  /// a line break, so `/\t/evil.example` would become `//evil.example`), no backslash (read as a slash) and not
+  /// `//` (another host); anything else is the dashboard.
   static func safeNext(_ next: String?) -> String {
-    guard let next, next.hasPrefix("/"), !next.hasPrefix("//"), !next.hasPrefix("/\\"),
-      !next.contains(where: { $0.isNewline })
+    guard let next, next.hasPrefix("/"), !next.hasPrefix("//"),
+      !next.unicodeScalars.contains(where: { $0 == "\\" || unsafeCategories.contains($0.properties.generalCategory) })
     else { return "/" }
     return next
   }
+
+  /// Characters a browser may drop or fold from a URL: controls, invisible formatting, line and paragraph breaks.
+  static let unsafeCategories: Set<Unicode.GeneralCategory> = [.control, .format, .lineSeparator, .paragraphSeparator]
 
   static func form(_ request: Request) async throws -> LoginForm {
     let body = try await request.body.collect(upTo: 64 << 10)

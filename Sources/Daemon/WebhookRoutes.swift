@@ -6,25 +6,27 @@ import Hummingbird
 struct WebhookRoutes {
   var api: APIContext
 
-  var collection: RouteCollection<BasicRequestContext> {
-    let routes = RouteCollection(context: BasicRequestContext.self)
-    routes.post("github") { request, _ in try await Self.webhook(request, api) }
+  var collection: RouteCollection<RippledRequestContext> {
+    let routes = RouteCollection(context: RippledRequestContext.self)
+    routes.post("github") { request, context in try await Self.webhook(request, api, client: context.client) }
     return routes
   }
 
   /// GitHub deliveries: signature first (401 before the body is parsed), then dedup, then 202 and a fetch.
-  static func webhook(_ request: Request, _ api: APIContext) async throws -> Response {
+  static func webhook(_ request: Request, _ api: APIContext, client: String) async throws -> Response {
     guard let secret = api.webhookSecret else {
       throw HTTPError(.notFound, message: "webhooks are not configured (http.webhookSecretFile)")
     }
+    try api.refuseIfLockedOut(client)
     let body = try await request.body.collect(upTo: HTTPAPI.maxBody)
     let bytes = [UInt8](buffer: body)
     let signature = request.headers[HTTPField.Name("X-Hub-Signature-256")!]
     guard WebhookVerifier.verify(signatureHeader: signature, body: bytes, secret: secret) else {
       api.metrics.webhookDelivery(result: "rejected")
-      api.log.warning("rejected a webhook delivery: missing or wrong X-Hub-Signature-256")
+      api.recordFailure(client, warning: "rejected a webhook delivery: missing or wrong X-Hub-Signature-256")
       throw HTTPError(.unauthorized, message: "bad signature")
     }
+    api.failures.succeeded(client)
     let delivery = request.headers[HTTPField.Name("X-GitHub-Delivery")!] ?? ""
     if !delivery.isEmpty, try !api.read({ try api.store.recordDelivery(delivery) }) {
       api.metrics.webhookDelivery(result: "duplicate")

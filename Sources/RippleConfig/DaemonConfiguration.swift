@@ -59,6 +59,11 @@ public struct HTTPSettings: Sendable, Hashable {
   /// How people reach the dashboard (`https://ci.example.com/ripple`): the base of the run links in
   /// commit statuses. nil: statuses carry no link.
   public var publicURL: String?
+  /// Connections held open at once; a new one beyond closes the idle one used least recently (or, all busy, is
+  /// closed itself). Kept well below the open-file limit, which the runs' processes need too.
+  public var maxConnections: Int = 256
+  /// `/api/runs/{id}/log?follow=1` readers at once; more answer 503.
+  public var maxLogFollowers: Int = 32
 
   public init(
     host: String = "127.0.0.1", port: Int = 7878, tokenFile: String? = nil, webhookSecretFile: String? = nil

@@ -126,7 +126,7 @@ public final class RunStore: Sendable {
 
   /// After a crash: every `running` run becomes `interrupted` (reason `interruptedReason`), and each whose
   /// attempt is below `maxAttempts` gets exactly one new queued run (trigger `.requeue`, `retryOf` its id,
-  /// attempt + 1), all in one transaction: a crash during recovery neither loses nor doubles a re-queue. A second
+  /// attempt + 1), unless a newer run of the same branch and commit is queued or running, all in one transaction: a crash during recovery neither loses nor doubles a re-queue. A second
   /// call finds nothing to do. Queued runs are left alone.
   public func recoverInterrupted(maxAttempts: Int = 3) throws(RunStoreError) -> (
     interrupted: [RunRecord], requeued: [RunRecord]
@@ -140,7 +140,7 @@ public final class RunStore: Sendable {
       var requeued: [RunRecord] = []
       for run in running {
         interrupted.append(try Self.move(db, run.id, to: .interrupted, at: at, reason: Self.interruptedReason))
-        guard run.attempt < maxAttempts else { continue }
+        guard run.attempt < maxAttempts, try !Self.hasNewerActiveRun(db, like: run) else { continue }
         let retry = NewRun(
           repository: run.repository, branch: run.branch, head: run.head, trigger: .requeue, retryOf: run.id,
           attempt: run.attempt + 1)
@@ -148,6 +148,29 @@ public final class RunStore: Sendable {
         requeued.append(try Self.insert(db, retry, at: at, note: note))
       }
       return (interrupted, requeued)
+    }
+  }
+
+  /// Whether a newer run of the same repository, branch and commit is queued or was running (it does the
+  /// interrupted run's work, so that one is not queued again).
+  private static func hasNewerActiveRun(_ db: Database, like run: RunRecord) throws -> Bool {
+    try Bool.fetchOne(
+      db,
+      sql: """
+        SELECT EXISTS(SELECT 1 FROM runs WHERE repository = ? AND branch = ? AND head = ? AND id > ?
+          AND state IN (?, ?))
+        """,
+      arguments: [
+        run.repository, run.branch, run.head, run.id, RunState.queued.rawValue, RunState.running.rawValue,
+      ]) ?? false
+  }
+
+  /// A write that changes nothing in the end (a row added and removed in one transaction): whether the file
+  /// takes writes again after a failure.
+  public func probeWrite() throws(RunStoreError) {
+    try write("probe a write") { db in
+      try db.execute(sql: "INSERT INTO deliveries (deliveryID, receivedAt) VALUES ('rippled-probe', 0)")
+      try db.execute(sql: "DELETE FROM deliveries WHERE deliveryID = 'rippled-probe'")
     }
   }
 

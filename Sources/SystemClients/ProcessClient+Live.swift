@@ -43,6 +43,7 @@ extension ProcessClient {
   static let outputLimit = 256 * 1024 * 1024
 
   private static func spawn(_ request: ProcessRequest) async throws -> ProcessResult {
+    try DescriptorHeadroom.check(command: request.commandLine)
     do {
       let result = try await ProcessGroupReaper.reaping { reaper in
         try await Subprocess.run(

@@ -35,6 +35,7 @@ extension ProcessClient {
   static func spawnStreaming(_ request: ProcessRequest, onLine: @escaping @Sendable (OutputLine) -> Void)
     async throws -> ProcessResult
   {
+    try DescriptorHeadroom.check(command: request.commandLine)
     do {
       let result = try await ProcessGroupReaper.reaping { reaper in
         try await Subprocess.run(
@@ -43,8 +44,9 @@ extension ProcessClient {
           reaper.started(execution.processIdentifier.value)
           let errorStream = execution.standardError
           let outputStream = execution.standardOutput
-          async let errorData = collect(errorStream, as: .standardError, onLine: onLine)
-          let outputData = try await collect(outputStream, as: .standardOutput, onLine: onLine)
+          let limit = request.retainedOutput ?? outputLimit
+          async let errorData = collect(errorStream, as: .standardError, limit: limit, onLine: onLine)
+          let outputData = try await collect(outputStream, as: .standardOutput, limit: limit, onLine: onLine)
           return (outputData, try await errorData)
         }
       }
@@ -56,15 +58,25 @@ extension ProcessClient {
     }
   }
 
-  /// Reads a stream line by line, reporting each line and keeping up to `outputLimit` bytes of it.
+  /// Reads a stream line by line (over-long lines cut, never fatal: `LineSplitter`), reporting each line and
+  /// keeping the last `request.retainedOutput` bytes (default `outputLimit`).
   private static func collect(
-    _ stream: SubprocessOutputSequence, as kind: OutputLine.Stream, onLine: @Sendable (OutputLine) -> Void
+    _ stream: SubprocessOutputSequence, as kind: OutputLine.Stream, limit: Int,
+    onLine: @Sendable (OutputLine) -> Void
   ) async throws -> Data {
-    var data = Data()
-    for try await line in stream.strings() {
-      onLine(OutputLine(kind, line))
-      if data.count < outputLimit { data.append(contentsOf: Array(line.utf8) + [0x0A]) }
+    var splitter = LineSplitter()
+    var tail = OutputTail(limit: limit)
+    for try await buffer in stream {
+      let lines = buffer.withUnsafeBytes { splitter.feed($0) }
+      for line in lines {
+        onLine(OutputLine(kind, line))
+        tail.append(line)
+      }
     }
-    return data
+    if let last = splitter.finish() {
+      onLine(OutputLine(kind, last))
+      tail.append(last)
+    }
+    return Data(tail.bytes)
   }
 }

@@ -11,6 +11,9 @@ public struct ProcessRequest: Sendable, Hashable {
   public var environment: [String: String?]
   /// Killed (its whole process group) when it runs longer than this.
   public var timeout: Duration?
+  /// With `runStreaming`: the bytes of each stream kept in the result (its end); nil: `ProcessClient.outputLimit`.
+  /// Every line is still handed to the caller as it comes.
+  public var retainedOutput: Int? = nil
 
   public init(
     _ executable: String, _ arguments: [String] = [], workingDirectory: String? = nil,

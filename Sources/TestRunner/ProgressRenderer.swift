@@ -40,6 +40,9 @@ public struct ProgressRenderer: Sendable {
         out.append(
           .line("\(succeeded ? "Built" : "✘ Build failed:") \(name(package)) (\(SummaryRenderer.format(seconds)))"))
       }
+    case .output:
+      // The build's own lines are not echoed (its errors are in the summary); rippled writes them to the run log.
+      break
     case .testing(let package, let targets, let attempt):
       let what = targets.isEmpty ? "all tests" : targets.joined(separator: ", ")
       current = "\(name(package)) \(what)" + (attempt > 1 ? " (retry \(attempt - 1))" : "")

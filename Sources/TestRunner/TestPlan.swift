@@ -67,9 +67,11 @@ public struct TestPlan: Sendable, Hashable {
       if let scratch = scratchPath(for: package.path, run: package.run, options: options) {
         common += ["--scratch-path", scratch]
       }
-      let build = ProcessRequest(
+      var build = ProcessRequest(
         options.swiftExecutable, ["build", "--build-tests"] + common + options.extraArguments,
         environment: environment)
+      // Streamed line by line; only the end is kept in memory (the errors are picked out as it comes).
+      build.retainedOutput = TestRunner.retainedBuildOutput
       let filter = package.runAll ? nil : TestFilter.targets(targets)
       let xunitName = (package.run?.scratchFolder.map { "\($0)-" } ?? "") + folderName(for: package.path)
       let xunit = (xunitDirectory as NSString).appendingPathComponent("\(xunitName).xml")

@@ -200,17 +200,29 @@ public struct TestRunner: Sendable {
   func build(_ step: PackageStep, _ package: inout PackageResult) async throws(TestRunnerError) -> PackageResult? {
     onEvent(.building(package: step.eventName))
     let buildStart = ContinuousClock.now
-    guard let build = try await execute(step.build) else { return finish(package) }
+    // The output goes out line by line as it comes (rippled's run log); only its end is kept in memory, and the
+    // compiler's error lines are picked out on the way.
+    let errors = Locked(BuildErrorCollector())
+    let onEvent = onEvent
+    let name = step.eventName
+    let streamed = try await execute(step.build) { line in
+      errors.withLock { $0.consume(line.text) }
+      onEvent(.output(package: name, line: line))
+    }
+    guard let build = streamed else { return finish(package) }
     package.buildDuration = Self.seconds(since: buildStart)
     onEvent(.built(package: step.eventName, succeeded: build.succeeded, seconds: package.buildDuration))
     guard build.succeeded else {
       package.status = .buildFailed
-      package.buildErrors = BuildLog.errorLines(build.outputString + "\n" + build.errorString)
+      package.buildErrors = errors.withLock { $0.lines }
       package.message = ProcessError.failed(build).description
       return finish(package)
     }
     return nil
   }
+
+  /// The bytes of a build's standard output and error kept for its failure message (the end of each).
+  static let retainedBuildOutput = 1 << 20
 
   func finish(_ package: PackageResult) -> PackageResult {
     var package = package

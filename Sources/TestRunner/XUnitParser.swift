@@ -94,13 +94,23 @@ public enum XUnitParser {
 /// Reads the `error:` lines of a failed `swift build` (compiler and SwiftPM errors).
 public enum BuildLog {
   public static func errorLines(_ output: String, limit: Int = 50) -> [String] {
-    var seen = Set<String>()
-    var lines: [String] = []
-    output.enumerateLinesCompat { raw in
-      let line = raw.trimmingCharacters(in: .whitespaces)
-      guard line.contains(": error: ") || line.hasPrefix("error: ") else { return }
-      if seen.insert(line).inserted && lines.count < limit { lines.append(line) }
-    }
-    return lines
+    var collector = BuildErrorCollector(limit: limit)
+    output.enumerateLinesCompat { collector.consume($0) }
+    return collector.lines
+  }
+}
+
+/// The compiler's distinct `error:` lines, picked out of a build's output one line at a time (at most `limit`).
+public struct BuildErrorCollector: Sendable {
+  public let limit: Int
+  public private(set) var lines: [String] = []
+  private var seen = Set<String>()
+
+  public init(limit: Int = 50) { self.limit = limit }
+
+  public mutating func consume(_ raw: String) {
+    let line = raw.trimmingCharacters(in: .whitespaces)
+    guard line.contains(": error: ") || line.hasPrefix("error: "), lines.count < limit else { return }
+    if seen.insert(line).inserted { lines.append(line) }
   }
 }

@@ -96,7 +96,7 @@ final class DaemonHarness: @unchecked Sendable {
   func start(
     repositories: String? = nil, http: String = "", extra: String = "", grace: String = "30s",
     environment: [String: String] = [:], address: String = "127.0.0.1:0", stderrToClosedPipe: Bool = false,
-    sandbox: String = "off"
+    sandbox: String = "off", openFileLimit: Int? = nil
   ) throws {
     try writeConfig(
       repositories: repositories, http: http, extra: extra, grace: grace, address: address, sandbox: sandbox)
@@ -104,6 +104,11 @@ final class DaemonHarness: @unchecked Sendable {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: Self.binary)
     process.arguments = ["--config", root + "/rippled.yml"]
+    if let openFileLimit {
+      // The shell sets the soft and hard limits, then becomes rippled (same pid).
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" \"$@\"", Self.binary] + process.arguments!
+    }
     var env = ProcessInfo.processInfo.environment
     env["NOTIFY_SOCKET"] = notify.path
     env["WATCHDOG_USEC"] = "2000000"

@@ -32,7 +32,8 @@ import Testing
     /// `runs`: the scheduler as the routes see it; by default one that records what it is asked.
     func application(
       token: [UInt8]?? = nil, webhookSecret: [UInt8]? = nil, runs: RunControl? = nil,
-      sessions: WebSessions = WebSessions(), publicURL: String? = nil
+      sessions: WebSessions = WebSessions(), publicURL: String? = nil, failures: FailureThrottle = FailureThrottle(),
+      followers: Slots = Slots(limit: 32)
     ) -> some ApplicationProtocol {
       let api = APIContext(
         store: store,
@@ -53,7 +54,8 @@ import Testing
             activity: "idle", queueLength: 0, running: [], repositories: [])
         }, branchSources: [], worktreeSources: [], token: token ?? self.token, webhookSecret: webhookSecret,
         log: DaemonLog(minimum: .error, sink: { _ in }), health: HealthBoard(), sessions: sessions,
-        publicURL: publicURL)
+        publicURL: publicURL, hosts: HostPolicy(listenHost: "127.0.0.1", publicURL: publicURL), failures: failures,
+        followers: followers)
       return Application(router: HTTPAPI.router(api))
     }
   }

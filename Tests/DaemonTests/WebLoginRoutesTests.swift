@@ -210,8 +210,26 @@ import Testing
 
   @Test func onlyPathsOnThisSiteAreRedirectTargets() {
     #expect(WebControlRoutes.safeNext("/runs/3") == "/runs/3")
-    for hostile in ["//evil.example", "https://evil.example", "/\\evil.example", nil, "runs/3"] {
-      #expect(WebControlRoutes.safeNext(hostile) == "/")
+    #expect(WebControlRoutes.safeNext("/runs/3?x=%09") == "/runs/3?x=%09", "escaped bytes stay escaped")
+    let hostile: [String?] = [
+      nil, "", "runs/3", "//evil.example", "https://evil.example", "/\\evil.example", "/\t/evil.example",
+      "/\n/evil.example", "/\r/evil.example", "/\u{0}/evil.example", "/\u{7F}/evil.example", "/\u{85}/evil.example",
+      "/\u{200B}/evil.example", "/\u{2028}/evil.example", "/runs\\..\\\\evil.example", "\t//evil.example",
+      " /evil.example",
+    ]
+    for value in hostile {
+      #expect(WebControlRoutes.safeNext(value) == "/", "\(String(reflecting: value))")
+    }
+  }
+
+  @Test func aLoginWithATabBetweenTheSlashesStaysOnThisSite() async throws {
+    let fixture = try Fixture()
+    try await fixture.application(runs: .failing, publicURL: Self.site).test(.router) { client in
+      let (headers, body) = Self.form("token=s3cret&next=%2F%09%2Fevil.example")
+      try await client.execute(uri: "/login", method: .post, headers: headers, body: body) { response in
+        #expect(response.status == .seeOther)
+        #expect(response.headers[.location] == "/")
+      }
     }
   }
 

@@ -41,9 +41,9 @@ struct WebhookTests {
   }
 
   @Test func tokensCompareInConstantTimeAndExactly() {
-    #expect(BearerAuthMiddleware<BasicRequestContext>.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
-    #expect(!BearerAuthMiddleware<BasicRequestContext>.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
-    #expect(!BearerAuthMiddleware<BasicRequestContext>.constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
+    #expect(BearerAuthMiddleware<RippledRequestContext>.constantTimeEqual(Array("abc".utf8), Array("abc".utf8)))
+    #expect(!BearerAuthMiddleware<RippledRequestContext>.constantTimeEqual(Array("abc".utf8), Array("abd".utf8)))
+    #expect(!BearerAuthMiddleware<RippledRequestContext>.constantTimeEqual(Array("abc".utf8), Array("abcd".utf8)))
   }
 }
 

@@ -59,6 +59,24 @@ struct RecoveryTests {
     }
   }
 
+  @Test func anInterruptedRunIsNotQueuedAgainWhenANewerRunOfItsCommitIsQueuedOrRunning() throws {
+    try withStore { store, _ in
+      // A run, then a re-run of the same commit already queued when the daemon was killed.
+      let older = try makeRun(store, in: .running, head: "same")
+      let newer = try makeRun(store, in: .queued, head: "same")
+      // On another branch, the same commit: not the same work.
+      let otherBranch = try makeRun(store, in: .running, branch: "dev", head: "same")
+      // Two running runs of one commit (a re-run started beside it): only the newest is queued again.
+      let first = try makeRun(store, in: .running, branch: "rel", head: "r")
+      let second = try makeRun(store, in: .running, branch: "rel", head: "r")
+      let (interrupted, requeued) = try store.recoverInterrupted()
+      #expect(Set(interrupted.map(\.id)) == [older.id, otherBranch.id, first.id, second.id])
+      #expect(Set(requeued.compactMap(\.retryOf)) == [otherBranch.id, second.id])
+      #expect(try store.queued().map(\.id).contains(newer.id))
+      #expect(try store.queued().count == 3)
+    }
+  }
+
   @Test func theAttemptLimitStopsRequeueing() throws {
     try withStore { store, _ in
       var current = try makeRun(store, in: .running, head: "flaky-crash")

@@ -150,6 +150,29 @@ import Testing
     }
   }
 
+  @Test func theBuildsLinesGoOutAsTheyComeAndOnlyItsEndIsKept() async throws {
+    try await withTemporaryDirectory { dir in
+      let process = ScriptedProcess { request in
+        switch request.subcommand {
+        case "build":
+          return ScriptedProcess.result(request, status: 1, stdout: "Compiling A\n" + Fixtures.buildFailure)
+        default: return nil
+        }
+      }
+      let events = EventLog()
+      let result = try await TestRunner(process: process.client, onEvent: events.append).run(
+        TestSelection(packages: [PackageSelection(path: "A", testTargets: ["ATests"])]),
+        options: TestRunOptions(repositoryRoot: "/repo", workDirectory: dir))
+      #expect(process.requests.first?.retainedOutput == TestRunner.retainedBuildOutput)
+      let lines = events.events.compactMap { event -> String? in
+        if case .output(let package, let line) = event { "\(package): \(line.text)" } else { nil }
+      }
+      #expect(lines.first == "A: Compiling A")
+      #expect(lines.contains { $0.contains("error: cannot find 'c' in scope") })
+      #expect(result.packages.first?.buildErrors.first?.hasSuffix("error: cannot find 'c' in scope") == true)
+    }
+  }
+
   @Test func aCrashWithoutAFailedTestLineIsStillAFailure() async throws {
     try await withTemporaryDirectory { dir in
       let process = ScriptedProcess { request in
