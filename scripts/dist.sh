@@ -13,17 +13,9 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 swift=${SWIFT:-swift}
 version=$(tr -d ' \n' <"$root/VERSION")
-bin_dir=${1:-}
-if [[ -z "$bin_dir" ]]; then
-  bin_dir="$root/.build/release-bins"
-  "$root/scripts/release-build.sh" "$bin_dir" >&2
-fi
-for binary in ripple rippled; do
-  [[ -x "$bin_dir/$binary" ]] || { echo "error: $bin_dir/$binary is missing: run make release-bins" >&2; exit 2; }
-  built=$("$bin_dir/$binary" --version)
-  [[ "$built" == "$version" ]] \
-    || { echo "error: $bin_dir/$binary is version $built, VERSION says $version: run make release-bins" >&2; exit 2; }
-done
+# shellcheck source=release-bins.lib.sh
+source "$root/scripts/release-bins.lib.sh"
+release_bins "${1:-}"
 arch=$(uname -m)
 name="ripple-$version-linux-$arch"
 dist_dir=${DIST_DIR:-$root/dist}

@@ -7,7 +7,7 @@ import PackageModel
 /// `decode` still checks every length and returns nil on anything unexpected.
 enum GraphArchive {
   static func encode(_ graph: PackageGraph) -> [UInt8] {
-    var writer = Writer()
+    var writer = ArchiveWriter()
     writer.count(graph.packages.count)
     for package in graph.packages {
       writer.string(package.path)
@@ -52,7 +52,7 @@ enum GraphArchive {
   }
 
   static func decode(_ bytes: ArraySlice<UInt8>) -> PackageGraph? {
-    var reader = Reader(bytes: bytes)
+    var reader = ArchiveReader(bytes: bytes)
     do {
       var packages: [Package] = []
       for _ in 0..<(try reader.count()) {
@@ -100,156 +100,40 @@ enum GraphArchive {
       return nil
     }
   }
+}
 
-  private struct Writer {
-    var bytes: [UInt8] = []
-
-    /// LEB128.
-    mutating func count(_ value: Int) {
-      var rest = UInt(value)
-      while rest >= 0x80 {
-        bytes.append(UInt8(rest & 0x7f) | 0x80)
-        rest >>= 7
-      }
-      bytes.append(UInt8(rest))
-    }
-
-    mutating func string(_ text: String) {
-      count(text.utf8.count)
-      bytes.append(contentsOf: text.utf8)
-    }
-
-    /// nil as 0; otherwise 1, the count and the values.
-    mutating func indices(_ values: [Int]?) {
-      guard let values else { return count(0) }
-      count(1)
-      count(values.count)
-      for value in values { count(value) }
-    }
-
-    mutating func optionalStrings(_ values: [String]?) {
-      guard let values else { return count(0) }
-      count(1)
-      strings(values)
-    }
-
-    mutating func optional(_ text: String?) {
-      if let text {
-        count(1)
-        string(text)
-      } else {
+extension ArchiveWriter {
+  fileprivate mutating func dependencies(_ dependencies: [TargetDependency]) {
+    count(dependencies.count)
+    for dependency in dependencies {
+      switch dependency {
+      case .target(let name):
         count(0)
-      }
-    }
-
-    mutating func strings(_ texts: [String]) {
-      count(texts.count)
-      for text in texts { string(text) }
-    }
-
-    mutating func dependencies(_ dependencies: [TargetDependency]) {
-      count(dependencies.count)
-      for dependency in dependencies {
-        switch dependency {
-        case .target(let name):
-          count(0)
-          string(name)
-        case .product(let name, let package):
-          count(1)
-          string(name)
-          optional(package)
-        case .byName(let name):
-          count(2)
-          string(name)
-        }
+        string(name)
+      case .product(let name, let package):
+        count(1)
+        string(name)
+        optional(package)
+      case .byName(let name):
+        count(2)
+        string(name)
       }
     }
   }
+}
 
-  private struct Reader {
-    struct Truncated: Error {}
-    let bytes: ArraySlice<UInt8>
-    var index: Int
-
-    init(bytes: ArraySlice<UInt8>) {
-      self.bytes = bytes
-      index = bytes.startIndex
-    }
-
-    var isAtEnd: Bool { index == bytes.endIndex }
-
-    mutating func count() throws(Truncated) -> Int {
-      var value = 0
-      var shift = 0
-      while true {
-        guard index < bytes.endIndex, shift < 56 else { throw Truncated() }
-        let byte = bytes[index]
-        index += 1
-        value |= Int(byte & 0x7f) << shift
-        if byte < 0x80 { return value }
-        shift += 7
-      }
-    }
-
-    mutating func string() throws(Truncated) -> String {
-      let length = try count()
-      guard length <= bytes.endIndex - index else { throw Truncated() }
-      let text = String(decoding: bytes[index..<(index + length)], as: UTF8.self)
-      index += length
-      return text
-    }
-
-    mutating func optional() throws(Truncated) -> String? {
+extension ArchiveReader {
+  fileprivate mutating func dependencies() throws(Truncated) -> [TargetDependency] {
+    let n = try itemCount()
+    var result: [TargetDependency] = []
+    for _ in 0..<n {
       switch try count() {
-      case 0: return nil
-      case 1: return try string()
+      case 0: result.append(.target(try string()))
+      case 1: result.append(.product(try string(), package: try optional()))
+      case 2: result.append(.byName(try string()))
       default: throw Truncated()
       }
     }
-
-    mutating func indices() throws(Truncated) -> [Int]? {
-      switch try count() {
-      case 0: return nil
-      case 1:
-        let n = try count()
-        guard n <= bytes.endIndex - index else { throw Truncated() }
-        var values: [Int] = []
-        for _ in 0..<n { values.append(try count()) }
-        return values
-      default: throw Truncated()
-      }
-    }
-
-    mutating func optionalStrings() throws(Truncated) -> [String]? {
-      switch try count() {
-      case 0: return nil
-      case 1: return try strings()
-      default: throw Truncated()
-      }
-    }
-
-    mutating func strings() throws(Truncated) -> [String] {
-      let n = try count()
-      guard n <= bytes.endIndex - index else { throw Truncated() }
-      var result: [String] = []
-      result.reserveCapacity(n)
-      for _ in 0..<n { result.append(try string()) }
-      return result
-    }
-
-    mutating func dependencies() throws(Truncated) -> [TargetDependency] {
-      let n = try count()
-      guard n <= bytes.endIndex - index else { throw Truncated() }
-      var result: [TargetDependency] = []
-      for _ in 0..<n {
-        switch try count() {
-        case 0: result.append(.target(try string()))
-        case 1: result.append(.product(try string(), package: try optional()))
-        case 2: result.append(.byName(try string()))
-        default: throw Truncated()
-        }
-      }
-      return result
-    }
+    return result
   }
 }

@@ -1,3 +1,4 @@
+import PackageLoading
 import PackageModel
 import XcodeModel
 
@@ -6,7 +7,7 @@ import XcodeModel
 /// nil on anything unexpected; the cache entry's checksum guards the bytes.
 enum XcodeArchive {
   static func encode(_ snapshot: XcodeSnapshot) -> [UInt8] {
-    var w = Writer()
+    var w = ArchiveWriter()
     w.strings(snapshot.containers)
     w.count(snapshot.projects.count)
     for project in snapshot.projects {
@@ -81,7 +82,7 @@ enum XcodeArchive {
   }
 
   static func decode(_ bytes: ArraySlice<UInt8>) -> XcodeSnapshot? {
-    var r = Reader(bytes: bytes)
+    var r = ArchiveReader(bytes: bytes)
     do {
       var snapshot = XcodeSnapshot()
       snapshot.containers = try r.strings()
@@ -151,117 +152,34 @@ enum XcodeArchive {
         let path = try r.string()
         snapshot.testPlans[path] = XcodeTestPlan(path: path, targets: try r.entries())
       }
-      guard r.atEnd else { return nil }
+      guard r.isAtEnd else { return nil }
       return snapshot
     } catch {
       return nil
     }
   }
+}
 
-  struct Writer {
-    var bytes: [UInt8] = []
-
-    mutating func count(_ value: Int) {
-      var v = UInt64(value)
-      repeat {
-        let low = UInt8(v & 0x7F)
-        v >>= 7
-        bytes.append(v == 0 ? low : low | 0x80)
-      } while v != 0
-    }
-
-    mutating func string(_ value: String) {
-      var value = value
-      value.withUTF8 { utf8 in
-        count(utf8.count)
-        bytes.append(contentsOf: utf8)
-      }
-    }
-
-    mutating func optional(_ value: String?) {
-      count(value == nil ? 0 : 1)
-      if let value { string(value) }
-    }
-
-    mutating func strings(_ values: [String]) {
-      count(values.count)
-      for value in values { string(value) }
-    }
-
-    mutating func entries(_ values: [TestEntry]) {
-      count(values.count)
-      for entry in values {
-        string(entry.container)
-        string(entry.identifier)
-        string(entry.name)
-        count(entry.enabled ? 1 : 0)
-      }
+extension ArchiveWriter {
+  mutating func entries(_ values: [TestEntry]) {
+    count(values.count)
+    for entry in values {
+      string(entry.container)
+      string(entry.identifier)
+      string(entry.name)
+      count(entry.enabled ? 1 : 0)
     }
   }
+}
 
-  struct Truncated: Error {}
-
-  struct Reader {
-    let bytes: ArraySlice<UInt8>
-    var index: Int
-
-    init(bytes: ArraySlice<UInt8>) {
-      self.bytes = bytes
-      index = bytes.startIndex
+extension ArchiveReader {
+  mutating func entries() throws(Truncated) -> [TestEntry] {
+    let n = try itemCount()
+    var values: [TestEntry] = []
+    for _ in 0..<n {
+      values.append(
+        TestEntry(container: try string(), identifier: try string(), name: try string(), enabled: try count() == 1))
     }
-
-    var atEnd: Bool { index == bytes.endIndex }
-
-    mutating func count() throws(Truncated) -> Int {
-      var value: UInt64 = 0
-      var shift: UInt64 = 0
-      while true {
-        guard index < bytes.endIndex, shift < 63 else { throw Truncated() }
-        let byte = bytes[index]
-        index += 1
-        value |= UInt64(byte & 0x7F) << shift
-        if byte & 0x80 == 0 { break }
-        shift += 7
-      }
-      guard value < 1 << 40 else { throw Truncated() }
-      return Int(value)
-    }
-
-    mutating func string() throws(Truncated) -> String {
-      let length = try count()
-      guard length <= bytes.endIndex - index else { throw Truncated() }
-      let text = String(decoding: bytes[index..<index + length], as: UTF8.self)
-      index += length
-      return text
-    }
-
-    mutating func optional() throws(Truncated) -> String? {
-      switch try count() {
-      case 0: return nil
-      case 1: return try string()
-      default: throw Truncated()
-      }
-    }
-
-    mutating func strings() throws(Truncated) -> [String] {
-      let n = try count()
-      guard n <= bytes.endIndex - index else { throw Truncated() }
-      var values: [String] = []
-      values.reserveCapacity(n)
-      for _ in 0..<n { values.append(try string()) }
-      return values
-    }
-
-    mutating func entries() throws(Truncated) -> [TestEntry] {
-      let n = try count()
-      guard n <= bytes.endIndex - index else { throw Truncated() }
-      var values: [TestEntry] = []
-      for _ in 0..<n {
-        values.append(
-          TestEntry(
-            container: try string(), identifier: try string(), name: try string(), enabled: try count() == 1))
-      }
-      return values
-    }
+    return values
   }
 }

@@ -72,7 +72,7 @@ public struct XcodeCache: Sendable {
       String(decoding: bytes[..<newline], as: UTF8.self)
         == format + " " + ManifestCache.gitBlobID(of: Array(bytes[(newline + 1)...]))
     else { return nil }
-    var reader = XcodeArchive.Reader(bytes: bytes[(newline + 1)...])
+    var reader = ArchiveReader(bytes: bytes[(newline + 1)...])
     guard let plans = try? reader.strings(), plans.count % 2 == 0 else { return nil }
     for index in stride(from: 0, to: plans.count, by: 2) where planID(plans[index]) != plans[index + 1] {
       return nil
@@ -89,7 +89,7 @@ public struct XcodeCache: Sendable {
     Self.recent.withLock { $0 = (key, snapshot) }
     guard let folder = overlay ?? directory else { return }
     let path = Self.path(folder, key)
-    var writer = XcodeArchive.Writer()
+    var writer = ArchiveWriter()
     writer.strings(snapshot.planInputs.flatMap { [$0.path, $0.blobID] })
     let payload = writer.bytes + XcodeArchive.encode(snapshot)
     let header = Self.format + " " + ManifestCache.gitBlobID(of: payload) + "\n"
