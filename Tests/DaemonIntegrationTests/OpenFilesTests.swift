@@ -66,17 +66,7 @@ import Testing
 
   /// One raw request on a fresh connection; the status line's code.
   static func status(port: Int, host: String, path: String) throws -> Int {
-    guard let socket = Flood.connect(port: port) else { throw HarnessError("cannot connect to \(port)") }
-    defer { close(socket) }
-    let request = "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n"
-    _ = request.withCString { send(socket, $0, strlen($0), 0) }
-    var buffer = [UInt8](repeating: 0, count: 256)
-    let count = recv(socket, &buffer, buffer.count, 0)
-    let line = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self)
-    guard line.hasPrefix("HTTP/1.1 "), let code = Int(line.dropFirst(9).prefix(3)) else {
-      throw HarnessError("no status line: \(line)")
-    }
-    return code
+    try status(port: port, raw: "GET \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
   }
 
   /// A raw request (head and body as given) on a fresh connection; the status line's code.
