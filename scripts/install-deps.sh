@@ -5,7 +5,8 @@
 #   scripts/install-deps.sh --test     also what the tests use: python3 with moto[server] and boto3
 #                                      (a real S3 endpoint), check-jsonschema (CI files), openssl (test CAs),
 #                                      ffmpeg (transforms), zip (archives), bubblewrap (rippled's run sandbox),
-#                                      git-lfs (lfs sources)
+#                                      git-lfs (lfs sources), wamerican (/usr/share/dict/words: the isowords
+#                                      example's public dictionary)
 #   scripts/install-deps.sh --bench    also what `make bench` compares with: entr
 #   scripts/install-deps.sh --browser  also Chromium, for `make dashboard-shot`
 # Debian/Ubuntu: apt (as root, or through sudo). macOS: Homebrew. Anything else: says what to install.
@@ -36,6 +37,7 @@ if $want_test; then
   command -v zip >/dev/null 2>&1 || missing+=(zip)
   if [ "$(uname)" != Darwin ]; then command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap); fi
   command -v git-lfs >/dev/null 2>&1 || missing+=(git-lfs)
+  [ -r /usr/share/dict/words ] || missing+=(wamerican)
 fi
 if $want_bench; then
   command -v entr >/dev/null 2>&1 || missing+=(entr)

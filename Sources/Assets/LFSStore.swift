@@ -51,14 +51,44 @@ struct LFSStore: Sendable {
     return result.sorted { $0.path < $1.path }
   }
 
-  /// Where git-lfs keeps objects (`LocalMediaDir` of `git lfs env`).
-  func mediaDirectory() async throws -> String {
-    let output = try await git(["lfs", "env"])
-    for line in output.split(separator: "\n") where line.hasPrefix("LocalMediaDir=") {
-      return String(line.dropFirst("LocalMediaDir=".count))
+  /// What `git lfs env` says: where git-lfs keeps objects, and the LFS endpoint it fetches from.
+  struct Environment: Sendable {
+    /// `LocalMediaDir`.
+    var mediaDirectory: String
+    /// `Endpoint`, without its `(auth=…)` note; nil when git-lfs names none.
+    var endpoint: String?
+
+    init(parsing output: String, repositoryRoot: String) throws {
+      var media: String?
+      for line in output.split(separator: "\n") {
+        if line.hasPrefix("LocalMediaDir=") { media = String(line.dropFirst("LocalMediaDir=".count)) }
+        if line.hasPrefix("Endpoint="), endpoint == nil {
+          let value = line.dropFirst("Endpoint=".count)
+          endpoint = String(value.split(separator: " (auth=").first ?? value)
+        }
+      }
+      guard let media else {
+        throw AssetsError.fileSystem(
+          operation: "find git-lfs's local store of", path: repositoryRoot,
+          reason: "`git lfs env` names no LocalMediaDir")
+      }
+      mediaDirectory = media
     }
-    throw AssetsError.fileSystem(
-      operation: "find git-lfs's local store of", path: repositoryRoot, reason: "`git lfs env` names no LocalMediaDir")
+
+    /// Why a failed fetch failed, when git-lfs itself only says "EOF": a `file://` endpoint (`lfs.url`) must
+    /// name a git repository, bare or not, which git-lfs's standalone file transfer stores objects in.
+    var endpointProblem: String? {
+      guard let endpoint, endpoint.hasPrefix("file://"), let path = URL(string: endpoint)?.path, !path.isEmpty else {
+        return nil
+      }
+      let isRepository = FileIO.exists(path + "/HEAD") || FileIO.exists(path + "/.git")
+      return isRepository
+        ? nil : "the LFS endpoint \(endpoint) (lfs.url) is not a git repository; create it with `git init --bare`"
+    }
+  }
+
+  func lfsEnvironment() async throws -> Environment {
+    try Environment(parsing: try await git(["lfs", "env"]), repositoryRoot: repositoryRoot)
   }
 
   static func objectPath(_ oid: String, in media: String) -> String {
@@ -156,10 +186,11 @@ extension Bootstrapper {
     -> [String]
   {
     let store = lfsStore
-    let media = try await store.mediaDirectory()
+    let lfs = try await store.lfsEnvironment()
+    let media = lfs.mediaDirectory
     var fetchProblem: String?
     if !options.offline, pointers.contains(where: { !FileIO.exists(LFSStore.objectPath($0.oid, in: media)) }) {
-      fetchProblem = try await store.fetch(source)
+      fetchProblem = try await store.fetch(source).map { problem in lfs.endpointProblem ?? problem }
     }
     var files: [String] = []
     for (pointer, name) in try source.installedNames(pointers, assetID: assetID) {

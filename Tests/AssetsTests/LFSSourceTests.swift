@@ -11,12 +11,17 @@ import Testing
 @Suite("bootstrap: Git LFS sources")
 struct LFSSourceTests {
   /// A checkout whose `*.wav` files are committed through git-lfs and pushed to a bare remote beside it;
-  /// then its local LFS store is emptied, as in a fresh clone without `git lfs pull`.
-  static func repository(_ files: [String: String]) throws -> TestRepository {
+  /// then its local LFS store is emptied, as in a fresh clone without `git lfs pull`. With `lfsURL`, the objects
+  /// go to a second bare repository named by `lfs.url=file://…` instead (git-lfs's standalone file transfer).
+  static func repository(_ files: [String: String], lfsURL: Bool = false) throws -> TestRepository {
     _ = try requireTool("git-lfs", install: "apt-get install git-lfs (scripts/install-deps.sh --test)")
     let repo = try TestRepository()
     let remote = repo.base + "/remote.git"
     try shell(["git", "init", "-q", "--bare", remote])
+    if lfsURL {
+      try shell(["git", "init", "-q", "--bare", repo.base + "/store.git"])
+      try repo.run("git", "config", "lfs.url", "file://" + repo.base + "/store.git")
+    }
     try repo.run("git", "lfs", "install", "--local")
     try repo.run("git", "lfs", "track", "*.wav")
     for (path, text) in files { try repo.write(path, text) }
@@ -106,6 +111,25 @@ struct LFSSourceTests {
       collision.failures == [
         .flattenCollision(asset: "audio", first: "Assets/Audio/App/x.wav", second: "Assets/Audio/Core/x.wav")
       ])
+  }
+
+  /// `lfs.url=file://…` naming a bare repository works; naming a plain folder, git-lfs fails with only "EOF",
+  /// so the error says what is wrong.
+  @Test func anLFSURLOnTheFileSystemMustNameARepository() async throws {
+    let repo = try Self.repository(["Assets/Audio/a.wav": "A"], lfsURL: true)
+    let config = AssetsConfig(assets: [Self.asset(["Assets/Audio/*.wav"], strip: 2)])
+    try await repo.bootstrapper(offlineFetcher(log: FetchLog())).run(config).check()
+    #expect(repo.read("Sources/App/Resources/a.wav") == "A")
+
+    try FileManager.default.removeItem(atPath: repo.path(".git/lfs/objects"))
+    try FileManager.default.removeItem(atPath: repo.path("Sources/App/Resources/a.wav"))
+    try FileManager.default.createDirectory(atPath: repo.base + "/plain", withIntermediateDirectories: true)
+    try repo.run("git", "config", "lfs.url", "file://" + repo.base + "/plain")
+    let report = try await repo.bootstrapper(offlineFetcher(log: FetchLog())).run(config)
+    let error = try #require(report.failures.first)
+    guard case .lfsObjectUnavailable("audio", "Assets/Audio/a.wav", let reason) = error else { throw error }
+    #expect(reason.contains("the LFS endpoint file://\(repo.base)/plain (lfs.url) is not a git repository"))
+    #expect(reason.contains("git init --bare"))
   }
 
   @Test func aCorruptedObjectInTheStoreFailsItsOidCheck() async throws {

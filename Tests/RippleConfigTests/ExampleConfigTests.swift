@@ -28,7 +28,7 @@ import Testing
     #expect(config.assets.map(\.id) == ["app-audio", "clip-audio", "public-audio", "fonts", "words-private"])
     #expect(config.assets[0].source == .runtimeURL(.environment(variable: "AUDIO_URL")))
     #expect(config.assets[0].archive?.flatten == true)
-    #expect(config.assets[2].source == .lfs(LFSSource(paths: [Glob("Assets/Audio/**/*.wav")], flatten: true)))
+    #expect(config.assets[2].source == .lfs(LFSSource(paths: [Glob("Assets/Public/**/*.wav")], flatten: true)))
     #expect(
       config.assets[3].source == .runtimeURL(.command(["heroku", "config:get", "FONTS_URL", "-a", "isowords-staging"])))
     #expect(config.generate.map(\.id) == ["words", "words-db"])

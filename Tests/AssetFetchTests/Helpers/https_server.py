@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """HTTPS (and plain HTTP) test server for AssetFetchTests. Python 3 standard library only.
 
-Usage: https_server.py READY_FILE CERT_PEM KEY_PEM TOKEN
+Usage: https_server.py READY_FILE CERT_PEM KEY_PEM TOKEN [FILES_DIR]
 Listens on 127.0.0.1, ephemeral ports, and writes {"https": port, "http": port} to READY_FILE.
 Credentials: `Authorization: Bearer TOKEN`, or Basic with login `ripple` and password TOKEN.
 
@@ -24,6 +24,8 @@ Routes (N is a byte count; the body of N bytes is byte i = i % 251; ID makes sta
   /no-range/N                  ignores Range: always 200 with the whole body
   /bad-range/N                 answers a Range request with 206 for bytes 0-…
   /denied-presigned            403 (URL carries a signature in its query string)
+  /files/NAME                  the file NAME of FILES_DIR (a plain name; the query string is ignored, as a
+                               pre-signed link's signature would be), 404 when absent
   /_log                        JSON list of {path, authorization, range} of every earlier request
 """
 import http.server
@@ -38,6 +40,7 @@ import time
 from email.utils import formatdate
 
 READY_FILE, CERT, KEY, TOKEN = sys.argv[1:5]
+FILES_DIR = sys.argv[5] if len(sys.argv) > 5 else None
 LOCK = threading.Lock()
 LOG = []
 HITS = {}
@@ -180,6 +183,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(200, body(n))
         if route == "denied-presigned":
             return self.send(403, b"<Error><Code>AccessDenied</Code></Error>", "application/xml")
+        if route == "files":
+            name = "/".join(parts[1:])
+            path = os.path.join(FILES_DIR or "", name)
+            if FILES_DIR is None or len(parts) != 2 or name in ("", ".", "..") or not os.path.isfile(path):
+                return self.send(404, b"no such file", "text/plain")
+            with open(path, "rb") as f:
+                return self.send(200, f.read())
         if route == "_log":
             with LOCK:
                 data = json.dumps(LOG).encode()

@@ -1,15 +1,14 @@
 import Foundation
-import TestSupport
 
-/// A throwaway CA and a server certificate it signed, for 127.0.0.1 and localhost.
-struct TestCertificates {
-  var caPath: String
-  var certificatePath: String
-  var keyPath: String
+/// A throwaway CA and a server certificate it signed, for 127.0.0.1 and localhost (the HTTPS test servers).
+public struct TestCertificates: Sendable {
+  public var caPath: String
+  public var certificatePath: String
+  public var keyPath: String
   /// A second, unrelated CA: trusting it must not make the server trusted.
-  var otherCAPath: String
+  public var otherCAPath: String
 
-  static func make(in directory: String) throws -> TestCertificates {
+  public static func make(in directory: String) throws -> TestCertificates {
     let openssl = try requireTool("openssl", install: "apt-get install openssl")
     let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
     let caExtensions = [
@@ -43,5 +42,10 @@ struct TestCertificates {
     return TestCertificates(
       caPath: directory + "/ca.pem", certificatePath: directory + "/server.pem", keyPath: directory + "/server.key",
       otherCAPath: directory + "/other-ca.pem")
+  }
+
+  private static func run(_ executable: String, _ arguments: [String], in directory: String) throws {
+    let result = try Command.run([executable] + arguments, in: directory)
+    guard result.status == 0 else { throw CommandFailure(argv: [executable] + arguments, result: result) }
   }
 }
