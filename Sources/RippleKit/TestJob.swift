@@ -47,6 +47,17 @@ extension TimingHistory {
   }
 }
 
+extension TimingHistory {
+  /// Recorded seconds per top-level suite, keyed by `package:Target` like `durationsByTarget`.
+  public var suiteDurationsByTarget: [String: [String: Double]] {
+    var out: [String: [String: Double]] = [:]
+    for (package, targets) in suites {
+      for (target, seconds) in targets { out[TestUnit(package: package, target: target).id] = seconds }
+    }
+    return out
+  }
+}
+
 extension TimingStore {
   /// `<repo>/.build/ripple/timings.json` unless configured: next to SwiftPM's own build output,
   /// ignored by git like the rest of `.build`.
@@ -176,7 +187,7 @@ extension Workspace {
       affected = outcome
     }
     if let ids = request.targets {
-      let restricted = selection.restricted(to: ids)
+      let restricted = try selection.restricted(to: ids)
       guard restricted.unmatched.isEmpty else { throw RippleKitError.targetsNotSelected(restricted.unmatched) }
       selection = restricted.selection
     }
@@ -216,7 +227,8 @@ extension Workspace {
     result.notRunHere = plan.notRunHere
     result.requireAll = plan.requireAll
     var updated = plan.history
-    updated.record(result)
+    let ran = TestRunner.effectiveSelection(plan.selection, options: plan.options, history: plan.history)
+    updated.record(result, scopes: ran.suiteScopes)
     if updated != plan.history { try? plan.timingStore.save(updated) }
     return result
   }
