@@ -124,6 +124,25 @@ import Testing
     #expect(empty.status == 2 && empty.standardError.contains("--targets"), "\(empty.standardError)")
   }
 
+  @Test func suiteIdsNarrowTheFilterAndMalformedOnesAreUsageErrors() throws {
+    let repo = try ModularFixture.make()
+    try repo.append("Packages/Shared/Sources/Net/Net.swift", "// edit\n")
+    let suites = try RippleBinary.run(
+      ["test", "--dry-run", "--targets", "Packages/Shared:NetTests/NetSuite,Packages/Shared:NetTests/Other"],
+      in: repo.root)
+    #expect(suites.status == 0, "\(suites.standardError)")
+    let only = #"--filter '^(NetTests\.(NetSuite|Other)(/|\.|$))'"#
+    #expect(suites.standardOutput.contains(only), "\(suites.standardOutput)")
+    let rest = try RippleBinary.run(
+      ["test", "--dry-run", "--targets", "Packages/Shared:NetTests/-NetSuite"], in: repo.root)
+    #expect(rest.standardOutput.contains(#"--filter '^(NetTests\.(?!(NetSuite)(/|\.|$)))'"#), "\(rest.standardOutput)")
+    for id in ["Packages/Shared:NetTests/Net/Suite", "Packages/Shared:NetTests/-"] {
+      let bad = try RippleBinary.run(["test", "--dry-run", "--targets", id], in: repo.root)
+      #expect(bad.status == 2, "\(id): \(bad.standardError)")
+      #expect(bad.standardError.contains(id) && bad.standardOutput.isEmpty, "\(bad.standardError)")
+    }
+  }
+
   /// A package folder named with a comma: the job's `--targets` value escapes it (`Net\\,Tools:…`), and
   /// the job's own shell line, run as the CI runs it, plans exactly its targets. A plain comma split
   /// would read `Packages/Net` and `Tools:NetToolsTests`, which match nothing.
