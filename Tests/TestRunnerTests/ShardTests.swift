@@ -102,6 +102,16 @@ import Testing
       ])
   }
 
+  @Test func theTargetsOfAnXcodebuildRunAreNeverSplit() {
+    var (selection, history) = Self.bigTargetHistory()
+    let xcode = TestRunContext(name: "ios", xcodebuild: XcodebuildInvocation(scheme: "App", destination: "generic"))
+    selection.packages[0].run = xcode
+    let plan = TestSharding.plan(selection, shards: 3, history: history)
+    #expect(plan.flatMap { $0 }.allSatisfy { $0.part == .whole }, "xcodebuild steps take no suite filter")
+    history.suites = [:]
+    #expect(plan == TestSharding.plan(selection, shards: 3, history: history))
+  }
+
   @Test func theShardsOfASplitTargetGetSuiteFilters() throws {
     let (selection, history) = Self.bigTargetHistory()
     var filters: [String] = []
