@@ -29,10 +29,18 @@ public enum TestSelectionBuilder {
     return TestSelection(packages: packages)
   }
 
-  /// `--all`: every package that has test targets, unfiltered (plain `swift test`).
-  public static func everything(in graph: PackageGraph) -> TestSelection {
-    let packages = Set(graph.testTargets.map(\.package))
-    return TestSelection(packages: packages.sorted().map { PackageSelection(path: $0, testTargets: [], runAll: true) })
+  /// `--all`: every package that has test targets, unfiltered (plain `swift test`); `byTarget` (with
+  /// `--shard`) names each package's test targets instead, so shards can hold single targets (and suites).
+  public static func everything(in graph: PackageGraph, byTarget: Bool = false) -> TestSelection {
+    let targets = graph.testTargets
+    let packages = Set(targets.map(\.package)).sorted()
+    guard byTarget else {
+      return TestSelection(packages: packages.map { PackageSelection(path: $0, testTargets: [], runAll: true) })
+    }
+    return TestSelection(
+      packages: packages.map { path in
+        PackageSelection(path: path, testTargets: targets.filter { $0.package == path }.map(\.name))
+      })
   }
 }
 
@@ -176,7 +184,7 @@ extension Workspace {
     switch request.scope {
     case .everything:
       let loaded = try await self.graph()
-      selection = TestSelectionBuilder.everything(in: loaded)
+      selection = TestSelectionBuilder.everything(in: loaded, byTarget: request.shard != nil)
       graph = loaded
     case .affected(let affectedRequest):
       let outcome = try await self.affected(affectedRequest)
