@@ -26,6 +26,12 @@ Sections (each issue extends this file with its own):
             (a clean `swift build -c release --product ripple --static-swift-stdlib` of a copy of this
             repository with its own scratch path, measured once in the same run, then the same
             `ripple affected`). The archive is made by scripts/dist.sh from the ripple and rippled given.
+  shards    swift-argument-parser's whole test suite (the checkout in .build/checkouts), its timings recorded
+            by one `ripple test --all`, planned in 4 shards from those recorded times: longest shard / mean
+            with whole-target shards (suite history removed) vs shards split by suite; then the 4 suite
+            shards run (`ripple test --targets`, the jobs' ids, one build folder for all) and their JUnit
+            files checked: every test of the whole run ran exactly once. RIPPLE_BENCH_SHARDS_DIR keeps the
+            copy and its build between runs (the build takes minutes).
 Prints a table per section and a PASS/FAIL line per target; exits 1 when a target is missed.
 """
 import json
@@ -819,7 +825,174 @@ def bench_install(ripple, work):
           f"{from_source / from_archive:.0f}x")
 
 
-SECTIONS = ["changes", "affected", "scale", "xcode", "test", "bootstrap", "daemon", "install"]
+def junit_tests(path):
+    """(classname, name) of every <testcase> in a JUnit file written by `ripple test --junit`."""
+    import xml.etree.ElementTree as ET
+    return [(case.get("classname"), case.get("name")) for case in ET.parse(path).getroot().iter("testcase")]
+
+
+def shard_loads(ids_per_shard, history):
+    """Each shard's recorded seconds: a target's time, a suite's, or a target's time but the suites left out."""
+    targets, suites = history.get("packages", {}), history.get("suites", {})
+    loads = []
+    for ids in ids_per_shard:
+        load = 0.0
+        for entry in ids:
+            package, _, rest = entry.rpartition(":")
+            target, _, suite = rest.partition("/")
+            known = suites.get(package, {}).get(target, {})
+            if not suite:
+                load += targets[package][target]
+            elif suite.startswith("-"):
+                continue  # counted once per target below
+            else:
+                load += known[suite]
+        excluded = {}
+        for entry in ids:
+            package, _, rest = entry.rpartition(":")
+            target, _, suite = rest.partition("/")
+            if suite.startswith("-"):
+                excluded.setdefault((package, target), []).append(suite[1:])
+        for (package, target), names in excluded.items():
+            known = suites.get(package, {}).get(target, {})
+            load += targets[package][target] - sum(known[n] for n in names)
+        loads.append(load)
+    return loads
+
+
+def bench_shards(ripple, work):
+    print("\n## shards: swift-argument-parser's whole suite in 4 shards, whole targets vs split by suite (recorded times)")
+    checkout = os.path.join(HERE, "..", ".build", "checkouts", "swift-argument-parser")
+    if not os.path.isdir(checkout):
+        sys.exit(f"bench: {checkout} is missing: run `swift package resolve` first")
+    keep = os.environ.get("RIPPLE_BENCH_SHARDS_DIR")
+    base = keep or os.path.join(work, "shards")
+    root = os.path.join(base, "argument-parser")
+    scratch = os.path.join(base, "build")
+    temporary = os.path.join(base, "tmp")
+    os.makedirs(temporary, exist_ok=True)
+    # SwiftPM's own temporary folders go to a folder of ours, removed with it.
+    env = dict(os.environ, RIPPLE_CACHE_DIR=os.path.join(base, "cache"), TMPDIR=temporary)
+    if not os.path.isdir(os.path.join(root, ".git")) or not keep:
+        shutil.rmtree(root, ignore_errors=True)
+        shutil.copytree(checkout, root, ignore=shutil.ignore_patterns(".build", ".git", ".swiftpm"))
+        subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+        git(root, "add", "-A")
+        git(root, "commit", "-q", "-m", "swift-argument-parser")
+    timings = os.path.join(root, ".build", "ripple", "timings.json")
+    os.path.exists(timings) and os.remove(timings)
+    reports = os.path.join(base, "reports")
+    shutil.rmtree(reports, ignore_errors=True)
+    os.makedirs(reports)
+
+    def ripple_test(*args):
+        argv = [ripple, "test", "--all", "--scratch-path", scratch, *args]
+        start = time.perf_counter()
+        done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"bench: {' '.join(argv)} failed ({done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
+        return time.perf_counter() - start
+
+    print("  the whole suite once, recording its timings (the first build takes minutes)…", flush=True)
+    whole_junit = os.path.join(reports, "whole.xml")
+    whole_time = ripple_test("--junit", whole_junit)
+    with open(timings) as f:
+        history = json.load(f)
+
+    # The plans, from the recorded times: `ripple affected --format matrix` on a change that reaches every
+    # test target (the library's sources), with and without the suite history. In a clone: an edit in the
+    # copy that ran would make the shard runs rebuild the library.
+    planning = os.path.join(base, "planning")
+    shutil.rmtree(planning, ignore_errors=True)
+    subprocess.run(["git", "clone", "-q", root, planning], check=True)
+    # ArgumentParserToolInfo is the one library ArgumentParserToolInfoTests depends on; the rest reach ArgumentParser.
+    for source in ("Sources/ArgumentParser/Parsable Properties/Argument.swift",
+                   "Sources/ArgumentParserToolInfo/ToolInfo.swift"):
+        edit(planning, source, "\n// shards bench\n")
+    git(planning, "commit", "-q", "-am", "touch the libraries")
+    planning_timings = os.path.join(planning, ".build", "ripple", "timings.json")
+    os.makedirs(os.path.dirname(planning_timings))
+    matrix = [ripple, "affected", "--base", "HEAD~1", "--head", "HEAD", "--format", "matrix", "--shards", "4"]
+
+    def plan(recorded):
+        with open(planning_timings, "w") as f:
+            json.dump(recorded, f)
+        out = subprocess.run(matrix, cwd=planning, env=env, capture_output=True, text=True, check=True).stdout
+        return [TargetIDList_split(job["ids"]) for job in json.loads(out)["include"]]
+
+    suite_plan = plan(history)
+    whole_plan = plan({k: v for k, v in history.items() if k != "suites"})
+    whole_loads = shard_loads(whole_plan, history)
+    suite_loads = shard_loads(suite_plan, history)
+    whole_ratio = max(whole_loads) / statistics.mean(whole_loads)
+    suite_ratio = max(suite_loads) / statistics.mean(suite_loads)
+    targets = history["packages"]["."]
+    print(f"  whole run: {whole_time:.1f} s wall, {sum(targets.values()):.2f} s of tests recorded in "
+          f"{len(targets)} targets, {sum(len(v) for v in history.get('suites', {}).get('.', {}).values())} suites")
+    for name, seconds in sorted(targets.items(), key=lambda item: -item[1]):
+        print(f"    {name:<46}{seconds:>7.2f} s")
+    print(f"  {'4 shards, recorded seconds':<34}{'shard 1..4':>36}{'longest/mean':>14}")
+    print(f"  {'whole targets':<34}{'  '.join(f'{x:6.2f}' for x in whole_loads):>36}{whole_ratio:>13.2f}x")
+    print(f"  {'split by suite':<34}{'  '.join(f'{x:6.2f}' for x in suite_loads):>36}{suite_ratio:>13.2f}x")
+    for index, ids in enumerate(suite_plan, 1):
+        print(f"    shard {index}: {', '.join(ids)}")
+
+    # The suite shards for real, as the jobs of a pipeline run them (same build folder: no rebuild).
+    seen = []
+    measured = []
+    for index, ids in enumerate(suite_plan, 1):
+        junit = os.path.join(reports, f"shard-{index}.xml")
+        report = os.path.join(reports, f"shard-{index}.json")
+        wall = ripple_test("--targets", TargetIDList_join(ids), "--junit", junit, "--report-json", report)
+        with open(report) as f:
+            ran = json.load(f)
+        tests = sum(t["duration"] for p in ran["packages"] for t in p["targets"])
+        measured.append((wall, tests))
+        seen += junit_tests(junit)
+    print("  suite shards run: " + ", ".join(f"{t:.2f} s of tests ({w:.0f} s wall)" for w, t in measured))
+    ran_tests = [t for _, t in measured]
+    print(f"  measured test time per shard: longest/mean {max(ran_tests) / statistics.mean(ran_tests):.2f}x "
+          f"(one run on a shared machine; the plan's figure is from the recorded times)")
+    whole = junit_tests(whole_junit)
+    duplicates = sorted({case for case in seen if seen.count(case) > 1})
+    missing = sorted(set(whole) - set(seen))
+    extra = sorted(set(seen) - set(whole))
+    print(f"  testcases: whole run {len(whole)}, shards {len(seen)} ({len(set(seen))} distinct); "
+          f"duplicates {len(duplicates)}, missing {len(missing)}, extra {len(extra)}")
+    for label, cases in (("duplicate", duplicates), ("missing", missing), ("extra", extra)):
+        for case in cases[:5]:
+            print(f"    {label}: {case[0]} {case[1]}")
+    # The baseline is measured, not a target: issue 27 saw 1.47x (ExampleTests 2.8 s of 7.6 s); the split of
+    # the suite's time between its targets moves with the machine and its load.
+    print(f"  baseline, whole-target shards: {whole_ratio:.2f}x longest/mean (issue 27 saw >= 1.4x)")
+    check("suite shards: longest / mean at most 1.15x", suite_ratio <= 1.15, f"{suite_ratio:.2f}x")
+    check("every test ran exactly once across the suite shards",
+          not duplicates and not missing and not extra and len(seen) == len(whole) and len(whole) > 0,
+          f"{len(seen)} of {len(whole)}")
+
+
+def TargetIDList_split(text):
+    """`TargetIDList.split`: ids joined by commas, `\\,` and `\\\\` escaped."""
+    ids, current, escaping = [], "", False
+    for c in text:
+        if escaping:
+            current, escaping = current + c, False
+        elif c == "\\":
+            escaping = True
+        elif c == ",":
+            ids.append(current.strip())
+            current = ""
+        else:
+            current += c
+    ids.append(current.strip())
+    return [i for i in ids if i]
+
+
+def TargetIDList_join(ids):
+    return ",".join(i.replace("\\", "\\\\").replace(",", "\\,") for i in ids)
+
+
+SECTIONS = ["changes", "affected", "scale", "xcode", "test", "bootstrap", "daemon", "install", "shards"]
 
 
 def main():
@@ -848,6 +1021,8 @@ def main():
             bench_daemon(ripple, work)
         if "install" in sections:
             bench_install(ripple, work)
+        if "shards" in sections:
+            bench_shards(ripple, work)
     finally:
         if not os.environ.get("RIPPLE_BENCH_KEEP"):
             shutil.rmtree(work, ignore_errors=True)

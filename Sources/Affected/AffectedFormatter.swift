@@ -59,12 +59,20 @@ public enum AffectedFormatter {
   /// There are never more shards than test targets; with none, `include` is empty and the caller should
   /// skip the job (GitHub rejects an empty matrix).
   /// A job holding a whole package (`wholePackages`, `*` in `targets`) has an empty filter: every test.
+  /// A job that runs targets only in part (split by suites) has a filter naming its suites (`SuiteFilter`).
   public static func matrix(
-    _ report: AffectedReport, shards: Int, durations: [String: Double], wholePackages: [String] = []
+    _ report: AffectedReport, shards: Int, durations: [String: Double],
+    suiteDurations: [String: [String: Double]] = [:], wholePackages: [String] = []
   ) -> String {
-    let include = shardJobs(report, shards: shards, durations: durations, wholePackages: wholePackages).map { job in
+    let jobs = shardJobs(
+      report, shards: shards, durations: durations, suiteDurations: suiteDurations, wholePackages: wholePackages)
+    let include = jobs.map { job in
       let names = job.targets.map(\.name)
-      let filter = names.contains(ShardJob.wholePackage) ? "" : filter(names: names) ?? ""
+      var scopes: [String: SuiteScope] = [:]
+      for target in job.targets { scopes[target.name] = job.scope(of: target) }
+      let filter =
+        names.contains(ShardJob.wholePackage)
+        ? "" : scopes.isEmpty ? filter(names: names) ?? "" : SuiteFilter.pattern(targets: names, scopes: scopes)
       return MatrixEntry(shard: job.shard, of: job.of, targets: names, ids: job.ids, filter: filter)
     }
     return encode(Matrix(include: include), pretty: false)

@@ -7,10 +7,11 @@ extension AffectedFormatter {
   /// variables on upload, the shell should see the text as generated. With nothing selected, one
   /// `nothing to test` step.
   public static func buildkite(
-    _ report: AffectedReport, shards: Int, durations: [String: Double], settings: CIPipelineSettings,
-    wholePackages: [String] = []
+    _ report: AffectedReport, shards: Int, durations: [String: Double],
+    suiteDurations: [String: [String: Double]] = [:], settings: CIPipelineSettings, wholePackages: [String] = []
   ) -> String {
-    let jobs = shardJobs(report, shards: shards, durations: durations, wholePackages: wholePackages)
+    let jobs = shardJobs(
+      report, shards: shards, durations: durations, suiteDurations: suiteDurations, wholePackages: wholePackages)
     func text(_ value: String) -> PipelineYAML { .string(value.replacingOccurrences(of: "$", with: "$$")) }
     var steps: [PipelineYAML] = []
     if jobs.isEmpty {

@@ -1,3 +1,5 @@
+import RippleCore
+
 /// What every job of a generated CI pipeline (`--format gitlab`, `--format buildkite`) needs beyond the
 /// report: how to run `ripple test` so that it selects what this analysis selected.
 public struct CIPipelineSettings: Sendable, Hashable {
@@ -34,13 +36,25 @@ enum CIPipeline {
   /// `test 1/2: AppTests, GreetingTests`, with `+N more` when the names do not fit.
   static func title(_ job: ShardJob) -> String {
     let prefix = "test \(job.shard)/\(job.of): "
-    let names = job.targets.map(\.name)
+    let names = job.targets.map { target in target.name + (job.scope(of: target).map { " (\(describe($0)))" } ?? "") }
     for shown in stride(from: names.count, through: 1, by: -1) {
       let rest = names.count - shown
       let text = prefix + names.prefix(shown).joined(separator: ", ") + (rest > 0 ? " +\(rest) more" : "")
       if text.count <= maximumTitleLength || shown == 1 { return text }
     }
     return prefix
+  }
+
+  /// "2 suites" / "all but 3 suites"; with `naming`, the suites themselves: "suites A, B".
+  static func describe(_ scope: SuiteScope, naming: Bool = false) -> String {
+    switch scope {
+    case .only(let names):
+      naming ? "suites " + names.joined(separator: ", ") : "\(names.count) suite\(names.count == 1 ? "" : "s")"
+    case .allBut(let names):
+      naming
+        ? "all but suites " + names.joined(separator: ", ")
+        : "all but \(names.count) suite\(names.count == 1 ? "" : "s")"
+    }
   }
 
   /// The JUnit file a job writes (kept per shard so an artifact store can hold them side by side).
@@ -55,7 +69,8 @@ enum CIPipeline {
     }
     for target in job.targets {
       let package = target.package == "." ? "" : "\(target.package):"
-      lines.append("  \(package)\(target.name): \(target.reasons.first ?? "selected")")
+      let part = job.scope(of: target).map { " [\(describe($0, naming: true))]" } ?? ""
+      lines.append("  \(package)\(target.name)\(part): \(target.reasons.first ?? "selected")")
     }
     return lines
   }

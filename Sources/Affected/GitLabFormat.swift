@@ -9,10 +9,11 @@ extension AffectedFormatter {
   /// With nothing selected, one `nothing to test` job that skips the checkout (GitLab rejects a pipeline
   /// without jobs).
   public static func gitlab(
-    _ report: AffectedReport, shards: Int, durations: [String: Double], settings: CIPipelineSettings,
-    wholePackages: [String] = []
+    _ report: AffectedReport, shards: Int, durations: [String: Double],
+    suiteDurations: [String: [String: Double]] = [:], settings: CIPipelineSettings, wholePackages: [String] = []
   ) -> String {
-    let jobs = shardJobs(report, shards: shards, durations: durations, wholePackages: wholePackages)
+    let jobs = shardJobs(
+      report, shards: shards, durations: durations, suiteDurations: suiteDurations, wholePackages: wholePackages)
     var document: [(key: String, value: PipelineYAML)] = [("variables", .map([("GIT_DEPTH", .string("0"))]))]
     if jobs.isEmpty {
       document.append(

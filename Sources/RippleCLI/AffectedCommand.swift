@@ -82,15 +82,19 @@ struct AffectedCommand: AsyncParsableCommand {
         print(output, terminator: "")
       }
     case .matrix:
+      let history = Self.history(root: workspace.root)
       print(
         AffectedFormatter.matrix(
-          report, shards: shards ?? 1, durations: Self.durations(root: workspace.root),
-          wholePackages: Self.wholePackages(outcome)))
+          report, shards: shards ?? 1, durations: history.durationsByTarget,
+          suiteDurations: history.suiteDurationsByTarget, wholePackages: Self.wholePackages(outcome)))
     case .gitlab, .buildkite:
       let settings = pipeline.settings(report: report, selection: selection, repositoryRoot: workspace.root)
       let render = format == .gitlab ? AffectedFormatter.gitlab : AffectedFormatter.buildkite
+      let history = Self.history(root: workspace.root)
       print(
-        render(report, shards ?? 1, Self.durations(root: workspace.root), settings, Self.wholePackages(outcome)),
+        render(
+          report, shards ?? 1, history.durationsByTarget, history.suiteDurationsByTarget, settings,
+          Self.wholePackages(outcome)),
         terminator: "")
     case .dot:
       print(AffectedFormatter.dot(graph: outcome.headGraph ?? outcome.baseGraph ?? .init(packages: []), report))
@@ -100,8 +104,8 @@ struct AffectedCommand: AsyncParsableCommand {
   }
 
   /// The history the plan balances shards on; each job then runs its own list (`ripple test --targets`).
-  static func durations(root: String) -> [String: Double] {
-    TimingStore(path: TimingStore.defaultPath(repositoryRoot: root)).load().history.durationsByTarget
+  static func history(root: String) -> TimingHistory {
+    TimingStore(path: TimingStore.defaultPath(repositoryRoot: root)).load().history
   }
 
   /// Packages `ripple test` would run whole (`--fallback all`, a manifest that did not evaluate).

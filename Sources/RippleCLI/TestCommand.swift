@@ -40,7 +40,8 @@ struct TestCommand: AsyncParsableCommand {
   @Option(
     help: ArgumentHelp(
       "Run only these selected test targets (package:Name or package:*, comma-separated; \\, is a comma in an id), as a CI plan job "
-        + "assigned them; one not selected is an error.", valueName: "IDS"))
+        + "assigned them; one not selected is an error. package:Name/Suite runs one suite of a target, "
+        + "package:Name/-Suite all of it but that suite.", valueName: "IDS"))
   var targets: [String] = []
 
   @Option(help: "Re-run failing tests up to N times; a test that then passes is reported as flaky.")

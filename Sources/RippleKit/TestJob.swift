@@ -29,10 +29,18 @@ public enum TestSelectionBuilder {
     return TestSelection(packages: packages)
   }
 
-  /// `--all`: every package that has test targets, unfiltered (plain `swift test`).
-  public static func everything(in graph: PackageGraph) -> TestSelection {
-    let packages = Set(graph.testTargets.map(\.package))
-    return TestSelection(packages: packages.sorted().map { PackageSelection(path: $0, testTargets: [], runAll: true) })
+  /// `--all`: every package that has test targets, unfiltered (plain `swift test`); `byTarget` (with
+  /// `--shard`) names each package's test targets instead, so shards can hold single targets (and suites).
+  public static func everything(in graph: PackageGraph, byTarget: Bool = false) -> TestSelection {
+    let targets = graph.testTargets
+    let packages = Set(targets.map(\.package)).sorted()
+    guard byTarget else {
+      return TestSelection(packages: packages.map { PackageSelection(path: $0, testTargets: [], runAll: true) })
+    }
+    return TestSelection(
+      packages: packages.map { path in
+        PackageSelection(path: path, testTargets: targets.filter { $0.package == path }.map(\.name))
+      })
   }
 }
 
@@ -41,6 +49,17 @@ extension TimingHistory {
   public var durationsByTarget: [String: Double] {
     var out: [String: Double] = [:]
     for (package, targets) in packages {
+      for (target, seconds) in targets { out[TestUnit(package: package, target: target).id] = seconds }
+    }
+    return out
+  }
+}
+
+extension TimingHistory {
+  /// Recorded seconds per top-level suite, keyed by `package:Target` like `durationsByTarget`.
+  public var suiteDurationsByTarget: [String: [String: Double]] {
+    var out: [String: [String: Double]] = [:]
+    for (package, targets) in suites {
       for (target, seconds) in targets { out[TestUnit(package: package, target: target).id] = seconds }
     }
     return out
@@ -165,7 +184,7 @@ extension Workspace {
     switch request.scope {
     case .everything:
       let loaded = try await self.graph()
-      selection = TestSelectionBuilder.everything(in: loaded)
+      selection = TestSelectionBuilder.everything(in: loaded, byTarget: request.shard != nil)
       graph = loaded
     case .affected(let affectedRequest):
       let outcome = try await self.affected(affectedRequest)
@@ -176,7 +195,7 @@ extension Workspace {
       affected = outcome
     }
     if let ids = request.targets {
-      let restricted = selection.restricted(to: ids)
+      let restricted = try selection.restricted(to: ids)
       guard restricted.unmatched.isEmpty else { throw RippleKitError.targetsNotSelected(restricted.unmatched) }
       selection = restricted.selection
     }
@@ -216,7 +235,8 @@ extension Workspace {
     result.notRunHere = plan.notRunHere
     result.requireAll = plan.requireAll
     var updated = plan.history
-    updated.record(result)
+    let ran = TestRunner.effectiveSelection(plan.selection, options: plan.options, history: plan.history)
+    updated.record(result, scopes: ran.suiteScopes)
     if updated != plan.history { try? plan.timingStore.save(updated) }
     return result
   }

@@ -71,7 +71,9 @@ public enum TestRunPlanner {
       for run in here {
         guard let names = assigned[run.name] else { continue }
         byRun[run.name, default: []].append(
-          PackageSelection(path: package.path, testTargets: names, run: contexts[run.name]))
+          PackageSelection(
+            path: package.path, testTargets: names, run: contexts[run.name],
+            suites: package.suites.filter { names.contains($0.key) }))
       }
     }
     let packages = here.flatMap { byRun[$0.name] ?? [] }

@@ -72,7 +72,7 @@ public struct TestPlan: Sendable, Hashable {
         environment: environment)
       // Streamed line by line; only the end is kept in memory (the errors are picked out as it comes).
       build.retainedOutput = TestRunner.retainedBuildOutput
-      let filter = package.runAll ? nil : TestFilter.targets(targets)
+      let filter = package.runAll ? nil : TestFilter.targets(targets, suites: package.suites)
       let xunitName = (package.run?.scratchFolder.map { "\($0)-" } ?? "") + folderName(for: package.path)
       let xunit = (xunitDirectory as NSString).appendingPathComponent("\(xunitName).xml")
       var testArguments = ["test", "--skip-build"] + common

@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore
 import SystemClients
 
 /// What to test: per package, the test targets the affected analysis selected.
@@ -33,12 +34,18 @@ public struct PackageSelection: Sendable, Codable, Hashable {
   public var runAll: Bool
   /// The test run (`test.runs`) these targets belong to; nil: the one default run.
   public var run: TestRunContext?
+  /// Targets that run only in part, by name (a shard of a target split by suites); the others run whole.
+  public var suites: [String: SuiteScope]
 
-  public init(path: String, testTargets: [String], runAll: Bool = false, run: TestRunContext? = nil) {
+  public init(
+    path: String, testTargets: [String], runAll: Bool = false, run: TestRunContext? = nil,
+    suites: [String: SuiteScope] = [:]
+  ) {
     self.path = path
     self.testTargets = testTargets
     self.runAll = runAll
     self.run = run
+    self.suites = suites
   }
 
   public var hasWork: Bool { runAll || !testTargets.isEmpty }

@@ -2,36 +2,50 @@ import RippleCore
 
 /// `ripple test --shard I/N`: the part of a selection one CI job runs.
 ///
-/// Delegates to RippleCore's `ShardPlanner` with the ids `ripple affected --format matrix` uses
-/// (`package:Target`), so the matrix a CI workflow is given and the shards its jobs run always agree.
+/// Delegates to RippleCore's `SuiteShardPlanner` with the ids `ripple affected --format matrix` uses
+/// (`package:Target`, `package:Target/Suite`, `package:Target/-Suite`), so the matrix a CI workflow is
+/// given and the shards its jobs run always agree. A target longer than a shard's fair share is split by
+/// its recorded suites; the targets of an xcodebuild run are never split (it has no suite filter here).
 public enum TestSharding {
-  /// The units of every shard, index 0 for shard 1; exactly `shards` buckets, some possibly empty.
-  public static func assign(_ units: [TestUnit], shards: Int, history: TimingHistory) -> [[TestUnit]] {
+  /// The entries of every shard, index 0 for shard 1; exactly `shards` lists, some possibly empty.
+  public static func plan(_ selection: TestSelection, shards: Int, history: TimingHistory) -> [[ShardEntry]] {
     let count = max(1, shards)
-    let byID = Dictionary(units.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-    var weights: [String: Double] = [:]
-    for (id, unit) in byID { weights[id] = history.duration(of: unit) }
-    var buckets = ShardPlanner.plan(items: Array(byID.keys), weights: weights, shards: count)
-      .map { $0.items.compactMap { byID[$0] }.sorted() }
-    buckets += Array(repeating: [], count: count - buckets.count)
-    return buckets
+    let unsplittable = Set(
+      selection.packages.filter { $0.run?.xcodebuild != nil }.flatMap { package in
+        package.testTargets.map { TestUnit(package: package.path, target: $0).id }
+      })
+    let units = selection.units.map { unit in
+      SuiteShardPlanner.Unit(
+        package: unit.package, target: unit.target ?? "*", seconds: history.duration(of: unit),
+        suites: unsplittable.contains(unit.id) ? [:] : history.suiteDurations(of: unit))
+    }
+    var lists = SuiteShardPlanner.plan(units, shards: count).map(\.entries)
+    lists += Array(repeating: [], count: count - lists.count)
+    return lists
   }
 
   /// The part of `selection` that shard `shard` runs.
   public static func select(_ selection: TestSelection, shard: Shard, history: TimingHistory) -> TestSelection {
-    let mine = Set(assign(selection.units, shards: shard.count, history: history)[shard.index - 1])
-    let packages = selection.packages.compactMap { package -> PackageSelection? in
-      if package.runAll {
-        return mine.contains(TestUnit(package: package.path, target: nil)) ? package : nil
-      }
-      let targets = package.testTargets.filter { mine.contains(TestUnit(package: package.path, target: $0)) }
-      return targets.isEmpty ? nil : PackageSelection(path: package.path, testTargets: targets, run: package.run)
-    }
-    return TestSelection(packages: packages)
+    let mine = plan(selection, shards: shard.count, history: history)[shard.index - 1]
+    guard !mine.isEmpty else { return TestSelection(packages: []) }
+    // The planner's own ids are well-formed and never name a target in two ways.
+    return (try? selection.restricted(to: mine.map(\.description)).selection) ?? TestSelection(packages: [])
   }
 }
 
 extension TestUnit {
   /// `package:Target`, or `package:*` for a whole package: the id shared with the CI matrix.
   public var id: String { "\(package):\(target ?? "*")" }
+}
+
+extension TestSelection {
+  /// The targets that run only in part, keyed by `package:Target`: what the timing history records from a
+  /// shard (`TimingHistory.record(_:scopes:)`).
+  public var suiteScopes: [String: SuiteScope] {
+    var out: [String: SuiteScope] = [:]
+    for package in packages {
+      for (target, scope) in package.suites { out[TestUnit(package: package.path, target: target).id] = scope }
+    }
+    return out
+  }
 }

@@ -1,21 +1,43 @@
 import Foundation
+import RippleCore
 
-/// Recorded durations per test target, used to balance shards.
+/// Recorded durations per test target and per suite, used to balance shards.
 ///
 /// On disk (`<repo>/.build/ripple/timings.json` by default):
-/// `{"schemaVersion": 1, "packages": {".": {"CoreTests": 1.25}}}`, seconds per test target; a
-/// package run without a filter is stored under the target name `*`.
+/// `{"schemaVersion": 1, "packages": {".": {"CoreTests": 1.25}},
+///   "suites": {".": {"CoreTests": {"MathTests": 1.0, "ParserTests": 0.25}}}}`: seconds per test target (a
+/// package run without a filter is stored under the target name `*`) and per top-level suite (an XCTest
+/// class, a Swift Testing suite type). `suites` was added later: a file without it reads as no suite
+/// history, and older Ripples ignore it.
 public struct TimingHistory: Sendable, Codable, Hashable {
   public var schemaVersion: Int
   public var packages: [String: [String: Double]]
+  /// package → target → top-level suite → seconds: the suite's share of its target's wall time.
+  public var suites: [String: [String: [String: Double]]]
 
-  public init(packages: [String: [String: Double]] = [:]) {
+  public init(packages: [String: [String: Double]] = [:], suites: [String: [String: [String: Double]]] = [:]) {
     self.schemaVersion = 1
     self.packages = packages
+    self.suites = suites
+  }
+
+  private enum CodingKeys: String, CodingKey { case schemaVersion, packages, suites }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    schemaVersion = try c.decode(Int.self, forKey: .schemaVersion)
+    packages = try c.decode([String: [String: Double]].self, forKey: .packages)
+    suites = try c.decodeIfPresent([String: [String: [String: Double]]].self, forKey: .suites) ?? [:]
   }
 
   public func duration(of unit: TestUnit) -> Double? {
     packages[unit.package]?[unit.target ?? "*"]
+  }
+
+  /// Recorded seconds per top-level suite of a test target; empty for a whole package or no history.
+  public func suiteDurations(of unit: TestUnit) -> [String: Double] {
+    guard let target = unit.target else { return [:] }
+    return suites[unit.package]?[target] ?? [:]
   }
 
   /// The recorded test time of `units` added up (one after another, builds left out): a unit without a record
@@ -34,13 +56,61 @@ public struct TimingHistory: Sendable, Codable, Hashable {
     packages[unit.package, default: [:]][unit.target ?? "*"] = seconds
   }
 
-  /// Records the duration of every target that ran (build failures and cancelled packages are not timed).
-  public mutating func record(_ result: TestRunResult) {
+  /// Records the duration of every target that ran, and of its suites (build failures and cancelled
+  /// packages are not timed). `scopes`: the targets that ran only in part (a shard of a split target,
+  /// `SuiteScope`), keyed by `package:Target`: their suites' times are updated, not their total; a suite
+  /// a scope named that ran no test is forgotten (renamed or removed). A target that ran whole has its
+  /// suite record replaced, so removed suites go with it.
+  public mutating func record(_ result: TestRunResult, scopes: [String: SuiteScope] = [:]) {
     for package in result.packages where package.status == .passed || package.status == .failed {
       for target in package.targets where target.testCount > 0 {
-        record(target.duration, for: TestUnit(package: package.path, target: target.name))
+        let unit = TestUnit(package: package.path, target: target.name)
+        let times = Self.suiteTimes(target)
+        guard let scope = scopes[unit.id] else {
+          record(target.duration, for: unit)
+          suites[package.path, default: [:]][target.name] = times.isEmpty ? nil : times
+          continue
+        }
+        var known = suites[package.path]?[target.name] ?? [:]
+        if case .only(let named) = scope {
+          for name in named where times[name] == nil { known[name] = nil }
+        }
+        known.merge(times) { _, new in new }
+        suites[package.path, default: [:]][target.name] = known.isEmpty ? nil : known
       }
     }
+    // A shard whose named suites all ran nothing: they are gone from the package.
+    for package in result.packages where package.status != .buildFailed && package.status != .cancelled {
+      for (id, scope) in scopes {
+        guard case .only(let named) = scope, id.hasPrefix(package.path + ":") else { continue }
+        let target = String(id.dropFirst(package.path.count + 1))
+        guard !package.targets.contains(where: { $0.name == target && $0.testCount > 0 }) else { continue }
+        for name in named { suites[package.path]?[target]?[name] = nil }
+        if suites[package.path]?[target]?.isEmpty == true { suites[package.path]?[target] = nil }
+      }
+    }
+  }
+
+  /// A target's seconds per top-level suite (`Outer` for `Outer.Inner` and `Outer/Inner`): its tests'
+  /// durations added up, scaled to the target's wall time (Swift Testing runs tests in parallel, so the
+  /// sum can exceed it). Suite-less tests (free Swift Testing functions) count in the scale but have no
+  /// entry: they are the target's remainder.
+  public static func suiteTimes(_ target: TargetResult) -> [String: Double] {
+    var sums: [String: Double] = [:]
+    var total = 0.0
+    for test in target.tests where !test.name.hasPrefix("(") {
+      total += test.duration
+      let suite = topLevelSuite(test.suite)
+      if !suite.isEmpty { sums[suite, default: 0] += test.duration }
+    }
+    guard total > 0, target.duration > 0 else { return sums }
+    let scale = target.duration / total
+    return sums.mapValues { $0 * scale }
+  }
+
+  /// `Outer` of `Outer`, `Outer.Inner` or `Outer/Inner`; "" for a test without a suite.
+  public static func topLevelSuite(_ suite: String) -> String {
+    String(suite.prefix { $0 != "." && $0 != "/" })
   }
 }
 

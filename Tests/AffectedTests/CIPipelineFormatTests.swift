@@ -124,6 +124,39 @@ struct CIPipelineFormatTests {
     #expect(!text.replacingOccurrences(of: "$$", with: "").contains("$"), "no lone $ left")
   }
 
+  @Test func aTargetOverTheFairShareIsSpreadBySuiteAcrossJobs() throws {
+    // 12 s over 3 jobs: AppTests (10 s) is over the 4 s fair share and has suite history.
+    let durations: [String: Double] = [".:AppTests": 10, "UITests": 1, "CoreTests": 1]
+    let suites: [String: [String: Double]] = [".:AppTests": ["ASuite": 4, "BSuite": 3, "CSuite": 3]]
+    let text = AffectedFormatter.gitlab(
+      three, shards: 3, durations: durations, suiteDurations: suites, settings: settings)
+    let document = try load(text)
+    let names = document.keys.filter { $0 != "variables" }.sorted()
+    #expect(
+      names == [
+        "test 1/3: AppTests (all but 2 suites)", "test 2/3: AppTests (1 suite), UITests",
+        "test 3/3: AppTests (1 suite), CoreTests",
+      ], "\(names)")
+    func words(_ job: String) throws -> (reasons: [String], test: [String]) {
+      let script = try #require((document[job] as? [String: Any])?["script"] as? [String])
+      return (shellWords(script[0]), shellWords(script[2]))
+    }
+    let first = try words(names[0])
+    #expect(
+      first.test[3] == ".:AppTests/-BSuite,.:AppTests/-CSuite", "the remainder's job leaves out the others' suites")
+    #expect(first.reasons.contains("  AppTests [all but suites BSuite, CSuite]: changed Sources/App/App.swift"))
+    #expect(try words(names[1]).test[3] == ".:AppTests/BSuite,.:UITests")
+    #expect(try words(names[2]).test[3] == ".:AppTests/CSuite,Packages/Core:CoreTests")
+
+    let matrix = AffectedFormatter.matrix(three, shards: 3, durations: durations, suiteDurations: suites)
+    #expect(matrix.contains(#""filter":"^(AppTests\\.(BSuite)(/|\\.|$)|UITests\\.)""#), "\(matrix)")
+    #expect(matrix.contains(#""filter":"^(AppTests\\.(?!(BSuite|CSuite)(/|\\.|$)))""#), "\(matrix)")
+    // Without suite history the same durations run AppTests whole, in one job.
+    let whole = AffectedFormatter.shardJobs(three, shards: 3, durations: durations)
+    #expect(
+      whole.flatMap(\.entries).map(\.description).sorted() == [".:AppTests", ".:UITests", "Packages/Core:CoreTests"])
+  }
+
   @Test func nothingAffectedIsOneNoOpJob() throws {
     let empty = report([])
     let gitlab = try load(AffectedFormatter.gitlab(empty, shards: 4, durations: [:], settings: settings))

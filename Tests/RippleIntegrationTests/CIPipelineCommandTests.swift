@@ -124,6 +124,45 @@ import Testing
     #expect(empty.status == 2 && empty.standardError.contains("--targets"), "\(empty.standardError)")
   }
 
+  @Test func suiteIdsNarrowTheFilterAndMalformedOnesAreUsageErrors() throws {
+    let repo = try ModularFixture.make()
+    try repo.append("Packages/Shared/Sources/Net/Net.swift", "// edit\n")
+    let suites = try RippleBinary.run(
+      ["test", "--dry-run", "--targets", "Packages/Shared:NetTests/NetSuite,Packages/Shared:NetTests/Other"],
+      in: repo.root)
+    #expect(suites.status == 0, "\(suites.standardError)")
+    let only = #"--filter '^(NetTests\.(NetSuite|Other)(/|\.|$))'"#
+    #expect(suites.standardOutput.contains(only), "\(suites.standardOutput)")
+    let rest = try RippleBinary.run(
+      ["test", "--dry-run", "--targets", "Packages/Shared:NetTests/-NetSuite"], in: repo.root)
+    #expect(rest.standardOutput.contains(#"--filter '^(NetTests\.(?!(NetSuite)(/|\.|$)))'"#), "\(rest.standardOutput)")
+    for id in ["Packages/Shared:NetTests/Net/Suite", "Packages/Shared:NetTests/-"] {
+      let bad = try RippleBinary.run(["test", "--dry-run", "--targets", id], in: repo.root)
+      #expect(bad.status == 2, "\(id): \(bad.standardError)")
+      #expect(bad.standardError.contains(id) && bad.standardOutput.isEmpty, "\(bad.standardError)")
+    }
+  }
+
+  @Test func allWithAShardNamesTargetsSoShardsSplitPackages() throws {
+    let repo = try ModularFixture.make()
+    var seen: [[String]] = []
+    for index in 1...2 {
+      let result = try RippleBinary.run(
+        ["test", "--all", "--shard", "\(index)/2", "--dry-run", "--format", "json"], in: repo.root)
+      #expect(result.status == 0, "\(result.standardError)")
+      let document = try #require(
+        try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+      let runs = try #require(document["runs"] as? [[String: Any]])
+      #expect(runs.allSatisfy { $0["runAll"] as? Bool == false }, "\(runs)")
+      seen.append(
+        runs.flatMap { run in
+          (run["testTargets"] as? [String] ?? []).map { "\(run["package"] as? String ?? ""):\($0)" }
+        })
+    }
+    #expect(!seen[0].isEmpty && !seen[1].isEmpty, "\(seen)")
+    #expect(Set(seen[0]).isDisjoint(with: seen[1]), "\(seen)")
+  }
+
   /// A package folder named with a comma: the job's `--targets` value escapes it (`Net\\,Tools:…`), and
   /// the job's own shell line, run as the CI runs it, plans exactly its targets. A plain comma split
   /// would read `Packages/Net` and `Tools:NetToolsTests`, which match nothing.

@@ -66,9 +66,14 @@ import Testing
       }
       @Test func free() { #expect(quadruple(0) == 0) }
       """, to: root + "/Tests/AppSwiftTests/QuadSuite.swift")
+    // Three classes: two with a timing history, one added since (it must still run, once).
     try write(
-      "import XCTest\nfinal class OtherTests: XCTestCase { func testOther() {} }\n",
-      to: root + "/Tests/OtherTests/OtherTests.swift")
+      """
+      import XCTest
+      final class OtherTests: XCTestCase { func testOther() {} }
+      final class MoreOtherTests: XCTestCase { func testMore() {} }
+      final class NewOtherTests: XCTestCase { func testNew() {} }
+      """, to: root + "/Tests/OtherTests/OtherTests.swift")
   }
 
   /// SwiftPM leaves lock files named after the scratch path (`/` → `_`) in the temporary directory.
@@ -129,6 +134,27 @@ import Testing
         TestSelection(packages: [PackageSelection(path: ".", testTargets: ["NoSuchTests"])]), options: options)
       #expect(empty.packages.first?.status == .noTestsRan)
       #expect(throws: TestRunnerError.noTestsRan(package: ".", filter: #"^(NoSuchTests)\."#)) { try empty.check() }
+
+      // Two shards of a target split by suites (same build): each of its tests runs exactly once.
+      var history = TimingHistory()
+      history.record(10, for: TestUnit(package: ".", target: "OtherTests"))
+      history.suites["."] = ["OtherTests": ["OtherTests": 5, "MoreOtherTests": 4]]
+      let others = TestSelection(packages: [PackageSelection(path: ".", testTargets: ["OtherTests"])])
+      var ran: [String] = []
+      var updated = history
+      for index in 1...2 {
+        var sharded = options
+        sharded.shard = try Shard(index: index, count: 2)
+        let part = try await runner.run(others, options: sharded, history: history)
+        #expect(part.succeeded, "\(part.packages.map(\.status))")
+        ran += part.packages.flatMap(\.targets).flatMap(\.tests).map(\.qualifiedName)
+        let scopes = TestRunner.effectiveSelection(others, options: sharded, history: history).suiteScopes
+        updated.record(part, scopes: scopes)
+      }
+      history = updated
+      #expect(ran.sorted() == ["MoreOtherTests/testMore", "NewOtherTests/testNew", "OtherTests/testOther"])
+      let suites = Set(history.suiteDurations(of: TestUnit(package: ".", target: "OtherTests")).keys)
+      #expect(suites == ["MoreOtherTests", "NewOtherTests", "OtherTests"])
     }
   }
 

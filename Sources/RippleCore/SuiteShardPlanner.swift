@@ -1,0 +1,106 @@
+/// Shards below the target level: one planner for `ripple test --shard`, `--format matrix|gitlab|buildkite`
+/// and so for `--targets`, so the jobs of a pipeline and the shards of `--shard` agree.
+///
+/// A test target whose weight exceeds a shard's fair share (the total over the shard count) and that has
+/// at least two recorded suites is split: each recorded suite is a piece of its own, and so is the
+/// target's remainder (what no recorded suite holds: new suites, suite-less tests; weighed as the
+/// target's time not accounted for by its suites). The pieces and the unsplit targets are then placed
+/// longest first (`ShardPlanner`). The shard that gets a split target's remainder runs the target but the
+/// suites placed elsewhere (`package:T/-S`), every other shard its own suites (`package:T/S`), so each
+/// test of the target runs in exactly one shard, whatever the history says about it.
+public enum SuiteShardPlanner {
+  /// A test target (or a whole package, `target == "*"`) with what the timing history knows of it.
+  public struct Unit: Sendable, Hashable {
+    public var package: String
+    public var target: String
+    /// Recorded seconds of the whole target; nil: none (it weighs the median of the known ones, or the
+    /// sum of its suites when only those are known).
+    public var seconds: Double?
+    /// Recorded seconds per top-level suite; empty: it is never split.
+    public var suites: [String: Double]
+
+    public init(package: String, target: String, seconds: Double?, suites: [String: Double] = [:]) {
+      self.package = package
+      self.target = target
+      self.seconds = seconds
+      self.suites = suites
+    }
+
+    public var id: String { "\(package):\(target)" }
+  }
+
+  public struct Shard: Sendable, Hashable {
+    /// 1-based.
+    public var index: Int
+    /// Sorted by id.
+    public var entries: [ShardEntry]
+    /// Expected seconds: the weights of its pieces added up.
+    public var load: Double
+  }
+
+  /// `min(shards, pieces)` shards, none empty; none for no units. Duplicate ids count once.
+  public static func plan(_ units: [Unit], shards: Int) -> [Shard] {
+    var unique: [String: Unit] = [:]
+    for unit in units where unique[unit.id] == nil { unique[unit.id] = unit }
+    guard !unique.isEmpty else { return [] }
+    let count = max(1, shards)
+    let known = unique.values.compactMap { $0.seconds ?? ($0.suites.isEmpty ? nil : $0.suites.values.reduce(0, +)) }
+    let fallback = ShardPlanner.median(known) ?? 1
+    func weight(_ unit: Unit) -> Double {
+      unit.seconds ?? (unit.suites.isEmpty ? fallback : unit.suites.values.reduce(0, +))
+    }
+    let fairShare = unique.values.map(weight).reduce(0, +) / Double(count)
+
+    // Piece ids: `package:T` (whole), `package:T/S` (a suite), `package:T/*` (a split target's remainder).
+    var pieces: [String: (unit: Unit, suite: String?)] = [:]
+    var weights: [String: Double] = [:]
+    for unit in unique.values {
+      let total = weight(unit)
+      guard count > 1, unit.target != "*", unit.suites.count >= 2, total > fairShare else {
+        pieces[unit.id] = (unit, nil)
+        weights[unit.id] = total
+        continue
+      }
+      for (suite, seconds) in unit.suites {
+        pieces["\(unit.id)/\(suite)"] = (unit, suite)
+        weights["\(unit.id)/\(suite)"] = seconds
+      }
+      pieces["\(unit.id)/*"] = (unit, "*")
+      weights["\(unit.id)/*"] = max(0, total - unit.suites.values.reduce(0, +))
+    }
+
+    let placed = ShardPlanner.plan(items: Array(pieces.keys), weights: weights, shards: count)
+    // Where each suite of a split target went, to name the suites the remainder's shard leaves out.
+    var shardOfSuite: [String: [String: Int]] = [:]
+    for shard in placed {
+      for id in shard.items {
+        guard let piece = pieces[id], let suite = piece.suite, suite != "*" else { continue }
+        shardOfSuite[piece.unit.id, default: [:]][suite] = shard.index
+      }
+    }
+    return placed.map { shard in
+      var entries: [ShardEntry] = []
+      for id in shard.items {
+        guard let piece = pieces[id] else { continue }
+        let unit = piece.unit
+        switch piece.suite {
+        case nil:
+          entries.append(ShardEntry(package: unit.package, target: unit.target))
+        case "*":
+          let elsewhere = (shardOfSuite[unit.id] ?? [:]).filter { $0.value != shard.index }.keys.sorted()
+          entries +=
+            elsewhere.isEmpty
+            ? [ShardEntry(package: unit.package, target: unit.target)]
+            : elsewhere.map { ShardEntry(package: unit.package, target: unit.target, part: .allBut($0)) }
+        case let suite?:
+          // The remainder's shard already runs every suite not left out.
+          let remainderHere = shard.items.contains("\(unit.id)/*")
+          if !remainderHere {
+            entries.append(ShardEntry(package: unit.package, target: unit.target, part: .suite(suite)))
+          }
+        }
+      }
+      return Shard(index: shard.index, entries: entries.sorted(), load: shard.load)
+    }
+  }
+}
