@@ -13,6 +13,9 @@ public struct ProjectResolver {
   let sourceRoot: String
   /// Object id → repo-relative location (nil: not a file of the repository), for the group tree.
   private var locations: [String: String?] = [:]
+  /// The ids of the file references met in the group tree (each once), whose locations are the project's
+  /// files: kept while walking rather than looked for among every object afterwards.
+  private var fileReferenceIDs: [String] = []
 
   public static func resolve(_ document: PBXDocument, repositoryRoot: String? = nil) throws(XcodeError)
     -> XcodeProject
@@ -32,6 +35,7 @@ public struct ProjectResolver {
   private mutating func resolve() throws(XcodeError) -> XcodeProject {
     let project = try document.object(document.rootObject, from: "rootObject")
     if let mainGroup = project["mainGroup"]?.string {
+      locations.reserveCapacity(document.objects.count)
       try walk(mainGroup, from: "PBXProject.mainGroup", in: sourceRoot)
     }
 
@@ -55,10 +59,7 @@ public struct ProjectResolver {
           id, object, names: names, productOwners: productOwners, exceptions: exceptions[id] ?? [],
           attributes: attributes[id], packages: packageReferences))
     }
-    let fileReferences = locations.compactMap { id, location -> String? in
-      guard let location, document.objects[id]?["isa"]?.string == "PBXFileReference" else { return nil }
-      return location
-    }
+    let fileReferences = fileReferenceIDs.compactMap { locations[$0] ?? nil }
     return XcodeProject(
       path: document.projectPath, name: Self.projectName(document.projectPath), sourceRoot: sourceRoot,
       fingerprint: try projectFingerprint(project), targets: targets, packageReferences: packageReferences,
@@ -78,7 +79,9 @@ public struct ProjectResolver {
   {
     let object = try document.object(id, from: referrer())
     let location = locate(object, parent: directory)
-    locations[id] = location
+    if locations.updateValue(location, forKey: id) == nil, object["isa"]?.string == "PBXFileReference" {
+      fileReferenceIDs.append(id)
+    }
     for child in object["children"]?.strings ?? [] {
       try walk(child, from: "group \(id)", in: location)
     }
@@ -386,9 +389,13 @@ public struct ProjectResolver {
   private func membershipExceptions() -> [String: [(group: String, files: [String])]] {
     var result: [String: [(group: String, files: [String])]] = [:]
     // Only the synchronised groups are sorted (by id, for a stable order), not every object.
-    let groups = document.objects.filter { $0.value["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" }
-    for (groupID, group) in groups.sorted(by: { $0.key < $1.key }) {
-      for exceptionID in group["exceptions"]?.strings ?? [] {
+    var groups: [String] = []
+    for (id, object) in document.objects where object["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" {
+      groups.append(id)
+    }
+    for groupID in groups.sorted() {
+      let group = document.objects[groupID]
+      for exceptionID in group?["exceptions"]?.strings ?? [] {
         guard let exception = document.objects[exceptionID],
           exception["isa"]?.string == "PBXFileSystemSynchronizedBuildFileExceptionSet",
           let target = exception["target"]?.string
