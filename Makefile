@@ -53,6 +53,7 @@ bench: deps
 	@scripts/install-deps.sh --bench
 	$(SWIFT) build -c release --product ripple $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	$(SWIFT) build -c release --product rippled $(RELEASE_FLAGS) $(BUILD_FLAGS)
+	$(SWIFT) build -c release --product XcodeReaderBench $(RELEASE_FLAGS) $(BUILD_FLAGS)
 	scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)/ripple"
 
 ## dashboard-shot: rippled's dashboard rendered in headless Chromium (screenshots in .build/dashboard/)

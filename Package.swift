@@ -68,6 +68,8 @@ let package = Package(
     // Pure: Xcode projects (pbxproj objects resolved into targets and files), schemes, test plans, and their
     // nodes in the package graph.
     .target(name: "XcodeModel", dependencies: ["RippleCore", "PackageModel"]),
+    // `make bench` only: the project-file reader alone vs Foundation's (not shipped, not linked by ripple).
+    .executableTarget(name: "XcodeReaderBench", dependencies: ["XcodeModel"]),
     // Xcode projects found and read: project.pbxproj (XcodeModel's OpenStepPlist), shared schemes
     // (Foundation's XMLParser), test plans (JSON).
     .target(name: "XcodeLoading", dependencies: ["RippleCore", "PackageModel", "PackageLoading", "XcodeModel"]),

@@ -22,7 +22,20 @@ public enum RepoPath {
   /// Whether `path` is `directory` itself or inside it.
   public static func isInside(_ path: String, directory: String) -> Bool {
     if directory == "." { return true }
-    return path == directory || path.hasPrefix(directory + "/")
+    // `path.hasPrefix(directory + "/")` without making that string (called per owned path of every
+    // target): bytes first, String's canonical comparison only for characters beyond ASCII.
+    guard directory.utf8.allSatisfy({ $0 < 0x80 }) else {
+      return path == directory || path.hasPrefix(directory + "/")
+    }
+    let inner = path.utf8
+    let count = directory.utf8.count
+    if inner.starts(with: directory.utf8)
+      && (inner.count == count || inner[inner.index(inner.startIndex, offsetBy: count)] == UInt8(ascii: "/"))
+    {
+      return true
+    }
+    // A path with other characters may still be equal under String's canonical equivalence.
+    return inner.allSatisfy { $0 < 0x80 } ? false : path == directory || path.hasPrefix(directory + "/")
   }
 
   /// The parent directory of a path ("." for a top-level entry).

@@ -58,8 +58,8 @@ public struct XcodeCache: Sendable {
     }
     // The overlay first; a damaged entry there falls back to the shared layer's.
     for folder in [overlay, directory].compactMap({ $0 }) {
-      guard let data = FileManager.default.contents(atPath: Self.path(folder, key)),
-        let snapshot = Self.decode([UInt8](data), planID: planID)
+      guard let (header, payload) = Self.readEntry(Self.path(folder, key)),
+        let snapshot = Self.decode(header: header, payload: payload, planID: planID)
       else { continue }
       Self.recent.withLock { $0 = (key, snapshot) }
       return snapshot
@@ -67,17 +67,48 @@ public struct XcodeCache: Sendable {
     return nil
   }
 
-  private static func decode(_ bytes: [UInt8], planID: (String) -> String) -> XcodeSnapshot? {
-    guard let newline = bytes.firstIndex(of: 10),
-      String(decoding: bytes[..<newline], as: UTF8.self)
-        == format + " " + ManifestCache.gitBlobID(of: Array(bytes[(newline + 1)...]))
+  /// The length of an entry's header line: the format, a space, a blob id (40 hex digits), a newline.
+  static let headerLength = format.utf8.count + 42
+
+  /// An entry's header line and payload, read straight into two arrays (a snapshot of a large project is
+  /// over a megabyte: no `Data` and no copy of it to hash); nil when it cannot be read or is too short.
+  static func readEntry(_ path: String) -> (header: [UInt8], payload: [UInt8])? {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0, Int(status.st_size) >= headerLength else { return nil }
+    func readAll(_ count: Int) -> [UInt8]? {
+      var complete = true
+      let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+        while initialized < count {
+          let n = read(fd, buffer.baseAddress! + initialized, count - initialized)
+          if n <= 0 {
+            if n < 0 && errno == EINTR { continue }
+            complete = false
+            break
+          }
+          initialized += n
+        }
+      }
+      return complete ? bytes : nil
+    }
+    guard let header = readAll(headerLength), let payload = readAll(Int(status.st_size) - headerLength) else {
+      return nil
+    }
+    return (header, payload)
+  }
+
+  private static func decode(header: [UInt8], payload: [UInt8], planID: (String) -> String) -> XcodeSnapshot? {
+    guard header.last == 10,
+      String(decoding: header.dropLast(), as: UTF8.self) == format + " " + ManifestCache.gitBlobID(of: payload)
     else { return nil }
-    var reader = ArchiveReader(bytes: bytes[(newline + 1)...])
+    var reader = ArchiveReader(bytes: payload[...])
     guard let plans = try? reader.strings(), plans.count % 2 == 0 else { return nil }
     for index in stride(from: 0, to: plans.count, by: 2) where planID(plans[index]) != plans[index + 1] {
       return nil
     }
-    guard var snapshot = XcodeArchive.decode(bytes[reader.index...]) else { return nil }
+    guard var snapshot = XcodeArchive.decode(payload[reader.index...]) else { return nil }
     snapshot.planInputs = stride(from: 0, to: plans.count, by: 2).map { Input(path: plans[$0], blobID: plans[$0 + 1]) }
     return snapshot
   }

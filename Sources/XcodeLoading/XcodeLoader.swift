@@ -20,6 +20,8 @@ public struct XcodeSnapshot: Sendable {
   public var planInputs: [XcodeCache.Input] = []
   /// Whether this came from the Xcode cache (nothing was parsed).
   public var fromCache = false
+  /// The Xcode cache key of the files this was read from (nil: not read through `XcodeLoader.load`).
+  public var key: String?
 
   public var projectsByPath: [String: XcodeProject] {
     Dictionary(projects.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
@@ -97,10 +99,12 @@ public enum XcodeLoader {
     let key = XcodeCache.key(inputs: inputs, repositoryRoot: tree.workingDirectoryRoot)
     if var cached = cache.snapshot(forKey: key, planID: blobID) {
       cached.fromCache = true
+      cached.key = key
       return cached
     }
 
     var snapshot = XcodeSnapshot()
+    snapshot.key = key
     snapshot.containers = containers
     func read(_ path: String, error makeError: (String, String) -> XcodeError) throws(XcodeError) -> [UInt8] {
       if let bytes = bytesRead.removeValue(forKey: path) { return bytes }
@@ -151,12 +155,30 @@ public enum XcodeLoader {
   }
 
   /// `graph` with the snapshot's projects added as packages of origin `.xcodeProject`.
+  ///
+  /// The last merge is remembered in the process: base and head usually have the same Xcode files (one
+  /// cache key) and the same package graph, and then the head side's merge is the base side's, the very
+  /// same arrays, so comparing the two sides later costs nothing for what did not change.
   public static func merge(_ snapshot: XcodeSnapshot, into graph: PackageGraph, files: [String]) -> PackageGraph {
     guard !snapshot.projects.isEmpty || !snapshot.schemes.isEmpty || !snapshot.workspaces.isEmpty else { return graph }
-    return XcodeGraphMapper.merge(
+    // The key covers projects, workspaces and schemes; the test plans are compared on their own.
+    let key = snapshot.failures.isEmpty ? snapshot.key : nil
+    if let key, let last = lastMerge.withLock({ $0 }), last.key == key, last.plans == snapshot.planInputs,
+      last.files == files, last.graph == graph
+    {
+      return last.merged
+    }
+    let merged = XcodeGraphMapper.merge(
       snapshot.projects, workspaces: snapshot.workspaces, schemes: snapshot.schemes, testPlans: snapshot.testPlans,
       into: graph, files: Set(files))
+    if let key { lastMerge.withLock { $0 = (key, snapshot.planInputs, files, graph, merged) } }
+    return merged
   }
+
+  private typealias LastMerge = (
+    key: String, plans: [XcodeCache.Input], files: [String], graph: PackageGraph, merged: PackageGraph
+  )
+  private static let lastMerge = Locked<LastMerge?>(nil)
 
   /// The bytes of `path`, which must exist; `makeError` builds the error from the path and a reason.
   public static func read(

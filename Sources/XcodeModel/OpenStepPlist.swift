@@ -42,30 +42,40 @@ public enum OpenStepPlist {
   static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
     var index = 0
     let count = bytes.count
-    while index < count {
-      let byte = bytes[index]
-      if byte < 0x80 {
-        index += 1
-        continue
+    return bytes.withUnsafeBufferPointer { buffer -> Int? in
+      while index < count {
+        // ASCII eight bytes at a time (nearly all of a project file).
+        if index + 8 <= count {
+          let word = UnsafeRawPointer(buffer.baseAddress! + index).loadUnaligned(as: UInt64.self)
+          if word & 0x8080_8080_8080_8080 == 0 {
+            index += 8
+            continue
+          }
+        }
+        let byte = buffer[index]
+        if byte < 0x80 {
+          index += 1
+          continue
+        }
+        let length: Int
+        switch byte {
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return index
+        }
+        guard index + length <= count else { return index }
+        for offset in 1..<length where buffer[index + offset] & 0xC0 != 0x80 { return index }
+        let second = buffer[index + 1]
+        if (byte == 0xE0 && second < 0xA0) || (byte == 0xED && second > 0x9F) || (byte == 0xF0 && second < 0x90)
+          || (byte == 0xF4 && second > 0x8F)
+        {
+          return index
+        }
+        index += length
       }
-      let length: Int
-      switch byte {
-      case 0xC2...0xDF: length = 2
-      case 0xE0...0xEF: length = 3
-      case 0xF0...0xF4: length = 4
-      default: return index
-      }
-      guard index + length <= count else { return index }
-      for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 { return index }
-      let second = bytes[index + 1]
-      if (byte == 0xE0 && second < 0xA0) || (byte == 0xED && second > 0x9F) || (byte == 0xF0 && second < 0x90)
-        || (byte == 0xF4 && second > 0x8F)
-      {
-        return index
-      }
-      index += length
+      return nil
     }
-    return nil
   }
 
   /// The 1-based line of `offset` (`\n`, `\r\n` and a lone `\r` end a line).
@@ -87,6 +97,10 @@ public enum OpenStepPlist {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
+    /// The fields and items of the containers being read, innermost last: each container is built once at
+    /// its end at its final size, instead of growing (and rehashing) field by field.
+    var pendingFields: [(String, PlistValue)] = []
+    var pendingItems: [PlistValue] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -118,13 +132,20 @@ public enum OpenStepPlist {
       index += 1
       try enter(at: open)
       defer { depth -= 1 }
-      var fields: [String: PlistValue] = [:]
+      let first = pendingFields.count
       while true {
         guard try skipSpace() else {
           throw error("the dictionary opened on line \(line(open)) is not closed", at: open)
         }
         if bytes[index] == UInt8(ascii: "}") {
           index += 1
+          // Taken from the end (moved, not copied): a key given twice keeps its last value in the file,
+          // as Foundation does, so a value met again here (an earlier one) puts the later one back.
+          var fields = [String: PlistValue](minimumCapacity: pendingFields.count - first)
+          while pendingFields.count > first {
+            let (key, value) = pendingFields.removeLast()
+            if let later = fields.updateValue(value, forKey: key) { fields[key] = later }
+          }
           return .dictionary(fields)
         }
         let key = try string(what: "a dictionary key")
@@ -145,7 +166,7 @@ public enum OpenStepPlist {
           throw error("missing `;` after the value of `\(key)`, found \(describe(bytes[index]))")
         }
         index += 1
-        fields[key] = value
+        pendingFields.append((key, value))
       }
     }
 
@@ -154,24 +175,35 @@ public enum OpenStepPlist {
       index += 1
       try enter(at: open)
       defer { depth -= 1 }
-      var items: [PlistValue] = []
+      let first = pendingItems.count
       while true {
         guard try skipSpace() else { throw error("the array opened on line \(line(open)) is not closed", at: open) }
         if bytes[index] == UInt8(ascii: ")") {
           index += 1
-          return .array(items)
+          return .array(takeItems(from: first))
         }
-        items.append(try value())
+        let item = try value()
+        pendingItems.append(item)
         guard try skipSpace() else { throw error("the array opened on line \(line(open)) is not closed", at: open) }
         switch bytes[index] {
         case UInt8(ascii: ","): index += 1
         case UInt8(ascii: ")"):
           index += 1
-          return .array(items)
+          return .array(takeItems(from: first))
         case let byte:
           throw error("expected `,` or `)` in the array opened on line \(line(open)), found \(describe(byte))")
         }
       }
+    }
+
+    /// The items read since `first`, as an array of their number, removed from `pendingItems`.
+    mutating func takeItems(from first: Int) -> [PlistValue] {
+      var items: [PlistValue] = []
+      items.reserveCapacity(pendingItems.count - first)
+      // Moved from the end, then put back in order.
+      while pendingItems.count > first { items.append(pendingItems.removeLast()) }
+      items.reverse()
+      return items
     }
 
     /// `<0fbd 7a>`: bytes in hex, given as Base64 text (as Foundation's `Data` is mapped).

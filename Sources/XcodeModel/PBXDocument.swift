@@ -4,7 +4,9 @@ public struct PBXDocument: Sendable {
   public var projectPath: String
   /// "worktree" or a short sha, for error messages.
   public var revision: String
-  public var objects: [String: [String: PlistValue]]
+  /// The `objects` dictionary as read, each a `.dictionary` with an `isa` (checked by `init`): kept as
+  /// read rather than copied into a table of its own, which cost more than parsing on a large project.
+  public var objects: [String: PlistValue]
   public var rootObject: String
   public var objectVersion: String
 
@@ -16,31 +18,34 @@ public struct PBXDocument: Sendable {
     guard let objects = plist["objects"]?.dictionary else {
       throw .malformedProject(path: file, revision: revision, reason: "it has no `objects` dictionary")
     }
-    var table: [String: [String: PlistValue]] = [:]
     for (id, value) in objects {
-      guard let fields = value.dictionary, fields["isa"]?.string != nil else {
+      guard case .dictionary(let fields) = value, case .string = fields["isa"] else {
         throw .malformedProject(path: file, revision: revision, reason: "object \(id) has no `isa`")
       }
-      table[id] = fields
     }
     guard let root = plist["rootObject"]?.string else {
       throw .malformedProject(path: file, revision: revision, reason: "it has no `rootObject`")
     }
-    guard table[root]?["isa"]?.string == "PBXProject" else {
+    guard objects[root]?["isa"]?.string == "PBXProject" else {
       throw .missingObject(path: file, revision: revision, id: root, referencedBy: "rootObject")
     }
-    self.objects = table
+    self.objects = objects
     self.rootObject = root
     self.objectVersion = plist["objectVersion"]?.string ?? ""
   }
 
   public var filePath: String { projectPath + "/project.pbxproj" }
 
-  /// The object `id`, which must exist: a dangling reference is a `missingObject` naming who refers to it.
-  public func object(_ id: String, from referrer: String) throws(XcodeError) -> [String: PlistValue] {
-    guard let object = objects[id] else {
-      throw .missingObject(path: filePath, revision: revision, id: id, referencedBy: referrer)
+  /// The object `id`, which must exist: a dangling reference is a `missingObject` naming who refers to it
+  /// (`referrer` is only made then).
+  public func object(_ id: String, from referrer: @autoclosure () -> String) throws(XcodeError) -> [String: PlistValue]
+  {
+    guard case .dictionary(let fields) = objects[id] else {
+      throw .missingObject(path: filePath, revision: revision, id: id, referencedBy: referrer())
     }
-    return object
+    return fields
   }
+
+  /// The fields of object `id`, nil when there is none.
+  public func fields(_ id: String) -> [String: PlistValue]? { objects[id]?.dictionary }
 }

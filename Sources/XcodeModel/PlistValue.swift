@@ -37,24 +37,45 @@ public enum PlistValue: Sendable, Hashable {
 
   /// Canonical text with sorted keys: equal values give equal text, for fingerprints.
   public var canonicalText: String {
+    var out = ""
+    write(into: &out)
+    return out
+  }
+
+  /// Appends the canonical text to `out` (one string for the whole value, no text per level).
+  private func write(into out: inout String) {
     switch self {
-    case .string(let value): return quote(value)
-    case .array(let values): return "(" + values.map(\.canonicalText).joined(separator: ",") + ")"
+    case .string(let value): Self.quote(value, into: &out)
+    case .array(let values):
+      out.append("(")
+      for (index, value) in values.enumerated() {
+        if index > 0 { out.append(",") }
+        value.write(into: &out)
+      }
+      out.append(")")
     case .dictionary(let fields):
-      return "{" + fields.keys.sorted().map { quote($0) + "=" + fields[$0]!.canonicalText }.joined(separator: ";") + "}"
+      out.append("{")
+      for (index, key) in fields.keys.sorted().enumerated() {
+        if index > 0 { out.append(";") }
+        Self.quote(key, into: &out)
+        out.append("=")
+        fields[key]!.write(into: &out)
+      }
+      out.append("}")
     }
   }
 
-  private func quote(_ text: String) -> String {
+  private static func quote(_ text: String, into out: inout String) {
+    out.append("\"")
     // Escaping only when needed: this runs for every string of a project.
-    guard text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) else {
-      return "\"" + text + "\""
+    if text.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "\"") }) {
+      for character in text {
+        if character == "\\" || character == "\"" { out.append("\\") }
+        out.append(character)
+      }
+    } else {
+      out.append(text)
     }
-    var out = "\""
-    for character in text {
-      if character == "\\" || character == "\"" { out.append("\\") }
-      out.append(character)
-    }
-    return out + "\""
+    out.append("\"")
   }
 }

@@ -13,6 +13,9 @@ public struct ProjectResolver {
   let sourceRoot: String
   /// Object id → repo-relative location (nil: not a file of the repository), for the group tree.
   private var locations: [String: String?] = [:]
+  /// The ids of the file references met in the group tree (each once), whose locations are the project's
+  /// files: kept while walking rather than looked for among every object afterwards.
+  private var fileReferenceIDs: [String] = []
 
   public static func resolve(_ document: PBXDocument, repositoryRoot: String? = nil) throws(XcodeError)
     -> XcodeProject
@@ -32,6 +35,7 @@ public struct ProjectResolver {
   private mutating func resolve() throws(XcodeError) -> XcodeProject {
     let project = try document.object(document.rootObject, from: "rootObject")
     if let mainGroup = project["mainGroup"]?.string {
+      locations.reserveCapacity(document.objects.count)
       try walk(mainGroup, from: "PBXProject.mainGroup", in: sourceRoot)
     }
 
@@ -55,10 +59,7 @@ public struct ProjectResolver {
           id, object, names: names, productOwners: productOwners, exceptions: exceptions[id] ?? [],
           attributes: attributes[id], packages: packageReferences))
     }
-    let fileReferences = locations.compactMap { id, location -> String? in
-      guard let location, document.objects[id]?["isa"]?.string == "PBXFileReference" else { return nil }
-      return location
-    }
+    let fileReferences = fileReferenceIDs.compactMap { locations[$0] ?? nil }
     return XcodeProject(
       path: document.projectPath, name: Self.projectName(document.projectPath), sourceRoot: sourceRoot,
       fingerprint: try projectFingerprint(project), targets: targets, packageReferences: packageReferences,
@@ -73,10 +74,14 @@ public struct ProjectResolver {
   // MARK: - Group tree
 
   /// Records the location of `id` and its children, `directory` being the parent group's folder.
-  private mutating func walk(_ id: String, from referrer: String, in directory: String?) throws(XcodeError) {
-    let object = try document.object(id, from: referrer)
+  private mutating func walk(_ id: String, from referrer: @autoclosure () -> String, in directory: String?)
+    throws(XcodeError)
+  {
+    let object = try document.object(id, from: referrer())
     let location = locate(object, parent: directory)
-    locations[id] = location
+    if locations.updateValue(location, forKey: id) == nil, object["isa"]?.string == "PBXFileReference" {
+      fileReferenceIDs.append(id)
+    }
     for child in object["children"]?.strings ?? [] {
       try walk(child, from: "group \(id)", in: location)
     }
@@ -105,16 +110,16 @@ public struct ProjectResolver {
   }
 
   /// The location of an object, also one outside the main group (then relative to the source root).
-  private func location(of id: String, from referrer: String) throws(XcodeError) -> String? {
+  private func location(of id: String, from referrer: @autoclosure () -> String) throws(XcodeError) -> String? {
     if let known = locations[id] { return known }
-    return locate(try document.object(id, from: referrer), parent: sourceRoot)
+    return locate(try document.object(id, from: referrer()), parent: sourceRoot)
   }
 
   /// The paths a build file's reference stands for: the file, or every file of a variant or version group.
-  private func paths(of id: String, from referrer: String) throws(XcodeError) -> [String] {
-    let object = try document.object(id, from: referrer)
+  private func paths(of id: String, from referrer: @autoclosure () -> String) throws(XcodeError) -> [String] {
+    let object = try document.object(id, from: referrer())
     var result: [String] = []
-    if object["path"] != nil, let location = try location(of: id, from: referrer) { result.append(location) }
+    if object["path"] != nil, let location = try location(of: id, from: referrer()) { result.append(location) }
     for child in object["children"]?.strings ?? [] { result += try paths(of: child, from: "group \(id)") }
     return result
   }
@@ -241,7 +246,7 @@ public struct ProjectResolver {
       if let name = configuration["TEST_TARGET_NAME"]?.string, names.values.contains(name) {
         host = name
       } else if let testHost = configuration["TEST_HOST"]?.string, let app = Self.appName(inTestHost: testHost) {
-        host = names.values.sorted().first { $0 == app }
+        host = names.values.contains(app) ? app : nil
       }
     }
     if let host { dependencies.append(host) }
@@ -287,8 +292,10 @@ public struct ProjectResolver {
   /// A linked or embedded file that may be another target's product: a `BUILT_PRODUCTS_DIR` reference or
   /// a reference proxy (a product of a referenced project), else any reference whose name has a product's
   /// extension (matched by name, like Xcode). `path` is its location when it is a file of the repository.
-  private func linkedProduct(_ id: String, from referrer: String) throws(XcodeError) -> (name: String, path: String?)? {
-    let object = try document.object(id, from: referrer)
+  private func linkedProduct(_ id: String, from referrer: @autoclosure () -> String) throws(XcodeError) -> (
+    name: String, path: String?
+  )? {
+    let object = try document.object(id, from: referrer())
     guard let isa = object["isa"]?.string, isa == "PBXFileReference" || isa == "PBXReferenceProxy",
       let written = object["path"]?.string ?? object["name"]?.string,
       let name = written.split(separator: "/").last.map(String.init)
@@ -296,7 +303,7 @@ public struct ProjectResolver {
     let builtProduct = object["sourceTree"]?.string == "BUILT_PRODUCTS_DIR" || isa == "PBXReferenceProxy"
     let suffix = name.split(separator: ".").last.map(String.init) ?? ""
     guard builtProduct || (name.contains(".") && Self.productExtensions.contains(suffix)) else { return nil }
-    return (name, builtProduct ? nil : try location(of: id, from: referrer))
+    return (name, builtProduct ? nil : try location(of: id, from: referrer()))
   }
 
   /// `MyApp` from `$(BUILT_PRODUCTS_DIR)/MyApp.app/$(BUNDLE_EXECUTABLE_FOLDER_PATH)/MyApp`.
@@ -307,8 +314,10 @@ public struct ProjectResolver {
     return nil
   }
 
-  private func productDependency(_ id: String, from referrer: String) throws(XcodeError) -> XcodeProductDependency {
-    let object = try document.object(id, from: referrer)
+  private func productDependency(_ id: String, from referrer: @autoclosure () -> String) throws(XcodeError)
+    -> XcodeProductDependency
+  {
+    let object = try document.object(id, from: referrer())
     var name = object["productName"]?.string ?? ""
     // Build-tool plugins are written `plugin:Name`.
     if name.hasPrefix("plugin:") { name.removeFirst(7) }
@@ -323,10 +332,11 @@ public struct ProjectResolver {
     var fingerprints: [String: PlistValue] = [:]
   }
 
-  private func configurations(_ listID: String?, owner: String) throws(XcodeError) -> Configurations {
+  private func configurations(_ listID: String?, owner: @autoclosure () -> String) throws(XcodeError) -> Configurations
+  {
     var result = Configurations()
     guard let listID else { return result }
-    let list = try document.object(listID, from: owner)
+    let list = try document.object(listID, from: owner())
     for id in list["buildConfigurations"]?.strings ?? [] {
       let configuration = try document.object(id, from: "configuration list \(listID)")
       let settings = configuration["buildSettings"]?.dictionary ?? [:]
@@ -378,9 +388,14 @@ public struct ProjectResolver {
   /// Synchronised-folder membership exceptions per target id: (folder group id, files relative to it).
   private func membershipExceptions() -> [String: [(group: String, files: [String])]] {
     var result: [String: [(group: String, files: [String])]] = [:]
-    for (groupID, group) in document.objects.sorted(by: { $0.key < $1.key })
-    where group["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" {
-      for exceptionID in group["exceptions"]?.strings ?? [] {
+    // Only the synchronised groups are sorted (by id, for a stable order), not every object.
+    var groups: [String] = []
+    for (id, object) in document.objects where object["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" {
+      groups.append(id)
+    }
+    for groupID in groups.sorted() {
+      let group = document.objects[groupID]
+      for exceptionID in group?["exceptions"]?.strings ?? [] {
         guard let exception = document.objects[exceptionID],
           exception["isa"]?.string == "PBXFileSystemSynchronizedBuildFileExceptionSet",
           let target = exception["target"]?.string

@@ -79,7 +79,9 @@ public enum XcodeGraphMapper {
           identity: reference.identity, location: reference.location, fingerprint: reference.fingerprint))
     }
     // A folder reference holding a Package.swift is a local package (Xcode's older way of adding one).
-    let folderPackages = project.fileReferences.filter { files.contains(FastPath.join($0, "Package.swift")) }
+    // (No manifest in the tree, as in most apps: no file reference to join.)
+    let folderPackages =
+      files.isEmpty ? [] : project.fileReferences.filter { files.contains(FastPath.join($0, "Package.swift")) }
     for folder in folderPackages {
       add(local(folder, graph: graph))
     }

@@ -42,6 +42,16 @@ import Testing
     #expect(RepoPath.isInside("Sources/AB/x.swift", directory: "Sources/AB"))
     #expect(!RepoPath.isInside("Sources/ABC/x.swift", directory: "Sources/AB"))
     #expect(RepoPath.isInside("anything", directory: "."))
+    // Byte-wise where String's comparison (canonical equivalence) gives the same answer, String's otherwise.
+    let cases: [(String, String)] = [
+      ("Sources/AB", "Sources/AB"), ("Sources/AB/", "Sources/AB"), ("Sources/A", "Sources/AB"), ("", "a"),
+      ("a/b", ""), ("Caf\u{E9}/x.swift", "Cafe\u{301}"), ("Cafe\u{301}/x", "Cafe"), ("\u{212A}/x", "K"),
+      ("K/\u{E9}", "K"), ("Ka/x", "K"),
+    ]
+    for (path, directory) in cases {
+      let expected = path == directory || path.hasPrefix(directory + "/")
+      #expect(RepoPath.isInside(path, directory: directory) == expected, "\(path) in \(directory)")
+    }
     #expect(RepoPath.relative("Packages/Core/Package.swift", to: "Packages/Core") == "Package.swift")
     #expect(RepoPath.parent("a/b/c") == "a/b")
     #expect(RepoPath.parent("c") == ".")

@@ -99,6 +99,22 @@ import XcodeModel
 
   var valid: [UInt8] { Array(ThinApp().files["App/MyApp.xcodeproj/project.pbxproj"]!.utf8) }
 
+  /// Containers are built at their end from the values read: a key given twice keeps the value Foundation
+  /// keeps, and items keep their order at any depth.
+  @Test func aRepeatedKeyAndNestedContainersReadAsFoundationReadsThem() throws {
+    let text = """
+      { a = 1; b = (x, (y1, y2, {k = v; k = w;}), z, ); a = 2; c = {d = 1; e = (); d = 3;}; f = {}; }
+      """
+    let bytes = Array(text.utf8)
+    let value = try OpenStepPlist.parse(bytes)
+    #expect(value == (try ProjectFileReader.foundationValue(bytes).get()))
+    #expect(value["a"] == .string("2"))
+    #expect(value["c"]?["d"] == .string("3"))
+    #expect(value["b"]?.array?.count == 3)
+    #expect(value["b"]?.array?[1].array?[2]["k"] == .string("w"))
+    #expect(value["b"]?.strings == ["x", "z"])
+  }
+
   @Test func aTruncatedFileIsAnError() {
     let bytes = valid
     // Cut anywhere in the objects: an unclosed dictionary, string or missing `;`, never a crash.

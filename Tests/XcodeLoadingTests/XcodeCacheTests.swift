@@ -1,4 +1,5 @@
 import Foundation
+import PackageModel
 import Testing
 import XcodeFixtures
 import XcodeModel
@@ -69,6 +70,52 @@ import XcodeModel
     #expect(!again.fromCache)
     #expect(same(cold, again))
     #expect(load(app).fromCache)
+  }
+
+  @Test func anEntryShorterThanItsHeaderOrWithAnAlteredByteIsAMiss() throws {
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let app = ImplicitDependencyTests.app()
+    let cold = load(app)
+    let entry = directory + "/" + (try FileManager.default.contentsOfDirectory(atPath: directory))[0]
+    let bytes = try #require(FileManager.default.contents(atPath: entry))
+    #expect(bytes.count > XcodeCache.headerLength)
+    var altered = [UInt8](bytes)
+    altered[altered.count - 5] ^= 0x20
+    for damaged in [Array(bytes.prefix(10)), Array(bytes.prefix(XcodeCache.headerLength)), altered] {
+      try Data(damaged).write(to: URL(fileURLWithPath: entry))
+      let again = load(app)
+      #expect(!again.fromCache)
+      #expect(same(cold, again))
+      #expect(load(app).fromCache)
+    }
+  }
+
+  /// The merge kept for the head side is reused only for the same Xcode key, test plans, manifests and
+  /// package graph.
+  @Test func aMergeIsReusedOnlyForTheSameInputs() throws {
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let snapshot = load(ImplicitDependencyTests.app())
+    #expect(snapshot.key != nil && !snapshot.testPlans.isEmpty)
+    let empty = PackageGraph(packages: [])
+    let first = XcodeLoader.merge(snapshot, into: empty, files: [])
+    #expect(XcodeLoader.merge(snapshot, into: empty, files: []) == first)
+    // Another package graph: its package is in the result.
+    let other = PackageGraph(packages: [
+      Package(path: "Core", name: "Core", manifestFile: "Package.swift", packageFingerprint: "", targets: [])
+    ])
+    let withCore = XcodeLoader.merge(snapshot, into: other, files: ["Core/Package.swift"])
+    #expect(withCore.packages.contains { $0.path == "Core" })
+    #expect(withCore.packages.count == first.packages.count + 1)
+    // The same key with other test plans (a plan changed between the sides): merged again, without the
+    // paths the plan gave its targets.
+    var planless = snapshot
+    planless.testPlans = [:]
+    planless.planInputs = []
+    let owned = { (graph: PackageGraph) in graph.packages.flatMap(\.targets).flatMap { $0.ownedPaths ?? [] } }
+    let withoutPlans = XcodeLoader.merge(planless, into: empty, files: [])
+    #expect(owned(first).contains("App/MyApp/MyApp.xctestplan"))
+    #expect(!owned(withoutPlans).contains("App/MyApp/MyApp.xctestplan"))
+    #expect(XcodeLoader.merge(snapshot, into: empty, files: []) == first)
   }
 
   /// rippled's branch layers: an unprotected branch reads the shared layer and writes only its own; a
