@@ -31,7 +31,7 @@ public enum TestSelectionBuilder {
 
   /// `--all`: every package that has test targets, unfiltered (plain `swift test`).
   public static func everything(in graph: PackageGraph) -> TestSelection {
-    let packages = Set(graph.testTargets.map(\.package))
+    let packages = Set(AffectedResult.everything(in: graph, reasons: []).testTargets.map(\.package))
     return TestSelection(packages: packages.sorted().map { PackageSelection(path: $0, testTargets: [], runAll: true) })
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import RippleConfig
+import RippleCore
 import SystemClients
 
 /// The exact commands a run executes, per package; pure, so `--dry-run` prints what would happen.
@@ -142,19 +143,9 @@ public struct TestPlan: Sendable, Hashable {
     return (base as NSString).appendingPathComponent(folderName(for: package))
   }
 
-  /// A file-name-safe, collision-free name for a package directory: "." → "_root", "a/b" → "a_2Fb",
-  /// "a_b" → "a_5Fb". Escapes use `_` rather than `%`: clang's module cache fails on paths with `%`.
+  /// A package directory's folder name: "." → "_root", else `PathComponent.escaped` ("a/b" → "a_2Fb").
   static func folderName(for package: String) -> String {
-    if package == "." || package.isEmpty { return "_root" }
-    var out = ""
-    for scalar in package.unicodeScalars {
-      if scalar.isASCII && CharacterSet.alphanumerics.contains(scalar) || "-.".unicodeScalars.contains(scalar) {
-        out.unicodeScalars.append(scalar)
-      } else {
-        for byte in String(scalar).utf8 { out += String(format: "_%02X", byte) }
-      }
-    }
-    return out
+    package == "." || package.isEmpty ? "_root" : PathComponent.escaped(package)
   }
 }
 
