@@ -80,7 +80,7 @@ let package = Package(
     // Pure: changed paths x graphs x config -> affected targets with reasons.
     .target(name: "Affected", dependencies: ["RippleCore", "PackageModel", "RippleConfig"]),
     // Plan -> `swift build --build-tests` / `swift test --skip-build --filter`; results, JUnit, timings, shards.
-    .target(name: "TestRunner", dependencies: ["RippleCore", "SystemClients"]),
+    .target(name: "TestRunner", dependencies: ["RippleCore", "RippleConfig", "SystemClients"]),
     // libarchive as a system library: zip, tar and tar.gz reading for asset archives.
     .systemLibrary(
       name: "Clibarchive",
@@ -196,7 +196,7 @@ let package = Package(
       dependencies: [
         "XcodeLoading", "XcodeModel", "PackageModel", "PackageLoading", "Affected", "RippleCore", "XcodeFixtures",
       ]),
-    .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner", "RippleCore", "SystemClients"]),
+    .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner", "RippleConfig", "RippleCore", "SystemClients"]),
     .testTarget(
       name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig", "TestSupport"], exclude: ["Helpers"]),
     .testTarget(

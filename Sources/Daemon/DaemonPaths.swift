@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 import RippleConfig
+import RippleCore
 
 /// Where the daemon keeps things. State (the runs database) must survive; the cache (mirrors, work trees,
 /// build folders, manifest cache) can be deleted at any time; logs are capped and pruned.
@@ -42,11 +42,15 @@ public struct DaemonPaths: Sendable {
   func mirror(_ repository: String) -> String { cache + "/mirrors/\(repository).git" }
   /// One branch's folder: its work tree (named like a clone of the repository, see `checkoutName`) and
   /// what the daemon keeps beside it.
-  func lane(_ repository: String, lane: String) -> String { cache + "/work/\(repository)/\(Self.slug(lane))" }
+  func lane(_ repository: String, lane: String) -> String {
+    cache + "/work/\(repository)/\(PathComponent.escaped(lane))"
+  }
   func worktree(_ repository: String, lane: String, checkoutName: String) -> String {
     self.lane(repository, lane: lane) + "/" + checkoutName
   }
-  func scratch(_ repository: String, lane: String) -> String { cache + "/scratch/\(repository)/\(Self.slug(lane))" }
+  func scratch(_ repository: String, lane: String) -> String {
+    cache + "/scratch/\(repository)/\(PathComponent.escaped(lane))"
+  }
   func timings(_ repository: String) -> String { cache + "/timings/\(repository).json" }
   func log(run id: Int64) -> String { logs + "/run-\(id).log" }
 
@@ -64,16 +68,5 @@ public struct DaemonPaths: Sendable {
     let name = RemoteURL.normalized(location).split(separator: "/").last.map(String.init) ?? ""
     let usable = !name.isEmpty && !name.hasPrefix(".") && !name.contains("%") && !name.contains(":")
     return usable ? name : repository
-  }
-
-  /// A branch name as one path component the Swift toolchain accepts (it fails on `%` in paths):
-  /// `main` stays `main`; `feature/x` becomes `feature-x-` + 8 hex digits of its SHA-256, so two names that
-  /// map to the same text (`feature/x`, `feature-x`) still get different folders.
-  static func slug(_ name: String) -> String {
-    let safe = name.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "-" }
-    let text = String(safe)
-    if text == name && !name.isEmpty && !name.hasPrefix(".") { return name }
-    let digest = SHA256.hash(data: Data(name.utf8)).prefix(4).map { String(format: "%02x", $0) }.joined()
-    return (text.hasPrefix(".") ? "-" + text.dropFirst() : text) + "-" + digest
   }
 }

@@ -56,7 +56,10 @@ public struct Rippled: Sendable {
         throw DaemonError.directory(path: directory, reason: error.localizedDescription)
       }
     }
-    let lock = try InstanceLock(path: paths.lockFile)
+    // One daemon per state folder: a second one would fight over the database and the work trees.
+    guard let lock = try FileLock.tryAcquire(paths.lockFile) else {
+      throw DaemonError.alreadyRunning(lockFile: paths.lockFile)
+    }
     defer { lock.release() }
 
     notifier.status("opening the runs database")

@@ -305,8 +305,8 @@ struct RunExecutor: Sendable {
   }
 
   static func everything(in graph: PackageGraph, reason: String) -> RunAnalysis {
-    let targets = graph.testTargets.map {
-      RunTarget(package: $0.package, name: $0.name, kind: TargetKind.test.rawValue, isTest: true, reasons: [reason])
+    let targets = AffectedResult.everything(in: graph, reasons: [reason]).testTargets.map {
+      RunTarget(package: $0.package, name: $0.name, kind: $0.kind.rawValue, isTest: true, reasons: $0.reasons)
     }
     return RunAnalysis(
       base: nil, changedFiles: [], runAllReasons: [reason], targets: targets, edges: [],

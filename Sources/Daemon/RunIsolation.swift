@@ -1,5 +1,6 @@
 import Foundation
 import RippleConfig
+import RippleCore
 import RippleKit
 import RunModel
 import SystemClients
@@ -92,7 +93,7 @@ struct RunIsolation: Sendable {
   /// Nil for a protected branch (it writes the shared layer); else the branch's own layer.
   func overlay(run: RunRecord, settings: RepositorySettings) -> String? {
     if Self.isProtected(run.branch, settings: settings) { return nil }
-    return paths.rippleCache + "/branches/\(run.repository)/\(DaemonPaths.slug(lane(run, settings)))"
+    return paths.rippleCache + "/branches/\(run.repository)/\(PathComponent.escaped(lane(run, settings)))"
   }
 
   /// `protectedBranches`, else the primary branch; a watched working tree is never protected (its

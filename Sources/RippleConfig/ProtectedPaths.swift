@@ -64,7 +64,7 @@ public enum ProtectedPaths {
 }
 
 /// Where a value was written in the config file, for errors found after parsing (on disk).
-public struct ConfigLocation: Sendable, Hashable {
+public struct ConfigLocation: Sendable, Codable, Hashable {
   public var file: String
   public var line: Int?
   public var column: Int?

@@ -13,7 +13,10 @@
 ///       testPlan: MyApp                   # optional
 ///       arguments: [-parallel-testing-enabled, "NO"]
 /// ```
-public struct XcodebuildRunSpec: Sendable, Hashable {
+///
+/// The test runner takes it as it is (`TestRunContext.xcodebuild`) and adds only the paths of a step
+/// (`XcodebuildCommands` in TestRunner).
+public struct XcodebuildRunSpec: Sendable, Codable, Hashable {
   public var scheme: String
   /// A repo-relative `.xcodeproj` (`-project`).
   public var project: String?

@@ -100,7 +100,7 @@ extension Workspace {
           selection: selection, directOnly: options.directOnly, assetManifests: manifests))
     } else {
       let known = headGraph ?? partialGraphs["head"] ?? baseGraph ?? partialGraphs["base"]
-      result = AffectedJob.everything(in: known ?? PackageGraph(packages: []), reasons: fallbackReasons)
+      result = AffectedResult.everything(in: known ?? PackageGraph(packages: []), reasons: fallbackReasons)
     }
     result.warnings = warnings + result.warnings
 
@@ -114,15 +114,6 @@ extension Workspace {
 }
 
 enum AffectedJob {
-
-  /// Every test target of `graph`, each with `reasons`: the safe answer when the analysis cannot run.
-  static func everything(in graph: PackageGraph, reasons: [String]) -> AffectedResult {
-    let tests = graph.testTargets.map {
-      AffectedTarget(package: $0.package, name: $0.name, kind: .test, reasons: reasons)
-    }
-    return AffectedResult(targets: tests, testTargets: tests, runAll: true, runAllReasons: reasons)
-  }
-
   /// The pins before and after for every changed `Package.resolved`.
   static func resolvedChanges(_ changes: [ChangedFile], base: TreeSnapshot, head: TreeSnapshot) throws
     -> [String: (base: ResolvedPins?, head: ResolvedPins?)]

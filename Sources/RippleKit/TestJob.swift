@@ -32,7 +32,7 @@ public enum TestSelectionBuilder {
   /// `--all`: every package that has test targets, unfiltered (plain `swift test`); `byTarget` (with
   /// `--shard`) names each package's test targets instead, so shards can hold single targets (and suites).
   public static func everything(in graph: PackageGraph, byTarget: Bool = false) -> TestSelection {
-    let targets = graph.testTargets
+    let targets = AffectedResult.everything(in: graph, reasons: []).testTargets
     let packages = Set(targets.map(\.package)).sorted()
     guard byTarget else {
       return TestSelection(packages: packages.map { PackageSelection(path: $0, testTargets: [], runAll: true) })

@@ -1,5 +1,6 @@
 import PackageModel
 import RippleConfig
+import RippleCore
 import TestRunner
 
 /// Puts each selected test target into the first test run, for this host's platform, whose graph contains
@@ -86,7 +87,8 @@ public enum TestRunPlanner {
     var environment: [String: String?] = [:]
     for other in runs { for name in other.environment.keys { environment[name] = .some(nil) } }
     for (name, value) in run.environment { environment[name] = value }
-    return TestRunContext(name: run.name, environment: environment, scratchFolder: order == 0 ? nil : folder(run.name))
+    return TestRunContext(
+      name: run.name, environment: environment, scratchFolder: order == 0 ? nil : PathComponent.escaped(run.name))
   }
 
   /// "exists only in run `client`, platforms: macos", or why no run has it at all.
@@ -103,10 +105,5 @@ public enum TestRunPlanner {
     return having.map { run in
       "exists only in run `\(run.name)`, platforms: \(run.platforms.map(\.rawValue).joined(separator: ", "))"
     }.joined(separator: "; ")
-  }
-
-  /// A folder name for a run: letters, digits, `-` and `_` kept, anything else `_`; never `%`.
-  static func folder(_ name: String) -> String {
-    String(name.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") ? $0 : "_" })
   }
 }

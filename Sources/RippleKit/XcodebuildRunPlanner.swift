@@ -49,9 +49,7 @@ public enum XcodebuildRunPlanner {
     for run in runs {
       guard let projects = assigned[run.spec.name], let spec = run.spec.xcodebuild else { continue }
       var context = TestRunPlanner.context(for: run.spec, order: 1, all: all)
-      context.xcodebuild = XcodebuildInvocation(
-        scheme: spec.scheme, project: spec.project, workspace: spec.workspace, destination: spec.destination,
-        configuration: spec.configuration, testPlan: spec.testPlan, arguments: spec.arguments)
+      context.xcodebuild = spec
       for project in projects.keys.sorted() {
         packages.append(PackageSelection(path: project, testTargets: projects[project]!.sorted(), run: context))
       }

@@ -1,4 +1,7 @@
-/// Attributes parsed tests to the test targets of one package run. Pure.
+import Foundation
+
+/// Attributes parsed tests to the test targets of one package run, for every backend: SwiftPM's console
+/// output and xunit files, xcodebuild's result bundle (as `xcresulttool` prints it). Pure.
 ///
 /// XCTest on Linux prints `Class.test` without the module, and Swift Testing's console output names
 /// neither module nor suite, so `swift test list` (identifiers `Target.Class/test`,
@@ -54,17 +57,25 @@ public struct ResultAssembler: Sendable {
         byTarget[target ?? fallbackTarget, default: []].append(test)
       }
     }
-    let wanted = Set(selectedTargets)
-    var results: [TargetResult] = []
-    for (name, tests) in byTarget where wanted.isEmpty || wanted.contains(name) {
-      results.append(
+    return selected(
+      byTarget.map { name, tests in
         TargetResult(
           name: name, tests: tests.map(result).sorted { ($0.suite, $0.name) < ($1.suite, $1.name) },
-          duration: Self.wallTime(of: tests)))
-    }
-    for name in wanted where byTarget[name] == nil {
-      results.append(TargetResult(name: name, tests: []))
-    }
+          duration: Self.wallTime(of: tests))
+      })
+  }
+
+  /// Per-target results from the JSON of `xcresulttool get test-results tests` (`XCResultParser`).
+  public func assemble(xcresult: Data) throws(XCResultParser.Malformed) -> [TargetResult] {
+    selected(try XCResultParser.parse(xcresult))
+  }
+
+  /// The selected targets (all when none is), a selected target without results given none, by name.
+  func selected(_ targets: [TargetResult]) -> [TargetResult] {
+    let wanted = Set(selectedTargets)
+    var results = targets.filter { wanted.isEmpty || wanted.contains($0.name) }
+    let present = Set(results.map(\.name))
+    for name in wanted where !present.contains(name) { results.append(TargetResult(name: name, tests: [])) }
     return results.sorted { $0.name < $1.name }
   }
 

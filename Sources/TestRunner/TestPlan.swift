@@ -1,4 +1,6 @@
 import Foundation
+import RippleConfig
+import RippleCore
 import SystemClients
 
 /// The exact commands a run executes, per package; pure, so `--dry-run` prints what would happen.
@@ -85,8 +87,8 @@ public struct TestPlan: Sendable, Hashable {
       steps.append(
         PackageStep(
           package: package.path, directory: directory, testTargets: package.runAll ? [] : targets,
-          runAll: package.runAll, filter: filter, build: build, list: list, test: test, xunitPath: xunit,
-          run: package.run))
+          runAll: package.runAll, filter: filter, build: build, test: test, run: package.run,
+          backend: .swiftPM(SwiftPMTests(list: list, xunitPath: xunit))))
     }
     // Stable sort: the runs of one package stay in run order.
     let ordered = steps.enumerated().sorted { ($0.element.package, $0.offset) < ($1.element.package, $1.offset) }
@@ -98,7 +100,7 @@ public struct TestPlan: Sendable, Hashable {
   /// result bundle among the run's files, then `xcresulttool` reads it. `options.extraArguments` are for
   /// `swift` and are not given to xcodebuild (the run's `arguments` are).
   static func xcodebuildStep(
-    _ package: PackageSelection, run: TestRunContext, _ xcodebuild: XcodebuildInvocation, targets: [String],
+    _ package: PackageSelection, run: TestRunContext, _ xcodebuild: XcodebuildRunSpec, targets: [String],
     environment: [String: String?], directory: String, options: TestRunOptions, resultDirectory: String
   ) -> PackageStep {
     let base = options.scratchPath ?? (options.repositoryRoot as NSString).appendingPathComponent(".build/ripple/runs")
@@ -107,13 +109,14 @@ public struct TestPlan: Sendable, Hashable {
       .appendingPathComponent(folderName(for: package.path) + "-DerivedData")
     let bundle = (resultDirectory as NSString).appendingPathComponent(
       "\(runFolder)-\(folderName(for: package.path)).xcresult")
-    let requests = xcodebuild.requests(
-      targets: targets, root: options.repositoryRoot, derivedData: derivedData, resultBundle: bundle,
-      environment: environment)
+    let commands = XcodebuildCommands(
+      spec: xcodebuild, root: options.repositoryRoot, derivedData: derivedData, environment: environment,
+      xcodebuildExecutable: options.xcodebuildExecutable, xcrunExecutable: options.xcrunExecutable)
+    let onlyTesting = targets.map(XcodebuildCommands.onlyTesting)
     return PackageStep(
-      package: package.path, directory: directory, testTargets: targets, runAll: false, filter: nil,
-      build: requests.build, list: requests.results, test: requests.test, xunitPath: bundle, run: run,
-      resultBundle: bundle)
+      package: package.path, directory: directory, testTargets: targets, runAll: false,
+      filter: onlyTesting.joined(separator: " "), build: commands.build, test: commands.test(onlyTesting, bundle),
+      run: run, backend: .xcodebuild(XcodebuildTests(commands: commands, resultBundle: bundle)))
   }
 
   static func absolutePackagePath(_ path: String, root: String) -> String {
@@ -140,45 +143,46 @@ public struct TestPlan: Sendable, Hashable {
     return (base as NSString).appendingPathComponent(folderName(for: package))
   }
 
-  /// A file-name-safe, collision-free name for a package directory: "." → "_root", "a/b" → "a_2Fb",
-  /// "a_b" → "a_5Fb". Escapes use `_` rather than `%`: clang's module cache fails on paths with `%`.
+  /// A package directory's folder name: "." → "_root", else `PathComponent.escaped` ("a/b" → "a_2Fb").
   static func folderName(for package: String) -> String {
-    if package == "." || package.isEmpty { return "_root" }
-    var out = ""
-    for scalar in package.unicodeScalars {
-      if scalar.isASCII && CharacterSet.alphanumerics.contains(scalar) || "-.".unicodeScalars.contains(scalar) {
-        out.unicodeScalars.append(scalar)
-      } else {
-        for byte in String(scalar).utf8 { out += String(format: "_%02X", byte) }
-      }
-    }
-    return out
+    package == "." || package.isEmpty ? "_root" : PathComponent.escaped(package)
   }
 }
 
-/// One package's commands.
+/// One package's commands in one test run: the build, the test command of the first attempt, and what its
+/// backend needs to read the results and to retry failed tests (`TestBackend`).
 public struct PackageStep: Sendable, Hashable {
-  /// Repo-relative package directory.
+  /// Repo-relative package directory (for xcodebuild: the project or workspace).
   public var package: String
   /// Absolute package directory.
   public var directory: String
   /// Sorted, unique; empty when `runAll`.
   public var testTargets: [String]
   public var runAll: Bool
-  /// The `--filter` regex; nil when `runAll`.
+  /// What selects the targets, as reported: the `--filter` regex, or the `-only-testing:` arguments; nil
+  /// when `runAll`.
   public var filter: String?
   public var build: ProcessRequest
-  /// `swift test list`: maps XCTest class names (printed without their module on Linux) to targets.
-  public var list: ProcessRequest
+  /// The first attempt's test command (`swift test …`, `xcodebuild test-without-building …`).
   public var test: ProcessRequest
-  /// `swift test` writes Swift Testing results next to it, as `<name>-swift-testing.xml`.
-  public var xunitPath: String
   /// The test run (`test.runs`) this step belongs to; nil: the one default run.
   public var run: TestRunContext? = nil
-  /// An xcodebuild step (`runner: xcodebuild`): the `-resultBundlePath` its tests write. Then `build` is
-  /// `xcodebuild build-for-testing`, `test` is `xcodebuild test-without-building` and `list` is the
-  /// `xcrun xcresulttool get test-results tests` that reads the bundle.
-  public var resultBundle: String? = nil
+  public var backend: TestBackend
+
+  public init(
+    package: String, directory: String, testTargets: [String], runAll: Bool, filter: String?,
+    build: ProcessRequest, test: ProcessRequest, run: TestRunContext? = nil, backend: TestBackend
+  ) {
+    self.package = package
+    self.directory = directory
+    self.testTargets = testTargets
+    self.runAll = runAll
+    self.filter = filter
+    self.build = build
+    self.test = test
+    self.run = run
+    self.backend = backend
+  }
 
   /// The package path, or "Packages/Server (run server)" for a step of a declared run: progress events.
   public var eventName: String { run.map { "\(package) (run \($0.name))" } ?? package }
@@ -187,15 +191,5 @@ public struct PackageStep: Sendable, Hashable {
   public var label: String {
     let name = package == "." ? "root package" : package
     return run.map { "\(name) (run \($0.name))" } ?? name
-  }
-
-  /// The Swift Testing xunit file SwiftPM derives from `xunitPath`.
-  public var swiftTestingXunitPath: String { Self.swiftTestingPath(xunitPath) }
-
-  static func swiftTestingPath(_ path: String) -> String {
-    let ns = path as NSString
-    let ext = ns.pathExtension
-    let base = ns.deletingPathExtension
-    return ext.isEmpty ? base + "-swift-testing" : base + "-swift-testing." + ext
   }
 }

@@ -4,8 +4,9 @@ import SystemClients
 
 /// Builds and runs the selected test targets, package by package, and collects their results.
 ///
-/// Per package: `swift build --build-tests`, `swift test list` (to attribute results to targets),
-/// `swift test --skip-build --filter …`, then up to `retryFailed` re-runs of just the failing tests.
+/// Per step, whatever its `TestBackend`: the build (`swift build --build-tests`, `xcodebuild
+/// build-for-testing`), the tests (`swift test --skip-build --filter …`, `xcodebuild test-without-building
+/// -only-testing:…`), their results, then up to `retryFailed` re-runs of just the failing tests.
 /// Test failures and build failures are results, not errors: `run` returns them and the caller
 /// reports them, then calls `TestRunResult.check()` for the exit status. `run` throws only when
 /// `swift` cannot be started at all. Cancelling the task stops the running `swift` (its process group,
@@ -133,66 +134,93 @@ public struct TestRunner: Sendable {
     }
   }
 
+  /// One step, whatever its backend: build, test (each test reported as its line arrives), results
+  /// through `ResultAssembler`, a crash as a failing `(test process)` entry, then up to `retries` re-runs
+  /// of just the failed tests (a test that then passes is flaky, `RetryMerger`).
   func runPackage(_ step: PackageStep, retries: Int) async throws(TestRunnerError) -> PackageResult {
-    if step.resultBundle != nil { return try await runXcodebuild(step) }
     var package = PackageResult(path: step.package, run: step.run?.name, status: .cancelled, filter: step.filter)
     if Task.isCancelled { return package }
 
     if let built = try await build(step, &package) { return built }
-
-    // `swift test list` (about a second) only tells which target a test belongs to: with one selected
-    // target there is nothing to tell.
-    var listed: [String] = []
-    if step.testTargets.count != 1 {
-      guard let list = try await execute(step.list) else { return finish(package) }
-      if list.succeeded { listed = list.outputString.split(separator: "\n").map(String.init).filter { !$0.isEmpty } }
-    }
-    let assembler = ResultAssembler(selectedTargets: step.testTargets, listedTests: listed)
+    guard let assembler = try await assembler(for: step) else { return finish(package) }
 
     onEvent(.testing(package: step.eventName, targets: step.testTargets, attempt: 1))
-    guard
-      let (test, targets) = try await runTests(
-        step.test, package: step.package, xunit: step.xunitPath, assembler: assembler)
-    else { return finish(package) }
+    let first = TestAttempt(number: 1, request: step.test, output: step.backend.output)
+    let (test, targets): (ProcessResult, [TargetResult])
+    switch try await runAttempt(first, of: step, assembler: assembler) {
+    case nil: return finish(package)
+    case .unreadable(let message)?:
+      package.status = .error
+      package.message = message
+      return finish(package)
+    case .ran(let process, let results)?: (test, targets) = (process, results)
+    }
     package.targets = targets
 
-    let ranTests = targets.contains { !$0.tests.isEmpty }
     if !test.succeeded && !targets.contains(where: { $0.totals.failed > 0 }) {
-      // The process failed without a failing test line: a crash, or an error before any test ran.
-      let crashed = TestCaseResult(
-        suite: "", name: "(test process)", framework: .xctest, status: .failed,
-        failures: [TestFailure(message: ProcessError.failed(test).description)])
-      let name = step.testTargets.first ?? targets.first?.name ?? "(unknown target)"
-      if let index = package.targets.firstIndex(where: { $0.name == name }) {
-        let target = package.targets[index]
-        package.targets[index] = TargetResult(name: name, tests: target.tests + [crashed], duration: target.duration)
-      } else {
-        package.targets.append(TargetResult(name: name, tests: [crashed]))
-      }
-      package.message = ProcessError.failed(test).description
-    } else if !ranTests {
+      // The process failed without a failing test: a crash, or an error before any test ran.
+      Self.addCrash(of: test, to: &package, target: step.testTargets.first ?? targets.first?.name)
+    } else if !targets.contains(where: { !$0.tests.isEmpty }) {
       package.status = .noTestsRan
       return finish(package)
     }
 
     var attempt = 1
     while attempt <= retries, !Task.isCancelled {
-      let failing = Self.retryIdentifiers(package.targets)
+      let failing = Self.retryable(package.targets)
       guard !failing.isEmpty else { break }
       attempt += 1
       onEvent(.testing(package: step.eventName, targets: Array(Set(failing.map(\.target))).sorted(), attempt: attempt))
-      let filter = TestFilter.tests(failing.map(\.identifier))
-      let xunit = (step.xunitPath as NSString).deletingPathExtension + "-retry\(attempt).xml"
-      var request = step.test
-      request.arguments = Self.replacing(filter: filter, xunit: xunit, in: request.arguments)
-      guard let (_, retried) = try await runTests(request, package: step.package, xunit: xunit, assembler: assembler)
-      else { break }
+      let retry = step.backend.retry(step, failing: failing, attempt: attempt)
+      guard case .ran(_, let retried)? = try await runAttempt(retry, of: step, assembler: assembler) else { break }
       package.targets = RetryMerger.merge(package.targets, retried: retried, attempt: attempt)
     }
 
     let failed = package.targets.contains { $0.totals.failed > 0 }
     package.status = failed ? .failed : .passed
     return finish(package)
+  }
+
+  /// A test process that failed without a failing test: a synthetic failing `(test process)` entry in
+  /// `target` (the first selected one), with the process's failure as its message and the package's.
+  static func addCrash(of test: ProcessResult, to package: inout PackageResult, target: String?) {
+    let crashed = TestCaseResult(
+      suite: "", name: "(test process)", framework: .xctest, status: .failed,
+      failures: [TestFailure(message: ProcessError.failed(test).description)])
+    let name = target ?? "(unknown target)"
+    if let index = package.targets.firstIndex(where: { $0.name == name }) {
+      let target = package.targets[index]
+      package.targets[index] = TargetResult(name: name, tests: target.tests + [crashed], duration: target.duration)
+    } else {
+      package.targets.append(TargetResult(name: name, tests: [crashed]))
+    }
+    package.message = ProcessError.failed(test).description
+  }
+
+  /// What an attempt gave: the test process and its results, or results that could not be read (the
+  /// step's error message).
+  enum AttemptOutcome {
+    case ran(ProcessResult, [TargetResult])
+    case unreadable(String)
+  }
+
+  /// Runs one attempt's test command, reporting each test as its console line arrives, then reads its
+  /// results; nil when cancelled.
+  private func runAttempt(_ attempt: TestAttempt, of step: PackageStep, assembler: ResultAssembler)
+    async throws(TestRunnerError) -> AttemptOutcome?
+  {
+    try? FileManager.default.removeItem(atPath: step.backend.staleOutput(attempt.output))
+    let live = LiveParser()
+    let onEvent = onEvent
+    let package = step.package
+    // xcodebuild prints XCTest's macOS lines (`Test Case '-[AppTests.T testA]' passed (0.001 seconds).`),
+    // swift test Linux's or macOS's and Swift Testing's: one parser for all.
+    let streamed = try await execute(attempt.request) { line in
+      guard let test = live.consume(line.text) else { return }
+      onEvent(.testFinished(package: package, target: assembler.liveTarget(for: test), test: assembler.result(test)))
+    }
+    guard let process = streamed else { return nil }
+    return try await results(of: attempt, process, step: step, assembler: assembler)
   }
 
   /// The build step of `step`, shared by `swift build` and `xcodebuild build-for-testing`: nil when it
@@ -231,26 +259,6 @@ public struct TestRunner: Sendable {
     return package
   }
 
-  /// Runs `swift test`, reporting each test as its console line arrives, and reads its results; nil
-  /// when cancelled.
-  private func runTests(_ request: ProcessRequest, package: String, xunit: String, assembler: ResultAssembler)
-    async throws(TestRunnerError) -> (ProcessResult, [TargetResult])?
-  {
-    let swiftTestingPath = PackageStep.swiftTestingPath(xunit)
-    try? FileManager.default.removeItem(atPath: swiftTestingPath)
-    let live = LiveParser()
-    let onEvent = onEvent
-    let streamed = try await execute(request) { line in
-      guard let test = live.consume(line.text) else { return }
-      onEvent(.testFinished(package: package, target: assembler.liveTarget(for: test), test: assembler.result(test)))
-    }
-    guard let result = streamed else { return nil }
-    let xunitTests = FileManager.default.contents(atPath: swiftTestingPath).flatMap { XUnitParser.parse($0) }
-    let targets = assembler.assemble(
-      console: result.outputString + "\n" + result.errorString, swiftTestingXunit: xunitTests)
-    return (result, targets)
-  }
-
   /// Runs a command; nil when the task was cancelled meanwhile (its result is then meaningless).
   func execute(_ request: ProcessRequest, onLine: (@Sendable (OutputLine) -> Void)? = nil)
     async throws(TestRunnerError) -> ProcessResult?
@@ -275,33 +283,11 @@ public struct TestRunner: Sendable {
     }
   }
 
-  /// Failed tests that can be named exactly (not the synthetic "(test process)" entry).
-  static func retryIdentifiers(_ targets: [TargetResult]) -> [(target: String, identifier: String)] {
+  /// Failed tests that can be named exactly (not the synthetic "(test process)" entry), with their targets.
+  static func retryable(_ targets: [TargetResult]) -> [(target: String, test: TestCaseResult)] {
     targets.flatMap { target in
-      target.tests.filter { $0.status == .failed && !$0.name.hasPrefix("(") }
-        .map { (target.name, $0.identifier(target: target.name)) }
+      target.tests.filter { $0.status == .failed && !$0.name.hasPrefix("(") }.map { (target.name, $0) }
     }
-  }
-
-  static func replacing(filter: String, xunit: String, in arguments: [String]) -> [String] {
-    var out: [String] = []
-    var index = 0
-    var sawFilter = false
-    while index < arguments.count {
-      let argument = arguments[index]
-      if argument == "--filter" || argument == "--xunit-output", index + 1 < arguments.count {
-        if argument == "--filter" { sawFilter = true }
-        out += [argument, argument == "--filter" ? filter : xunit]
-        index += 2
-        continue
-      }
-      out.append(argument)
-      index += 1
-    }
-    if !sawFilter, let at = out.firstIndex(of: "--xunit-output") {
-      out.insert(contentsOf: ["--filter", filter], at: at)
-    }
-    return out
   }
 
   private static func createWorkDirectory(_ path: String) throws(TestRunnerError) {

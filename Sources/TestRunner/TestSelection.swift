@@ -1,4 +1,5 @@
 import Foundation
+import RippleConfig
 import RippleCore
 import SystemClients
 
@@ -60,12 +61,13 @@ public struct TestRunContext: Sendable, Codable, Hashable {
   /// A build folder of its own, under the scratch base (or `<root>/.build/ripple/runs`): two environments are
   /// two build graphs and never share a `.build`. nil: the package's usual build folder (the first run).
   public var scratchFolder: String?
-  /// Set for a `runner: xcodebuild` run: its steps call xcodebuild instead of `swift`.
-  public var xcodebuild: XcodebuildInvocation?
+  /// Set for a `runner: xcodebuild` run, as ripple.yml declares it: its steps call xcodebuild instead of
+  /// `swift` (`TestBackend.xcodebuild`).
+  public var xcodebuild: XcodebuildRunSpec?
 
   public init(
     name: String, environment: [String: String?] = [:], scratchFolder: String? = nil,
-    xcodebuild: XcodebuildInvocation? = nil
+    xcodebuild: XcodebuildRunSpec? = nil
   ) {
     self.name = name
     self.environment = environment
@@ -114,6 +116,9 @@ public struct TestRunOptions: Sendable, Hashable {
   public var swiftExecutable: String
   /// Where the xunit files of the runs go; nil: a temporary directory, removed afterwards.
   public var workDirectory: String?
+  /// `xcodebuild` and `xcrun` for `runner: xcodebuild` runs, looked up on PATH, or paths to them.
+  public var xcodebuildExecutable = "xcodebuild"
+  public var xcrunExecutable = "xcrun"
 
   public init(
     repositoryRoot: String, extraArguments: [String] = [], scratchPath: String? = nil, jobs: Int = 1,

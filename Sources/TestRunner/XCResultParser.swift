@@ -14,9 +14,9 @@ public enum XCResultParser {
     public var reason: String
   }
 
-  /// The targets in `selected` (all bundles when empty), each with its tests; a selected target with no
-  /// bundle in the results comes back with no tests.
-  public static func parse(_ data: Data, selected: [String]) throws(Malformed) -> [TargetResult] {
+  /// Every test bundle of the document, each with its tests sorted by suite and name; `ResultAssembler`
+  /// keeps the selected targets.
+  public static func parse(_ data: Data) throws(Malformed) -> [TargetResult] {
     let root: Any
     do {
       root = try JSONSerialization.jsonObject(with: data)
@@ -49,14 +49,10 @@ public enum XCResultParser {
       }
     }
     for node in nodes { try walk(node, target: nil, suites: []) }
-    let wanted = Set(selected)
-    var results: [TargetResult] = []
-    for (name, tests) in byTarget where wanted.isEmpty || wanted.contains(name) {
+    return byTarget.map { name, tests in
       let sorted = tests.sorted { ($0.suite, $0.name) < ($1.suite, $1.name) }
-      results.append(TargetResult(name: name, tests: sorted, duration: durations[name].flatMap { $0 > 0 ? $0 : nil }))
-    }
-    for name in wanted where byTarget[name] == nil { results.append(TargetResult(name: name, tests: [])) }
-    return results.sorted { $0.name < $1.name }
+      return TargetResult(name: name, tests: sorted, duration: durations[name].flatMap { $0 > 0 ? $0 : nil })
+    }.sorted { $0.name < $1.name }
   }
 
   private static func testCase(_ node: [String: Any], name: String, suites: [String], children: [[String: Any]])

@@ -55,7 +55,7 @@ struct RunIsolationTests {
     #expect(isolation.overlay(run: Self.run("main"), settings: Self.settings) == nil, "the primary branch")
     #expect(
       isolation.overlay(run: Self.run("feature/x"), settings: Self.settings)
-        == "/c/ripple/branches/app/\(DaemonPaths.slug("feature/x"))")
+        == "/c/ripple/branches/app/feature_2Fx")
     var configured = Self.settings
     configured.protectedBranches = ["release/*"]
     #expect(isolation.overlay(run: Self.run("release/1.0"), settings: configured) == nil)
@@ -75,7 +75,7 @@ struct RunIsolationTests {
       to: RippleServices(process: recording, environment: ["RIPPLE_CACHE_DIR": "/c/ripple"]),
       run: Self.run("feature/x"), settings: Self.settings)
     #expect(services.manifestCache.directory == "/c/ripple/manifests")
-    #expect(services.manifestCache.overlay == "/c/ripple/branches/app/\(DaemonPaths.slug("feature/x"))")
+    #expect(services.manifestCache.overlay == "/c/ripple/branches/app/feature_2Fx")
     let result = try await services.process.run(ProcessRequest("swift", ["build"]))
     #expect(result.request.executable == "swift", "results name the command")
     #expect(seen.withLock { $0.first?.executable } == "/usr/bin/bwrap")

@@ -49,19 +49,6 @@ struct WebhookTests {
 
 @Suite("daemon paths and fetch backoff")
 struct DaemonPathsTests {
-  @Test func branchSlugsAreSafeForTheToolchainAndDistinct() {
-    #expect(DaemonPaths.slug("main") == "main")
-    #expect(DaemonPaths.slug("release-1.2") == "release-1.2")
-    let feature = DaemonPaths.slug("feature/x")
-    #expect(feature.hasPrefix("feature-x-") && feature.count == "feature-x-".count + 8)
-    #expect(feature != DaemonPaths.slug("feature-x"))
-    #expect(feature != DaemonPaths.slug("feature%x"))
-    for name in ["..", ".hidden", "a b/../c", "ünïcode", ""] {
-      let slug = DaemonPaths.slug(name)
-      #expect(!slug.contains("/") && !slug.contains("%") && !slug.hasPrefix(".") && !slug.isEmpty, "\(name) → \(slug)")
-    }
-  }
-
   @Test func systemdDirectoriesWinOverXDGAndConfigWinsOverBoth() {
     let env = [
       "STATE_DIRECTORY": "/var/lib/rippled", "CACHE_DIRECTORY": "/var/cache/rippled:/other",

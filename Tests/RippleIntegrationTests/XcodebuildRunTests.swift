@@ -80,6 +80,8 @@ import XcodeFixtures
     private let lock = NSLock()
     private var recorded: [ProcessRequest] = []
     var requests: [ProcessRequest] { lock.withLock { recorded } }
+    /// testLaunch() fails in the first result bundle and passes in a retry's.
+    var failFirst = false
 
     var client: ProcessClient {
       ProcessClient { request in
@@ -91,10 +93,12 @@ import XcodeFixtures
           try FileManager.default.createDirectory(
             atPath: request.arguments[index + 1], withIntermediateDirectories: true)
         }
+        let fails =
+          self.failFirst && request.executable == "xcrun" && !request.arguments.contains { $0.contains("-retry") }
         let results = """
           {"testNodes":[{"name":"MyApp","nodeType":"Test Plan","children":[{"name":"MyAppTests",
           "nodeType":"Unit test bundle","children":[{"name":"AppTests","nodeType":"Test Suite","children":[
-          {"name":"testLaunch()","nodeType":"Test Case","result":"Passed","duration":"0.5s"}]}]}]}]}
+          {"name":"testLaunch()","nodeType":"Test Case","result":"\(fails ? "Failed" : "Passed")","duration":"0.5s"}]}]}]}]}
           """
         let out = request.executable == "xcrun" ? results : ""
         return ProcessResult(request: request, exitStatus: 0, standardOutput: Data(out.utf8), standardError: Data())
@@ -128,5 +132,29 @@ import XcodeFixtures
     #expect(result.packages.first?.run == "ios")
     #expect(result.totals.passed == 1)
     #expect(result.notRunHere.map(\.name) == ["MyAppUITests"])
+  }
+
+  @Test func retryFailedRerunsTheFailedTestThroughXcodebuild() async throws {
+    let repo = try makeRepository()
+    let cache = try TemporaryDirectory(prefix: "ripple-xcodebuild-cache")
+    var environment = ProcessInfo.processInfo.environment
+    environment["RIPPLE_CACHE_DIR"] = cache.path
+    let standIn = StandIn()
+    standIn.failFirst = true
+    let workspace = try Workspace.open(
+      directory: repo.root, services: RippleServices(process: standIn.client, environment: environment))
+    var request = TestRequest(scope: .affected(AffectedRequest(changes: ChangeRequest(base: "main"))))
+    request.platform = .macos
+    request.retryFailed = 1
+    let result = try await workspace.runTests(try await workspace.planTests(request), onEvent: { _ in })
+    #expect(
+      standIn.requests.map { $0.arguments.first } == [
+        "build-for-testing", "test-without-building", "xcresulttool", "test-without-building", "xcresulttool",
+      ])
+    let retry = try #require(standIn.requests.dropFirst(3).first)
+    #expect(
+      retry.arguments.filter { $0.hasPrefix("-only-testing:") } == ["-only-testing:MyAppTests/AppTests/testLaunch()"])
+    #expect(result.packages.map(\.status) == [.passed])
+    #expect(result.totals.flaky == 1)
   }
 }

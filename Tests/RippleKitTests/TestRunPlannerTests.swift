@@ -98,10 +98,4 @@ import Testing
     #expect(plan.notRunHere.map(\.name) == ["ClientTests", "CoreTests", "ServerTests"])
     #expect(plan.notRunHere[1].reason == "exists only in run `ios`, platforms: macos")
   }
-
-  @Test func runFolderNamesAreSafeForTheToolchain() {
-    // `%` breaks clang's module cache; `/` would nest folders.
-    #expect(TestRunPlanner.folder("iOS 18 / 100%") == "iOS_18___100_")
-    #expect(TestRunPlanner.folder("server-linux_2") == "server-linux_2")
-  }
 }

@@ -36,7 +36,7 @@ import Testing
 
     let plan = TestRunner.plan(Self.selection, options: options)
     // The dry run cannot know the name the run's folder will get: it shows a placeholder for it.
-    let planned = plan.packages.flatMap { [$0.build, $0.list, $0.test] }.map { request in
+    let planned = try plan.packages.flatMap { [$0.build, try $0.swiftPM.list, $0.test] }.map { request in
       var request = request
       request.arguments = request.arguments.map {
         $0.replacingOccurrences(of: RunDirectory.placeholder, with: runDirectory)

@@ -27,7 +27,7 @@ import Testing
       case "build": return ScriptedProcess.result(request)
       case "list": return ScriptedProcess.result(request, stdout: listing)
       default:
-        let xunit = PackageStep.swiftTestingPath(try #require(request.value(after: "--xunit-output")))
+        let xunit = SwiftPMTests.swiftTestingPath(try #require(request.value(after: "--xunit-output")))
         let isRetry = request.value(after: "--filter")?.hasSuffix("(/|$)") == true
         try Data((isRetry ? retryXunit : Fixtures.swiftTestingXunit).utf8).write(to: URL(fileURLWithPath: xunit))
         return ScriptedProcess.result(request, status: 1, stdout: isRetry ? retryConsole : Fixtures.console)

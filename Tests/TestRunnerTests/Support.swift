@@ -84,3 +84,17 @@ final class EventLog: @unchecked Sendable {
     return stored
   }
 }
+
+extension PackageStep {
+  /// The SwiftPM part of a step planned for `swift`; fails the test for another backend.
+  var swiftPM: SwiftPMTests {
+    get throws {
+      guard case .swiftPM(let swiftPM) = backend else { throw PlannedBackendMismatch(step: label) }
+      return swiftPM
+    }
+  }
+}
+
+struct PlannedBackendMismatch: Error {
+  var step: String
+}

@@ -1,4 +1,5 @@
 import Foundation
+import RippleConfig
 import SystemClients
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 /// here runs a real xcodebuild (it exists only on macOS). The stand-in records every argument list and
 /// answers `xcresulttool` with JSON of the shape Xcode 16 writes (see `XCResultParser`).
 @Suite struct XcodebuildRunnerTests {
-  static let invocation = XcodebuildInvocation(
+  static let invocation = XcodebuildRunSpec(
     scheme: "MyApp", project: "App/MyApp.xcodeproj", destination: "platform=iOS Simulator,name=iPhone 16",
     configuration: "Debug", arguments: ["-quiet"])
   static let run = TestRunContext(name: "ios", scratchFolder: "ios", xcodebuild: invocation)
@@ -205,5 +206,71 @@ import Testing
     #expect(plan.commands[0].hasPrefix("xcodebuild build-for-testing -scheme MyApp"))
     #expect(plan.commands[1].contains("-only-testing:CoreTests -only-testing:MyAppTests"))
     #expect(plan.rendered.contains("App/MyApp.xcodeproj (run ios): CoreTests, MyAppTests"))
+  }
+
+  /// xcresulttool's answer for a retry bundle: the failed test passes this time.
+  static let retryResults = """
+    {"testNodes":[{"name":"MyApp","nodeType":"Test Plan","children":[{"name":"MyAppTests","nodeType":"Unit test bundle",
+    "children":[{"name":"LoginTests","nodeType":"Test Suite","children":[
+    {"name":"testLogout()","nodeIdentifier":"LoginTests/testLogout()","nodeType":"Test Case","result":"Passed","duration":"10ms"}
+    ]}]}]}]}
+    """
+
+  @Test func retryFailedRerunsOnlyTheFailedTestsThroughXcodebuild() async throws {
+    try await withTemporaryDirectory { dir in
+      // The first attempt fails testLogout(); the retry (its own bundle) passes it.
+      let process = ScriptedProcess { request in
+        switch (request.executable, request.arguments.first) {
+        case ("xcodebuild", "build-for-testing"): return ScriptedProcess.result(request)
+        case ("xcodebuild", "test-without-building"):
+          let bundle = try #require(request.value(after: "-resultBundlePath"))
+          try FileManager.default.createDirectory(atPath: bundle, withIntermediateDirectories: true)
+          return ScriptedProcess.result(request, status: bundle.contains("-retry") ? 0 : 65)
+        case ("xcrun", "xcresulttool"):
+          let bundle = try #require(request.value(after: "--path"))
+          return ScriptedProcess.result(request, stdout: bundle.contains("-retry") ? Self.retryResults : Self.results)
+        default: return nil
+        }
+      }
+      let events = EventLog()
+      let options = TestRunOptions(repositoryRoot: "/repo", retryFailed: 2, workDirectory: dir)
+      let result = try await TestRunner(process: process.client, onEvent: events.append).run(
+        Self.selection, options: options)
+
+      let tests = process.requests.filter { $0.arguments.first == "test-without-building" }
+      #expect(tests.count == 2, "one retry: nothing failed after it")
+      let retry = try #require(tests.last)
+      let retryBundle = dir + "/ios-App_2FMyApp.xcodeproj-retry2.xcresult"
+      #expect(retry.value(after: "-resultBundlePath") == retryBundle)
+      #expect(
+        retry.arguments.filter { $0.hasPrefix("-only-testing:") } == [
+          "-only-testing:MyAppTests/LoginTests/testLogout()"
+        ])
+      #expect(retry.arguments.last == "-quiet", "the run's own arguments still come last")
+      #expect(process.requests.last?.arguments.suffix(3) == ["--path", retryBundle, "--compact"])
+
+      let package = try #require(result.packages.first)
+      #expect(package.status == .passed)
+      let logout = try #require(package.targets.last?.tests.first { $0.name == "testLogout()" })
+      #expect(logout.status == .passed && logout.flaky && logout.attempts == 2)
+      #expect(
+        events.events.contains(.testing(package: "App/MyApp.xcodeproj (run ios)", targets: ["MyAppTests"], attempt: 2)))
+      #expect(throws: Never.self) { try result.check() }
+    }
+  }
+
+  @Test func aCrashedXcodebuildGetsTheProcessEntrySwiftTestGets() async throws {
+    try await withTemporaryDirectory { dir in
+      // Every test in the bundle passed, yet xcodebuild failed: the crash block shared with `swift test`.
+      let passing = Self.retryResults
+      let result = try await TestRunner(process: Self.standIn(test: 65, results: passing).client).run(
+        Self.selection, options: TestRunOptions(repositoryRoot: "/repo", retryFailed: 1, workDirectory: dir))
+      let package = try #require(result.packages.first)
+      #expect(package.status == .failed)
+      let crash = try #require(package.targets.first { $0.name == "CoreTests" }?.tests.last)
+      #expect(crash.name == "(test process)" && crash.status == .failed)
+      #expect(package.message?.contains("xcodebuild test-without-building") == true, "\(package.message ?? "")")
+      #expect(package.filter == "-only-testing:CoreTests -only-testing:MyAppTests")
+    }
   }
 }
