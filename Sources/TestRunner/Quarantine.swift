@@ -40,7 +40,8 @@ public struct QuarantineRule: Sendable, Hashable {
 /// Applies `test.quarantine` to a finished run. Pure.
 ///
 /// A failed test an active rule covers becomes `quarantined` (with the rule's reason); a package whose only
-/// failures were quarantined passes. Passing, flaky and skipped tests are left as they are; so is everything
+/// failures were quarantined passes. A flaky test it covers stays a flaky pass but gets the reason too, so
+/// `--fail-on-flaky` does not count it. Passing and skipped tests are left as they are; so is everything
 /// when no rule is active. Expired rules contain nothing: their failures count again, and `warnings` names them.
 public enum Quarantine {
   public static func apply(_ rules: [QuarantineRule], to result: TestRunResult, today: String) -> TestRunResult {
@@ -51,11 +52,11 @@ public enum Quarantine {
       var package = package
       package.targets = package.targets.map { target in
         let tests = target.tests.map { test -> TestCaseResult in
-          guard test.status == .failed,
+          guard test.status == .failed || test.flaky,
             let rule = active.first(where: { $0.matches(target: target.name, suite: test.suite, name: test.name) })
           else { return test }
           var contained = test
-          contained.status = .quarantined
+          if test.status == .failed { contained.status = .quarantined }
           contained.quarantine = rule.reason
           return contained
         }

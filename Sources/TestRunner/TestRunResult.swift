@@ -33,7 +33,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
   public var notRunHere: [NotRunTarget] = []
   /// `--require-all`: a target in `notRunHere` fails the run.
   public var requireAll = false
-  /// `--fail-on-flaky`: a test that passed only on a retry fails the run.
+  /// `--fail-on-flaky`: a test that passed only on a retry fails the run (unless `test.quarantine` covers it).
   public var failOnFlaky = false
 
   public init(
@@ -67,7 +67,8 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     if let empty = packages.first(where: { $0.status == .noTestsRan }) {
       throw .noTestsRan(package: empty.path, filter: empty.filter ?? "(none)")
     }
-    if failOnFlaky, totals.flaky > 0 { throw .flakyTests(count: totals.flaky) }
+    let flaky = packages.flatMap(\.targets).flatMap(\.tests).filter { $0.flaky && $0.quarantine == nil }.count
+    if failOnFlaky, flaky > 0 { throw .flakyTests(count: flaky) }
     if requireAll, !notRunHere.isEmpty { throw .notRunHere(notRunHere) }
     if cancelled { throw .cancelled }
   }
@@ -233,7 +234,7 @@ public struct TestCaseResult: Sendable, Codable, Hashable {
   public var attempts: Int
   /// Why it was skipped, when known.
   public var skipReason: String?
-  /// Status `quarantined`: the reason of the `test.quarantine` entry that contained it.
+  /// Status `quarantined`, or a flaky pass `test.quarantine` covers: the reason of the entry.
   public var quarantine: String?
   /// While retries go on: what the first failing attempt reported (`RetryMerger`). Not encoded.
   var firstFailures: [TestFailure]?

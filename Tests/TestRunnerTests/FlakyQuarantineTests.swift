@@ -106,6 +106,22 @@ import Testing
     #expect(result.jsonReport().contains("\"status\" : \"quarantined\""))
   }
 
+  @Test func aQuarantinedFlakyTestDoesNotFailOnFlaky() throws {
+    var flaky = Self.test("testA", .passed)
+    flaky.flaky = true
+    flaky.attempts = 2
+    let rules = [QuarantineRule(pattern: "CoreTests/NetTests", reason: "racy", origin: "ripple.yml:4")]
+    var result = Quarantine.apply(rules, to: Self.run([flaky]), today: "2026-11-25")
+    result.failOnFlaky = true
+    try result.check()
+    let test = result.packages[0].targets[0].tests[0]
+    #expect(test.status == .passed && test.flaky && test.quarantine == "racy")
+    #expect(result.totals.flaky == 1 && result.totals.quarantined == 0)
+    var outside = Self.run([flaky])
+    outside.failOnFlaky = true
+    #expect(throws: TestRunnerError.flakyTests(count: 1)) { try outside.check() }
+  }
+
   @Test func aFailureOutsideTheQuarantineStillFails() {
     let rules = [QuarantineRule(pattern: "CoreTests/NetTests/testA", reason: "r", origin: "ripple.yml:4")]
     let result = Quarantine.apply(
