@@ -2,7 +2,7 @@ import RippleConfig
 
 /// Validates the `test:` section into a `TestConfig`.
 enum TestParser {
-  private static let keys = ["runs", "requires"]
+  private static let keys = ["runs", "requires", "quarantine"]
   private static let runKeys = ["name", "environment", "platforms", "runner"] + XcodebuildRunParser.keys
   private static let requirementKeys = ["name", "command"]
 
@@ -11,6 +11,7 @@ enum TestParser {
     for (key, child) in try value.mappingEntries(allowedKeys: keys) {
       switch key {
       case "runs": config.declaredRuns = try runs(child)
+      case "quarantine": config.quarantine = try QuarantineParser.parse(child)
       default: config.requires = try requirements(child)
       }
     }

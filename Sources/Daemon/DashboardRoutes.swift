@@ -15,7 +15,11 @@ struct DashboardRoutes {
       let (runs, misses) = try api.read {
         (try api.store.runs(limit: 200), try api.store.misses(since: since))
       }
-      return HTTPAPI.html(Dashboard.index(status: status, runs: runs, now: now, misses: misses))
+      let flaky = try api.read {
+        try FlakyPanelData.load(
+          api.store, repositories: status.repositories.map(\.name) + runs.map(\.repository), now: now)
+      }
+      return HTTPAPI.html(Dashboard.index(status: status, runs: runs, now: now, misses: misses, flaky: flaky))
     }
     routes.get("/runs/:id") { request, context in
       let id = try context.parameters.require("id", as: Int64.self)
@@ -25,7 +29,8 @@ struct DashboardRoutes {
       let options = RunPageOptions(
         loggedIn: WebAuth.isLoggedIn(request, sessions: api.sessions),
         log: detail.run.logPath.flatMap { Self.logTail(path: $0) },
-        misses: try api.read { try api.store.misses(run: id) })
+        misses: try api.read { try api.store.misses(run: id) },
+        tests: try api.read { try api.store.testOutcomes(run: id) })
       return HTTPAPI.html(Dashboard.run(detail, now: Date(), options: options))
     }
     return routes

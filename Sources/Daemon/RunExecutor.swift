@@ -209,6 +209,7 @@ struct RunExecutor: Sendable {
     let selection = plan.selection
     let outcomes = Self.targetOutcomes(result, selection: selection)
     try store.recordResults(run.id, outcomes, failedTests: result.totals.failed)
+    try store.recordTestOutcomes(run.id, TestOutcomeRecording.outcomes(result))
     if result.cancelled, let deadline, !Task.isCancelled {
       return .error("timed out after \(deadline) (daemon.runTimeout in ripple.yml); its processes were stopped")
     }

@@ -232,6 +232,7 @@ actor Scheduler {
       metrics.runFinished(
         repository: record.repository, state: state, duration: record.duration,
         selectedTestTargets: record.selectedTestTargets, totalTestTargets: record.totalTestTargets)
+      metrics.flakyTests(repository: record.repository, count: (try? store.flakyTestCount(run: id)) ?? 0)
       if record.trigger == .canary {
         Canaries.recordMisses(
           of: record, store: store, metrics: metrics, log: log,

@@ -25,13 +25,14 @@ public enum Dashboard {
   /// branch the most recent runs (newest first): id, state, head and base, trigger, when queued, duration,
   /// "N of M" test targets, failed tests, reason. Branches are ordered by their newest run.
   public static func index(
-    status: DaemonStatus, runs: [RunRecord], now: Date, misses: [SelectionMiss] = []
+    status: DaemonStatus, runs: [RunRecord], now: Date, misses: [SelectionMiss] = [], flaky: [String: [FlakyTest]] = [:]
   ) -> String {
-    index(status: status, runs: runs, now: now, runsPerBranch: runsPerBranch, misses: misses)
+    index(status: status, runs: runs, now: now, runsPerBranch: runsPerBranch, misses: misses, flaky: flaky)
   }
 
   public static func index(
-    status: DaemonStatus, runs: [RunRecord], now: Date, runsPerBranch: Int, misses: [SelectionMiss] = []
+    status: DaemonStatus, runs: [RunRecord], now: Date, runsPerBranch: Int, misses: [SelectionMiss] = [],
+    flaky: [String: [FlakyTest]] = [:]
   ) -> String {
     var body = topBar(status: status)
     body += "<main>\n"
@@ -52,6 +53,7 @@ public enum Dashboard {
     for name in names {
       body += repository(
         name: name, status: known[name], runs: byRepository[name] ?? [], now: now, runsPerBranch: runsPerBranch)
+      body += flakyPanel(flaky[name] ?? [], repository: name, now: now)
     }
     body += "</main>"
     let title = status.healthy ? "rippled" : "rippled — needs attention"
@@ -203,6 +205,7 @@ public enum Dashboard {
     body += controls(run, loggedIn: options.loggedIn)
     body += facts(run, analysis: detail.analysis, now: now)
     body += runMisses(options.misses, run: run)
+    body += runTests(options.tests)
     let log = logSection(run, tail: options.log)
 
     body += "<div class=\"columns\">\n<div>\n<h2>Timeline</h2>\n"

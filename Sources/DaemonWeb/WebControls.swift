@@ -8,11 +8,14 @@ public struct RunPageOptions: Sendable {
   public var log: LogTail?
   /// The selection misses this run was part of (as the canary that found them or the run that left a target out).
   public var misses: [SelectionMiss]
+  /// The run's tests that did not simply pass (flaky and quarantined ones are listed).
+  public var tests: [TestOutcome]
 
-  public init(loggedIn: Bool = false, log: LogTail? = nil, misses: [SelectionMiss] = []) {
+  public init(loggedIn: Bool = false, log: LogTail? = nil, misses: [SelectionMiss] = [], tests: [TestOutcome] = []) {
     self.loggedIn = loggedIn
     self.log = log
     self.misses = misses
+    self.tests = tests
   }
 }
 

@@ -47,6 +47,12 @@ struct TestCommand: AsyncParsableCommand {
   @Option(help: "Re-run failing tests up to N times; a test that then passes is reported as flaky.")
   var retryFailed = 0
 
+  @Flag(help: "Fail (exit 1) when a test passed only on a retry (flaky).")
+  var failOnFlaky = false
+
+  @Flag(help: "Ignore test.quarantine: quarantined tests fail the run like any other (release gates).")
+  var noQuarantine = false
+
   @Option(help: "How many packages to build and test at the same time.")
   var jobs = 1
 
@@ -80,12 +86,15 @@ struct TestCommand: AsyncParsableCommand {
 
   func run() async throws {
     let workspace = try selection.repository.openWorkspace()
-    let plan = try await workspace.planTests(
+    var request =
       TestRequest(
         scope: all ? .everything : .affected(selection.request), shard: try shard.map { try Shard(parsing: $0) },
         retryFailed: retryFailed, jobs: jobs, scratchPath: scratchPath.map(absolute),
         timingsPath: timings.map(absolute), extraArguments: passthrough, requireAll: requireAll,
-        targets: targets.isEmpty ? nil : targetIDs))
+        targets: targets.isEmpty ? nil : targetIDs)
+    request.failOnFlaky = failOnFlaky
+    request.quarantine = !noQuarantine
+    let plan = try await workspace.planTests(request)
     for warning in plan.warnings { Terminal.standardError.write("warning: \(warning)\n") }
 
     if dryRun {

@@ -67,10 +67,13 @@ public struct TestConfig: Sendable, Hashable {
   /// As declared; empty means one run per manifest environment (`runs(manifestEnvironments:)`).
   public var declaredRuns: [TestRunSpec]
   public var requires: [TestRequirement]
+  /// `test.quarantine`, in file order.
+  public var quarantine: [QuarantineEntry]
 
-  public init(declaredRuns: [TestRunSpec] = [], requires: [TestRequirement] = []) {
+  public init(declaredRuns: [TestRunSpec] = [], requires: [TestRequirement] = [], quarantine: [QuarantineEntry] = []) {
     self.declaredRuns = declaredRuns
     self.requires = requires
+    self.quarantine = quarantine
   }
 
   /// The runs to plan, in order: the declared ones, or one per manifest environment on every platform,

@@ -100,6 +100,10 @@ public struct TestRequest: Sendable {
   /// The platform runs are planned for: this host's, or another one's in tests (an xcodebuild run planned
   /// as on macOS while the tests run on Linux).
   public var platform: Platform = .host
+  /// Apply `test.quarantine` (`--no-quarantine` turns it off for release gates).
+  public var quarantine = true
+  /// `--fail-on-flaky`: a test that passed only on a retry fails the run.
+  public var failOnFlaky = false
 
   public init(
     scope: Scope, shard: Shard? = nil, retryFailed: Int = 0, jobs: Int = 1, scratchPath: String? = nil,
@@ -136,6 +140,11 @@ public struct TestJob: Sendable {
   public var requireAll = false
   /// `test.requires`: checked before anything is built.
   public var requirements: [TestRequirement] = []
+  /// `test.quarantine` as the run applies it (empty with `--no-quarantine`); see TestContainment.swift.
+  public var quarantine: [QuarantineRule] = []
+  public var failOnFlaky = false
+  /// Where each test's outcomes are kept (`ripple flaky`); nil: nowhere.
+  public var outcomeStore: OutcomeStore?
 
   /// The packages, targets and exact commands, as `--dry-run` prints them.
   public var commands: TestPlan { TestRunner.plan(selection, options: options, history: history) }
@@ -211,12 +220,14 @@ extension Workspace {
       repositoryRoot: root, extraArguments: request.extraArguments, scratchPath: request.scratchPath,
       jobs: request.jobs, retryFailed: request.retryFailed, shard: request.shard,
       swiftExecutable: services.swiftExecutable)
-    return TestJob(
+    var job = TestJob(
       selection: TestSelection(packages: runs.selection.packages + (xcode?.selection.packages ?? [])),
       options: options, history: history, timingStore: store, warnings: warnings,
       nothingMessage: nothingMessage, affected: affected, graph: graph,
       notRunHere: runs.notRunHere + (xcode?.notRunHere ?? []),
       requireAll: request.requireAll, requirements: configuration.test.requires)
+    job.contain(request, entries: configuration.test.quarantine, today: OutcomeHistory.day(Date()))
+    return job
   }
 
   /// Builds and runs the plan (`onEvent` sees each step as it happens), then adds this run's durations to
@@ -234,6 +245,7 @@ extension Workspace {
     var result = try await runner.run(plan.selection, options: plan.options, history: plan.history)
     result.notRunHere = plan.notRunHere
     result.requireAll = plan.requireAll
+    result = plan.finish(result, at: Date())
     var updated = plan.history
     let ran = TestRunner.effectiveSelection(plan.selection, options: plan.options, history: plan.history)
     updated.record(result, scopes: ran.suiteScopes)

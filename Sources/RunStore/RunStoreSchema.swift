@@ -10,6 +10,7 @@ import GRDB
 /// - `transitions`: the journal, one row per state change, in `id` order.
 /// - `deliveries`: GitHub webhook delivery ids already seen (the newest ones only).
 /// - `misses` (v4): selection misses a canary found (canary, target, the under-selected run and its head).
+/// - `testOutcomes`: how each test that ran in a run ended (passed, failed, flaky, quarantined), for flake rates.
 /// - `processGroups` (v2): the process groups a running run's children lead, so a daemon restarted after
 ///   `kill -9` can stop what the dead one left running.
 ///
@@ -124,6 +125,21 @@ enum RunStoreSchema {
           CREATE INDEX misses_by_run ON misses(runID);
           CREATE INDEX misses_by_found ON misses(foundAt);
           CREATE INDEX runs_by_trigger ON runs(repository, branch, trigger, id);
+          """)
+    }
+    migrator.registerMigration("testOutcomes") { db in
+      // One row per test that ran in a run (skipped ones are not kept): the flake rates and the flaky panel.
+      try db.execute(
+        sql: """
+          CREATE TABLE testOutcomes (
+            runID INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+            package TEXT NOT NULL,
+            test TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            failure TEXT,
+            PRIMARY KEY (runID, package, test)
+          ) WITHOUT ROWID;
+          CREATE INDEX testOutcomes_by_test ON testOutcomes(package, test, runID);
           """)
     }
     return migrator

@@ -59,6 +59,10 @@ public final class DaemonMetrics: Sendable {
       metric: "selection_misses", unit: "total",
       help: "Selection misses found by canary runs since the daemon started: a test target a passed selective run "
         + "left out and the next canary saw fail.", type: "counter", namespace: "ripple")
+    static let flaky = Family(
+      metric: "flaky_tests", unit: "total",
+      help: "Flaky tests (failed, then passed on a retry) in the runs finished since the daemon started.",
+      type: "counter", namespace: "ripple")
     static let webhooks = Family(
       metric: "webhook_deliveries", unit: "total", help: "Webhook deliveries since the daemon started, by result.",
       type: "counter")
@@ -73,6 +77,7 @@ public final class DaemonMetrics: Sendable {
   private let fetchErrors = PrometheusCollectorRegistry()
   private let webhooks = PrometheusCollectorRegistry()
   private let misses = PrometheusCollectorRegistry()
+  private let flaky = PrometheusCollectorRegistry()
 
   /// - Parameter repositories: the configured repositories, whose fetch counters start at zero (so `rate()` and
   ///   `increase()` see the first fetch).
@@ -81,6 +86,7 @@ public final class DaemonMetrics: Sendable {
       _ = fetches.makeCounter(descriptor: Family.fetches.descriptor, labels: [("repository", repository)])
       _ = fetchErrors.makeCounter(descriptor: Family.fetchErrors.descriptor, labels: [("repository", repository)])
       _ = misses.makeCounter(descriptor: Family.misses.descriptor, labels: [("repository", repository)])
+      _ = flaky.makeCounter(descriptor: Family.flaky.descriptor, labels: [("repository", repository)])
     }
     for result in Self.webhookResults {
       _ = webhooks.makeCounter(descriptor: Family.webhooks.descriptor, labels: [("result", result)])
@@ -123,6 +129,12 @@ public final class DaemonMetrics: Sendable {
       .increment(by: Int64(max(0, count)))
   }
 
+  /// Counts the flaky tests of a finished run of `repository`.
+  public func flakyTests(repository: String, count: Int) {
+    flaky.makeCounter(descriptor: Family.flaky.descriptor, labels: [("repository", repository)])
+      .increment(by: Int64(max(0, count)))
+  }
+
   /// `result`: "accepted", "rejected" or "duplicate".
   public func webhookDelivery(result: String) {
     webhooks.makeCounter(descriptor: Family.webhooks.descriptor, labels: [("result", result)]).increment()
@@ -155,6 +167,7 @@ public final class DaemonMetrics: Sendable {
     out += Self.emit(fetchErrors, Family.fetchErrors)
     out += Self.emit(webhooks, Family.webhooks)
     out += Self.emit(misses, Family.misses)
+    out += Self.emit(flaky, Family.flaky)
     return out
   }
 

@@ -3,9 +3,15 @@ import Foundation
 /// One JUnit XML document for the whole run: `<testsuites>` with a `<testsuite>` per test target.
 ///
 /// A failed test has `<failure message type>` (body: file:line and message); a skipped one
-/// `<skipped/>`; a flaky one (passed on retry) a `<properties><property name="flaky" value="true"/>`
-/// and a `<system-out>` note with the failures of its failing attempts. A package that failed to build
-/// is a suite named `<package> (build)` with one `<error>` test case. Pure.
+/// `<skipped/>`. A flaky one (failed, then passed on a retry) is a passing `<testcase>` holding a
+/// `<flakyFailure message type><stackTrace>…</stackTrace></flakyFailure>` with its first failing attempt's
+/// failures: Maven Surefire's rerun format, which Jenkins, GitLab and Buildkite Test Engine read as "flaky"
+/// (Ripple does not capture a test's own output, so there is no `<system-out>` inside it), plus
+/// `flaky`/`attempts` properties. A quarantined failure (`test.quarantine`) is `<skipped message="quarantined:
+/// reason">`, its failure text in `<system-out>` and a `quarantined` property: `<failure>` would turn the CI
+/// report red although the run passed, and a property alone is shown by none of those tools, while a skip
+/// message is shown by all of them. A package that failed to build is a suite named `<package> (build)` with
+/// one `<error>` test case. Pure.
 public enum JUnitRenderer {
   public static func render(_ result: TestRunResult) -> String {
     let totals = result.totals
@@ -14,7 +20,7 @@ public enum JUnitRenderer {
     out +=
       "<testsuites name=\"ripple\" tests=\"\(totals.tests + errors.count + result.notRunHere.count)\""
       + " failures=\"\(totals.failed)\" errors=\"\(errors.count)\""
-      + " skipped=\"\(totals.skipped + result.notRunHere.count)\" time=\"\(time(result.duration))\">\n"
+      + " skipped=\"\(totals.skipped + totals.quarantined + result.notRunHere.count)\" time=\"\(time(result.duration))\">\n"
     if result.nothingAffected { out += "  <!-- no test target is affected: nothing was built or run -->\n" }
     if result.cancelled { out += "  <!-- the run was interrupted: results are partial -->\n" }
     for package in result.packages {
@@ -50,7 +56,7 @@ public enum JUnitRenderer {
     let t = target.totals
     var out =
       "  <testsuite name=\"\(escape(target.name))\" package=\"\(escape(package))\" tests=\"\(t.tests)\""
-      + " failures=\"\(t.failed)\" errors=\"0\" skipped=\"\(t.skipped)\" time=\"\(time(target.duration))\">\n"
+      + " failures=\"\(t.failed)\" errors=\"0\" skipped=\"\(t.skipped + t.quarantined)\" time=\"\(time(target.duration))\">\n"
     for test in target.tests {
       let classname = test.suite.isEmpty ? target.name : "\(target.name).\(test.suite)"
       out +=
@@ -69,13 +75,24 @@ public enum JUnitRenderer {
       return "      <failure message=\"\(escape(message))\" type=\"failure\">\(escape(details))</failure>\n"
     case .skipped:
       return test.skipReason.map { "      <skipped message=\"\(escape($0))\"/>\n" } ?? "      <skipped/>\n"
+    case .quarantined:
+      let reason = test.quarantine ?? "test.quarantine"
+      return "      <properties><property name=\"quarantined\" value=\"\(escape(reason))\"/></properties>\n"
+        + "      <skipped message=\"\(escape("quarantined: " + reason))\"/>\n"
+        + "      <system-out>\(escape("quarantined (\(reason)), failed:\n" + details(test.failures)))</system-out>\n"
     case .passed:
       guard test.flaky else { return "" }
-      let details = test.failures.map { f in (f.location.map { "\($0): " } ?? "") + f.message }.joined(separator: "\n")
+      let message = test.failures.first?.message.split(separator: "\n").first.map(String.init) ?? "failed"
       return "      <properties><property name=\"flaky\" value=\"true\"/>"
         + "<property name=\"attempts\" value=\"\(test.attempts)\"/></properties>\n"
-        + "      <system-out>\(escape("flaky: failed, then passed on attempt \(test.attempts)\n" + details))</system-out>\n"
+        + "      <flakyFailure message=\"\(escape(message))\" type=\"failure\">"
+        + "<stackTrace>\(escape(details(test.failures)))</stackTrace></flakyFailure>\n"
     }
+  }
+
+  /// One line per failure: `File.swift:12: message`.
+  static func details(_ failures: [TestFailure]) -> String {
+    failures.map { f in (f.location.map { "\($0): " } ?? "") + f.message }.joined(separator: "\n")
   }
 
   static func time(_ seconds: Double) -> String { String(format: "%.3f", seconds) }

@@ -1,8 +1,8 @@
 /// Folds the results of a retry into the earlier results. Pure.
 ///
-/// A test that failed before and passes now becomes `passed` and `flaky` (it keeps the failures of its
-/// failing attempts, so reports can show them); one that fails again stays failed. Either way its
-/// `attempts` is the retry's number. A target's duration adds the retry's wall time to its own.
+/// A test that failed before and passes now becomes `passed` and `flaky`, with the failures of its first
+/// failing attempt (what reports show as the flaky failure); one that fails again stays failed, with the
+/// failures of its latest attempt. Either way its `attempts` is the retry's number. A target's duration adds the retry's wall time to its own.
 public enum RetryMerger {
   public static func merge(_ previous: [TargetResult], retried: [TargetResult], attempt: Int) -> [TargetResult] {
     var rerun: [String: TestCaseResult] = [:]
@@ -20,7 +20,10 @@ public enum RetryMerger {
         if again.status == .passed {
           merged.status = .passed
           merged.flaky = true
+          merged.failures = test.firstFailures ?? test.failures
+          merged.firstFailures = nil
         } else if again.status == .failed {
+          merged.firstFailures = test.firstFailures ?? test.failures
           merged.failures = again.failures
         }
         return merged

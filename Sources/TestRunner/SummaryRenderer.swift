@@ -1,7 +1,7 @@
 import Foundation
 
 /// The end-of-run text for people: a table per test target, then failures with file:line, then flaky
-/// tests and build failures. Pure.
+/// tests (with their first failure), quarantined failures and build failures. Pure.
 public enum SummaryRenderer {
   public static func render(_ result: TestRunResult) -> String {
     let notRunHere = result.notRunHere.map { $0.sentence + "\n" }.joined()
@@ -31,6 +31,7 @@ public enum SummaryRenderer {
 
     var failures: [String] = []
     var flaky: [String] = []
+    var quarantined: [String] = []
     for package in result.packages {
       for target in package.targets {
         for test in target.tests {
@@ -38,8 +39,14 @@ public enum SummaryRenderer {
           if test.status == .failed {
             failures.append("✘ \(id)" + (package.path == "." ? "" : "  (\(package.path))"))
             for failure in test.failures { failures.append(indent(failure)) }
+          } else if test.status == .quarantined {
+            quarantined.append("◌ \(id) failed, quarantined: \(test.quarantine ?? "test.quarantine")")
+            for failure in test.failures { quarantined.append(indent(failure)) }
           } else if test.flaky {
-            flaky.append("~ \(id) passed on attempt \(test.attempts) after failing:")
+            let attempts = test.attempts - 1
+            flaky.append(
+              "~ \(id) passed on attempt \(test.attempts) after failing \(attempts == 1 ? "once" : "\(attempts) times"); first failure:"
+            )
             for failure in test.failures { flaky.append(indent(failure)) }
           }
         }
@@ -47,6 +54,9 @@ public enum SummaryRenderer {
     }
     if !failures.isEmpty { out += "\nFailures:\n" + failures.joined(separator: "\n") + "\n" }
     if !flaky.isEmpty { out += "\nFlaky (passed on retry):\n" + flaky.joined(separator: "\n") + "\n" }
+    if !quarantined.isEmpty {
+      out += "\nQuarantined (failed, not failing the run):\n" + quarantined.joined(separator: "\n") + "\n"
+    }
     for package in result.packages where package.status == .buildFailed {
       out += "\nBuild failed: \(package.path == "." ? "root package" : "package \(package.path)")\n"
       out +=
@@ -62,6 +72,7 @@ public enum SummaryRenderer {
     let totals = result.totals
     out += "\n\(totals.tests) tests, \(totals.passed) passed, \(totals.failed) failed, \(totals.skipped) skipped"
     if totals.flaky > 0 { out += ", \(totals.flaky) flaky" }
+    if totals.quarantined > 0 { out += ", \(totals.quarantined) quarantined" }
     out += " in \(format(result.duration))"
     if let shard = result.shard { out += " (shard \(shard))" }
     if result.cancelled { out += " — interrupted, results are partial" }

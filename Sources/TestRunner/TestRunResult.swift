@@ -16,7 +16,9 @@ import Foundation
 /// ```
 /// `status` of a package: passed, failed (a test failed), buildFailed, noTestsRan (the filter matched
 /// nothing), error (swift could not run), cancelled. A flaky test failed first and passed on a retry: its
-/// status is passed, `flaky` is true, and `failures` keeps what the failing attempts reported.
+/// status is passed, `flaky` is true, and `failures` keeps what its first failing attempt reported. A
+/// quarantined test (`test.quarantine`) failed every attempt but is contained: status `quarantined`,
+/// `quarantine` the entry's reason, `failures` as for a failure; it does not fail its package.
 public struct TestRunResult: Sendable, Codable, Hashable {
   public var schemaVersion: Int = 1
   public var packages: [PackageResult]
@@ -31,6 +33,8 @@ public struct TestRunResult: Sendable, Codable, Hashable {
   public var notRunHere: [NotRunTarget] = []
   /// `--require-all`: a target in `notRunHere` fails the run.
   public var requireAll = false
+  /// `--fail-on-flaky`: a test that passed only on a retry fails the run (unless `test.quarantine` covers it).
+  public var failOnFlaky = false
 
   public init(
     packages: [PackageResult], shard: Shard? = nil, nothingAffected: Bool = false, cancelled: Bool = false,
@@ -63,6 +67,8 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     if let empty = packages.first(where: { $0.status == .noTestsRan }) {
       throw .noTestsRan(package: empty.path, filter: empty.filter ?? "(none)")
     }
+    let flaky = packages.flatMap(\.targets).flatMap(\.tests).filter { $0.flaky && $0.quarantine == nil }.count
+    if failOnFlaky, flaky > 0 { throw .flakyTests(count: flaky) }
     if requireAll, !notRunHere.isEmpty { throw .notRunHere(notRunHere) }
     if cancelled { throw .cancelled }
   }
@@ -129,6 +135,8 @@ public struct TestTotals: Sendable, Codable, Hashable {
   public var failed: Int
   public var skipped: Int
   public var flaky: Int
+  /// Failed, but contained by `test.quarantine`: not counted in `failed`.
+  public var quarantined: Int
 
   public init(_ tests: [TestCaseResult]) {
     self.tests = tests.count
@@ -136,6 +144,7 @@ public struct TestTotals: Sendable, Codable, Hashable {
     self.failed = tests.filter { $0.status == .failed }.count
     self.skipped = tests.filter { $0.status == .skipped }.count
     self.flaky = tests.filter(\.flaky).count
+    self.quarantined = tests.filter { $0.status == .quarantined }.count
   }
 }
 
@@ -204,7 +213,11 @@ public enum TestFramework: String, Sendable, Codable, Hashable {
 }
 
 public struct TestCaseResult: Sendable, Codable, Hashable {
-  public enum Status: String, Sendable, Codable, Hashable { case passed, failed, skipped }
+  public enum Status: String, Sendable, Codable, Hashable {
+    case passed, failed, skipped
+    /// Failed, but matched a `test.quarantine` entry: reported, not failing the run.
+    case quarantined
+  }
 
   /// Class (XCTest) or suite path (Swift Testing, `Outer.Inner`), without the module; "" for a
   /// free-standing Swift Testing function.
@@ -221,6 +234,10 @@ public struct TestCaseResult: Sendable, Codable, Hashable {
   public var attempts: Int
   /// Why it was skipped, when known.
   public var skipReason: String?
+  /// Status `quarantined`, or a flaky pass `test.quarantine` covers: the reason of the entry.
+  public var quarantine: String?
+  /// While retries go on: what the first failing attempt reported (`RetryMerger`). Not encoded.
+  var firstFailures: [TestFailure]?
 
   public init(
     suite: String, name: String, framework: TestFramework, status: Status, duration: Double = 0,
@@ -235,6 +252,10 @@ public struct TestCaseResult: Sendable, Codable, Hashable {
     self.flaky = flaky
     self.attempts = attempts
     self.skipReason = skipReason
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case suite, name, framework, status, duration, failures, flaky, attempts, skipReason, quarantine
   }
 
   /// `Suite/name`, or `name` for a free function; the part of the identifier after `Target.`.

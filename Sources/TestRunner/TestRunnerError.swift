@@ -13,6 +13,8 @@ public enum TestRunnerError: RippleError, Equatable {
   case testsFailed(count: Int, packages: [String])
   /// A package had selected test targets but its filter matched no test.
   case noTestsRan(package: String, filter: String)
+  /// `--fail-on-flaky`: tests that passed only on a retry (count).
+  case flakyTests(count: Int)
   /// `--require-all`: selected test targets that no run on this host can test.
   case notRunHere([NotRunTarget])
   /// Interrupted (Ctrl-C or SIGTERM) before the run finished.
@@ -24,7 +26,7 @@ public enum TestRunnerError: RippleError, Equatable {
     switch self {
     case .invalidShard: .usage
     case .swiftNotFound, .couldNotStart, .workDirectory: .environment
-    case .buildFailed, .testsFailed, .noTestsRan, .notRunHere, .cancelled: .checkFailed
+    case .buildFailed, .testsFailed, .noTestsRan, .flakyTests, .notRunHere, .cancelled: .checkFailed
     }
   }
 
@@ -44,6 +46,8 @@ public enum TestRunnerError: RippleError, Equatable {
     case .noTestsRan(let package, let filter):
       "No test ran in package \(package) although test targets were selected: the filter \(filter) matched "
         + "nothing; check that the selected test targets exist and contain tests."
+    case .flakyTests(let count):
+      "--fail-on-flaky: \(count) test\(count == 1 ? "" : "s") passed only on a retry; see the flaky tests above."
     case .notRunHere(let targets):
       "--require-all: \(targets.count) selected test target\(targets.count == 1 ? "" : "s") cannot run on this host: "
         + targets.map(\.sentence).joined(separator: "; ") + "."

@@ -12,7 +12,7 @@ import Testing
     ("rippled_run_duration_seconds", "histogram"), ("rippled_test_targets_selected_total", "counter"),
     ("rippled_test_targets_available_total", "counter"), ("rippled_fetches_total", "counter"),
     ("rippled_fetch_errors_total", "counter"), ("rippled_webhook_deliveries_total", "counter"),
-    ("ripple_selection_misses_total", "counter"),
+    ("ripple_selection_misses_total", "counter"), ("ripple_flaky_tests_total", "counter"),
   ]
 
   static func render(_ metrics: DaemonMetrics) -> String {
@@ -56,6 +56,7 @@ import Testing
     let before = Self.render(metrics)
     #expect(Self.value(before, "rippled_fetches_total{repository=\"isowords\"}") == 0)
     #expect(Self.value(before, "ripple_selection_misses_total{repository=\"isowords\"}") == 0)
+    #expect(Self.value(before, "ripple_flaky_tests_total{repository=\"isowords\"}") == 0)
     metrics.runFinished(
       repository: "isowords", state: .passed, duration: 42, selectedTestTargets: 3, totalTestTargets: 25)
     metrics.runFinished(
@@ -68,8 +69,11 @@ import Testing
     metrics.webhookDelivery(result: "accepted")
     metrics.selectionMisses(repository: "isowords", count: 2)
     metrics.selectionMisses(repository: "isowords", count: 1)
+    metrics.flakyTests(repository: "isowords", count: 2)
+    metrics.flakyTests(repository: "isowords", count: 0)
     let after = Self.render(metrics)
     #expect(Self.value(after, "ripple_selection_misses_total{repository=\"isowords\"}") == 3)
+    #expect(Self.value(after, "ripple_flaky_tests_total{repository=\"isowords\"}") == 2)
     #expect(Self.value(after, "rippled_runs_finished_total{repository=\"isowords\",state=\"passed\"}") == 2)
     #expect(Self.value(after, "rippled_runs_finished_total{repository=\"isowords\",state=\"cancelled\"}") == 1)
     #expect(Self.value(after, "rippled_test_targets_selected_total{repository=\"isowords\"}") == 8)

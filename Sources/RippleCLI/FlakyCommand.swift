@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import RippleKit
+import TestRunner
+
+enum FlakyFormat: String, ExpressibleByArgument, CaseIterable {
+  case text, json
+}
+
+/// `ripple flaky`: tests that failed and then passed on a retry, by flake rate, from the outcome history
+/// `ripple test` keeps beside its timing history.
+struct FlakyCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "flaky",
+    abstract: "List the tests that were flaky (failed, then passed on --retry-failed), by flake rate.",
+    discussion: """
+      Reads the outcome history `ripple test` keeps beside its timing history (<repo>/.build/ripple/outcomes.json). \
+      The rate is flaky runs / runs of each test in the window; first and last seen are UTC.
+      """
+  )
+
+  @OptionGroup var repository: RepositoryOptions
+
+  @Option(help: ArgumentHelp("How far back to look: Nh, Nd or Nw.", valueName: "AGE"))
+  var since = "30d"
+
+  @Option(help: "text or json.")
+  var format: FlakyFormat = .text
+
+  @Option(
+    help: ArgumentHelp(
+      "Timing history the outcomes sit beside (default <repo>/.build/ripple/timings.json).", valueName: "PATH"))
+  var timings: String?
+
+  func validate() throws {
+    if FlakyReport.window(since) == nil {
+      throw ValidationError("--since \(since) is not an age; write it as Nh, Nd or Nw, e.g. --since 30d.")
+    }
+  }
+
+  func run() throws {
+    let workspace = try repository.openWorkspace()
+    let timingsPath =
+      timings.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+      ?? TimingStore.defaultPath(repositoryRoot: workspace.root)
+    let (history, warning) = OutcomeStore(besideTimings: timingsPath).load()
+    if let warning { Terminal.standardError.write("warning: \(warning)\n") }
+    let tests = history.flakyTests(since: Date().addingTimeInterval(-(FlakyReport.window(since) ?? 0)))
+    print(
+      format == .json ? FlakyReport.json(tests, since: since) : FlakyReport.text(tests, since: since), terminator: "")
+  }
+}

@@ -1,0 +1,172 @@
+import Foundation
+
+/// Each test's outcomes, kept beside the timing history, for `ripple flaky`.
+///
+/// On disk (`<repo>/.build/ripple/outcomes.json` by default):
+/// `{"schemaVersion": 1, "tests": {".|CoreTests.NetTests/testFetch": {"package": ".", "test":
+/// "CoreTests.NetTests/testFetch", "days": {"2026-11-25": {"runs": 3, "flaky": 1, "failed": 0,
+/// "quarantined": 0}}, "flakyAt": [...]}}}`: per test and UTC day, how often it ran and how each run ended
+/// (a skipped test did not run); `flakyAt` the moments it was flaky (the newest `flakyMomentsKept`). Days
+/// older than `keptDays` are dropped on each record, so the file stays small.
+public struct OutcomeHistory: Sendable, Codable, Hashable {
+  public struct Day: Sendable, Codable, Hashable {
+    public var runs = 0
+    public var flaky = 0
+    public var failed = 0
+    public var quarantined = 0
+  }
+
+  public struct Test: Sendable, Codable, Hashable {
+    /// Repo-relative package path.
+    public var package: String
+    /// `Target.Suite/name`.
+    public var test: String
+    /// UTC `YYYY-MM-DD` → counts.
+    public var days: [String: Day] = [:]
+    public var flakyAt: [Date] = []
+  }
+
+  public static let keptDays = 180
+  public static let flakyMomentsKept = 100
+
+  public var schemaVersion: Int
+  public var tests: [String: Test]
+
+  public init(tests: [String: Test] = [:]) {
+    self.schemaVersion = 1
+    self.tests = tests
+  }
+
+  /// Adds one run's outcomes: every test that ran (passed, failed, flaky, quarantined) counts a run.
+  public mutating func record(_ result: TestRunResult, at date: Date) {
+    let day = Self.day(date)
+    for package in result.packages {
+      for target in package.targets {
+        for test in target.tests where test.status != .skipped {
+          let id = test.identifier(target: target.name)
+          let key = "\(package.path)|\(id)"
+          var entry = tests[key] ?? Test(package: package.path, test: id)
+          var counts = entry.days[day] ?? Day()
+          counts.runs += 1
+          if test.flaky {
+            counts.flaky += 1
+            entry.flakyAt = Array((entry.flakyAt + [date]).suffix(Self.flakyMomentsKept))
+          }
+          if test.status == .failed { counts.failed += 1 }
+          if test.status == .quarantined { counts.quarantined += 1 }
+          entry.days[day] = counts
+          tests[key] = entry
+        }
+      }
+    }
+    prune(before: date.addingTimeInterval(-Double(Self.keptDays) * 86_400))
+  }
+
+  /// Drops the days before `date` (and tests left with none).
+  public mutating func prune(before date: Date) {
+    let oldest = Self.day(date)
+    for (key, var entry) in tests {
+      entry.days = entry.days.filter { $0.key >= oldest }
+      entry.flakyAt = entry.flakyAt.filter { $0 >= date }
+      tests[key] = entry.days.isEmpty ? nil : entry
+    }
+  }
+
+  /// The tests that were flaky since `date` (whole UTC days: the day of `date` counts in full), by flake
+  /// rate (flaky runs / runs), then flaky runs, then name.
+  public func flakyTests(since date: Date) -> [FlakyTestRecord] {
+    let first = Self.day(date)
+    return tests.values.compactMap { entry -> FlakyTestRecord? in
+      let days = entry.days.filter { $0.key >= first }.values
+      let flaky = days.map(\.flaky).reduce(0, +)
+      guard flaky > 0 else { return nil }
+      let moments = entry.flakyAt.filter { Self.day($0) >= first }
+      return FlakyTestRecord(
+        package: entry.package, test: entry.test, runs: days.map(\.runs).reduce(0, +), flakyRuns: flaky,
+        failedRuns: days.map(\.failed).reduce(0, +), firstSeen: moments.min(), lastSeen: moments.max())
+    }.sorted {
+      ($0.rate, $0.flakyRuns, $1.package, $1.test) > ($1.rate, $1.flakyRuns, $0.package, $0.test)
+    }
+  }
+
+  /// UTC `YYYY-MM-DD`.
+  public static func day(_ date: Date) -> String {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let parts = calendar.dateComponents([.year, .month, .day], from: date)
+    return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+  }
+}
+
+/// One line of `ripple flaky`.
+public struct FlakyTestRecord: Sendable, Codable, Hashable {
+  public var package: String
+  /// `Target.Suite/name`.
+  public var test: String
+  public var runs: Int
+  public var flakyRuns: Int
+  /// Runs that failed every attempt.
+  public var failedRuns: Int
+  /// The first and last time it was flaky in the window (nil when those moments were pruned).
+  public var firstSeen: Date?
+  public var lastSeen: Date?
+
+  public init(
+    package: String, test: String, runs: Int, flakyRuns: Int, failedRuns: Int, firstSeen: Date?, lastSeen: Date?
+  ) {
+    self.package = package
+    self.test = test
+    self.runs = runs
+    self.flakyRuns = flakyRuns
+    self.failedRuns = failedRuns
+    self.firstSeen = firstSeen
+    self.lastSeen = lastSeen
+  }
+
+  /// Flaky runs / runs.
+  public var rate: Double { runs == 0 ? 0 : Double(flakyRuns) / Double(runs) }
+}
+
+/// Loads and saves an `OutcomeHistory` file, like `TimingStore`: a missing file is an empty history, an
+/// unreadable one is ignored with a warning (it only feeds `ripple flaky`, never which tests run).
+public struct OutcomeStore: Sendable {
+  public var path: String
+
+  public init(path: String) {
+    self.path = path
+  }
+
+  /// `outcomes.json` in the folder of a timing history file.
+  public init(besideTimings timingsPath: String) {
+    self.path = (timingsPath as NSString).deletingLastPathComponent + "/outcomes.json"
+  }
+
+  public func load() -> (history: OutcomeHistory, warning: String?) {
+    guard FileManager.default.fileExists(atPath: path) else { return (OutcomeHistory(), nil) }
+    do {
+      let history = try Self.decoder.decode(OutcomeHistory.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+      guard history.schemaVersion == 1 else {
+        return (OutcomeHistory(), "ignoring test outcomes \(path): unknown schemaVersion \(history.schemaVersion)")
+      }
+      return (history, nil)
+    } catch {
+      return (OutcomeHistory(), "ignoring unreadable test outcomes \(path) (they will be rewritten): \(error)")
+    }
+  }
+
+  /// Writes atomically, creating the directory.
+  public func save(_ history: OutcomeHistory) throws {
+    let url = URL(fileURLWithPath: path)
+    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    encoder.dateEncodingStrategy = .iso8601
+    try encoder.encode(history).write(to: url, options: .atomic)
+  }
+
+  private static var decoder: JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return decoder
+  }
+}

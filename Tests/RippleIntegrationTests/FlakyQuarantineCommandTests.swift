@@ -1,0 +1,124 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Flaky tests and quarantine for real: a package whose `testFlaky` fails on every other run (a counter file next
+/// to it), whose `testKnownBug` always fails and is quarantined, run with `--retry-failed`.
+@Suite(.serialized) struct FlakyQuarantineCommandTests {
+  static func package() throws -> TestRepository {
+    let repo = try TestRepository()
+    try repo.write(
+      "Package.swift",
+      """
+      // swift-tools-version:5.9
+      import PackageDescription
+
+      let package = Package(
+        name: "Flaky", targets: [.target(name: "Core"), .testTarget(name: "CoreTests", dependencies: ["Core"])])
+
+      """)
+    try repo.write("Sources/Core/Core.swift", "public let answer = 42\n")
+    try repo.write(
+      "Tests/CoreTests/FlakeTests.swift",
+      """
+      import Core
+      import Foundation
+      import XCTest
+
+      final class FlakeTests: XCTestCase {
+        func testOk() { XCTAssertEqual(answer, 42) }
+
+        /// Fails on the 1st, 3rd, 5th… run: the counter file next to this source counts the runs.
+        func testFlaky() throws {
+          let counter = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("runs.count")
+          let runs = (Int((try? String(contentsOf: counter, encoding: .utf8)) ?? "0") ?? 0) + 1
+          try String(runs).write(to: counter, atomically: true, encoding: .utf8)
+          XCTAssertEqual(runs % 2, 0, "run \\(runs): the shared fixture was not ready")
+        }
+
+        func testKnownBug() { XCTFail("rounds 0.5 down") }
+      }
+
+      """)
+    try repo.write(
+      "ripple.yml",
+      """
+      test:
+        quarantine:
+          - test: CoreTests/FlakeTests/testKnownBug
+            reason: "issue #7: rounding"
+          - test: CoreTests/OldTests
+            reason: fixed long ago
+            until: 2020-01-31
+
+      """)
+    try repo.write(".gitignore", ".build/\nout/\nTests/CoreTests/runs.count\n")
+    try repo.commitAll("Initial import")
+    return repo
+  }
+
+  @Test func aFlakyTestIsNamedAQuarantinedOneContainedAndBothRemembered() throws {
+    #if os(Linux)
+      let repo = try Self.package()
+      let first = try RippleBinary.run(
+        ["test", "--all", "--retry-failed", "2", "--junit", "out/junit.xml", "--report-json", "out/report.json"],
+        in: repo.root)
+      let text = first.standardOutput
+      #expect(first.status == 0, "\(text)\(first.standardError)")
+      #expect(
+        first.standardError.contains(
+          "ripple.yml:5: the quarantine of `CoreTests/OldTests` ended on 2020-01-31 (fixed long ago)"),
+        "\(first.standardError)")
+      #expect(
+        text.contains("~ CoreTests.FlakeTests/testFlaky passed on attempt 2 after failing once; first failure:"),
+        "\(text)")
+      #expect(text.contains("FlakeTests.swift:13: XCTAssertEqual failed"), "\(text)")
+      #expect(text.contains("◌ CoreTests.FlakeTests/testKnownBug failed, quarantined: issue #7: rounding"), "\(text)")
+      #expect(text.contains("3 tests, 2 passed, 0 failed, 0 skipped, 1 flaky, 1 quarantined"), "\(text)")
+      let junit = try String(contentsOfFile: repo.root + "/out/junit.xml", encoding: .utf8)
+      #expect(junit.contains("<flakyFailure message=\"XCTAssertEqual failed"), "\(junit)")
+      #expect(junit.contains("<skipped message=\"quarantined: issue #7: rounding\"/>"), "\(junit)")
+      let report = try String(contentsOfFile: repo.root + "/out/report.json", encoding: .utf8)
+      #expect(report.contains("\"quarantined\" : 1") && report.contains("\"flaky\" : 1"), "\(report)")
+
+      // --fail-on-flaky: the same flake fails the run (the counter makes run 3 fail again, 4 pass).
+      let strict = try RippleBinary.run(["test", "--all", "--retry-failed", "1", "--fail-on-flaky"], in: repo.root)
+      #expect(strict.status == 1, "\(strict.standardOutput)\(strict.standardError)")
+      #expect(strict.standardError.contains("--fail-on-flaky: 1 test passed only on a retry"))
+
+      // --no-quarantine: the known bug fails the run; no warning about the quarantine it ignores.
+      let gate = try RippleBinary.run(["test", "--all", "--no-quarantine"], in: repo.root)
+      #expect(gate.status == 1, "\(gate.standardOutput)\(gate.standardError)")
+      #expect(gate.standardOutput.contains("✘ CoreTests.FlakeTests/testKnownBug"))
+      #expect(!gate.standardError.contains("quarantine of"))
+
+      // Remembered: flaky in 2 of 3 runs.
+      let flaky = try RippleBinary.run(["flaky"], in: repo.root)
+      #expect(flaky.status == 0, "\(flaky.standardError)")
+      #expect(flaky.standardOutput.contains(" 67%         2/3  "), "\(flaky.standardOutput)")
+      #expect(flaky.standardOutput.contains("CoreTests.FlakeTests/testFlaky\n"), "\(flaky.standardOutput)")
+      let json = try RippleBinary.run(["flaky", "--since", "1d", "--format", "json"], in: repo.root)
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+      let tests = try #require(object["tests"] as? [[String: Any]])
+      #expect(tests.map { $0["test"] as? String } == ["CoreTests.FlakeTests/testFlaky"])
+      #expect(tests.first?["flakyRuns"] as? Int == 2 && tests.first?["runs"] as? Int == 3)
+    #endif
+  }
+
+  @Test func badQuarantineEntriesAndWindowsAreUsageErrors() throws {
+    let repo = try TestRepository()
+    try repo.write(
+      "Package.swift", "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"P\")\n")
+    try repo.write(
+      "ripple.yml", "test:\n  quarantine:\n    - test: CoreTests\n      reason: r\n      until: 2026-02-30\n")
+    try repo.commitAll("Initial import")
+    let bad = try RippleBinary.run(["test", "--all", "--dry-run"], in: repo.root)
+    #expect(bad.status == 2, "\(bad.standardError)")
+    #expect(bad.standardError.contains("ripple.yml:5:"), "\(bad.standardError)")
+    #expect(bad.standardError.contains("`2026-02-30` is not a date"), "\(bad.standardError)")
+    let window = try RippleBinary.run(["flaky", "--since", "30"], in: repo.root)
+    #expect(window.status == 2, "\(window.standardError)")
+    #expect(window.standardError.contains("--since 30 is not an age"), "\(window.standardError)")
+  }
+}
