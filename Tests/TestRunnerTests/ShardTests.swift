@@ -1,3 +1,4 @@
+import RippleConfig
 import RippleCore
 import Testing
 
@@ -104,7 +105,7 @@ import Testing
 
   @Test func theTargetsOfAnXcodebuildRunAreNeverSplit() {
     var (selection, history) = Self.bigTargetHistory()
-    let xcode = TestRunContext(name: "ios", xcodebuild: XcodebuildInvocation(scheme: "App", destination: "generic"))
+    let xcode = TestRunContext(name: "ios", xcodebuild: XcodebuildRunSpec(scheme: "App", destination: "generic"))
     selection.packages[0].run = xcode
     let plan = TestSharding.plan(selection, shards: 3, history: history)
     #expect(plan.flatMap { $0 }.allSatisfy { $0.part == .whole }, "xcodebuild steps take no suite filter")
