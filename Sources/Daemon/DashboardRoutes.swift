@@ -15,7 +15,9 @@ struct DashboardRoutes {
       let (runs, misses) = try api.read {
         (try api.store.runs(limit: 200), try api.store.misses(since: since))
       }
-      return HTTPAPI.html(Dashboard.index(status: status, runs: runs, now: now, misses: misses))
+      let names = status.repositories.map(\.name) + runs.map(\.repository)
+      let history = try api.read { try DashboardHistory.load(api.store, repositories: names, now: now) }
+      return HTTPAPI.html(Dashboard.index(status: status, runs: runs, now: now, misses: misses, history: history))
     }
     routes.get("/runs/:id") { request, context in
       let id = try context.parameters.require("id", as: Int64.self)
