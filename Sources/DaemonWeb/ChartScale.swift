@@ -2,8 +2,8 @@ import Foundation
 
 /// The value axis of a chart: from 0 to `top` in `step`s, with at most `maxTicks` steps, on round values.
 ///
-/// Durations step on clock-friendly values (15 s, 30 s, 5 min, 15 min, 2 h…) and are labelled in the unit the step
-/// is counted in (s, min or h, named in the axis title); counts step on whole 1, 2, 5 × 10ⁿ.
+/// Durations step on clock-friendly values (5 ms, 15 s, 30 s, 5 min, 15 min, 2 h…) and are labelled in the unit the
+/// step is counted in (ms, s, min or h, named in the axis title); counts step on whole 1, 2, 5 × 10ⁿ.
 struct ChartScale: Equatable {
   enum Unit: Equatable {
     case seconds, count
@@ -11,7 +11,7 @@ struct ChartScale: Equatable {
 
   var top: Double
   var step: Double
-  /// The unit the tick labels are written in: "s", "min", "h", or "" for counts.
+  /// The unit the tick labels are written in: "ms", "s", "min", "h", or "" for counts.
   var unitName: String
   /// Seconds per `unitName` (1 for counts).
   var divisor: Double
@@ -37,7 +37,8 @@ struct ChartScale: Equatable {
   }
 
   static let durationSteps: [Double] = [
-    0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10_800, 21_600, 43_200,
+    0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200,
+    10_800, 21_600, 43_200,
   ]
 
   /// The scale for values up to `maximum` (negative and non-finite values count as 0; all 0 gives one step).
@@ -58,7 +59,8 @@ struct ChartScale: Equatable {
     case .count: return ChartScale(top: top, step: step, unitName: "", divisor: 1)
     case .seconds where step >= 3600: return ChartScale(top: top, step: step, unitName: "h", divisor: 3600)
     case .seconds where step >= 60: return ChartScale(top: top, step: step, unitName: "min", divisor: 60)
-    case .seconds: return ChartScale(top: top, step: step, unitName: "s", divisor: 1)
+    case .seconds where step >= 1: return ChartScale(top: top, step: step, unitName: "s", divisor: 1)
+    case .seconds: return ChartScale(top: top, step: step, unitName: "ms", divisor: 0.001)
     }
   }
 
