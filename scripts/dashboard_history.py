@@ -46,8 +46,8 @@ def seed(path, repository):
     def insert(at, trigger, fraction):
         nonlocal counter
         counter += 1
-        full = round(full_base * (0.85 + 0.3 * ((counter * 7) % 5) / 4), 3)
-        selected = round(full * fraction, 3)
+        full = round(full_base * (0.85 + 0.3 * ((counter * 7) % 5) / 4), 6)
+        selected = round(full * fraction, 6)
         failed = 1 if counter % 6 == 0 and trigger != "canary" else 0
         state = "failed" if failed else "passed"
         started, finished = at + 15, at + 15 + 30 + selected
