@@ -6,7 +6,10 @@
 # the states and the SVG graph. Also: a change only to an ignored file (data/flag.md) that a test reads
 # passes with nothing selected, and a canary (POST /api/runs with canary: true) then finds that miss: the
 # dashboard's miss panel; and a slow run shot while it runs, logged in (a loopback proxy adds the session
-# cookie): the live log followed by /static/live-log.js and the Cancel button. Exit 1 when a check fails.
+# cookie): the live log followed by /static/live-log.js and the Cancel button. Last, the repository's history
+# pictures: ~50 days of past runs and misses are written into the store (scripts/dashboard_history.py: rippled
+# has no clock to move) and `/` is shot again as history.png; both index shots are checked for the three
+# charts (an <svg> each, by aria-label, with bars). Exit 1 when a check fails.
 set -euo pipefail
 rippled=${1:?usage: dashboard-shot.sh RIPPLED [OUT]}
 out=${2:-.build/dashboard}
@@ -131,6 +134,8 @@ for id in $ids; do
 done
 expect index.html 'id="misses"' "the index shows the selection-miss panel"
 expect index.html "canary #" "the miss panel links the canary"
+# Today's runs only: a timed run with a selection, a day with time saved, a week with the canary's miss.
+python3 "$here/dashboard_history.py" check "$out/index.html" 1 1 1 || failures=$((failures + 1))
 
 echo "a slow run, shot while it runs, logged in…"
 printf '\n@Test func slowOnPurpose() async throws { try await Task.sleep(for: .seconds(60)) }\n' >> "$work/repo/$test_file"
@@ -194,6 +199,15 @@ expect run-live.html 'id="live-log"' "the live run page shows its log so far"
 expect run-live.html 'data-live="following"' "live-log.js runs under the CSP and follows the log"
 expect run-live.html 'id="cancel"' "logged in, the live run page has a Cancel button"
 expect run-live.html 'action="/logout"' "logged in, the page offers to log out"
+
+echo "the repository's history over several weeks (written into the store), shot on the index…"
+wait_idle 6
+python3 "$here/dashboard_history.py" seed "$work/state/rippled.sqlite" isowords-like
+"$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1100 \
+  --screenshot="$out/history.png" "http://127.0.0.1:$port/" 2>/dev/null
+"$chromium" --headless --no-sandbox --disable-gpu --dump-dom "http://127.0.0.1:$port/" 2>/dev/null > "$out/history.html"
+python3 "$here/dashboard_history.py" check "$out/history.html" 10 15 3 || failures=$((failures + 1))
+python3 "$here/dashboard_history.py" png "$out/history.png" 1280 1100 60000 || failures=$((failures + 1))
 
 for png in "$out"/*.png; do
   size=$(stat -c %s "$png" 2>/dev/null || stat -f %z "$png")

@@ -15,11 +15,15 @@ struct DashboardRoutes {
       let (runs, misses) = try api.read {
         (try api.store.runs(limit: 200), try api.store.misses(since: since))
       }
-      let flaky = try api.read {
-        try FlakyPanelData.load(
-          api.store, repositories: status.repositories.map(\.name) + runs.map(\.repository), now: now)
+      let names = status.repositories.map(\.name) + runs.map(\.repository)
+      let (flaky, history) = try api.read {
+        (
+          try FlakyPanelData.load(api.store, repositories: names, now: now),
+          try DashboardHistory.load(api.store, repositories: names, now: now)
+        )
       }
-      return HTTPAPI.html(Dashboard.index(status: status, runs: runs, now: now, misses: misses, flaky: flaky))
+      return HTTPAPI.html(
+        Dashboard.index(status: status, runs: runs, now: now, misses: misses, flaky: flaky, history: history))
     }
     routes.get("/runs/:id") { request, context in
       let id = try context.parameters.require("id", as: Int64.self)

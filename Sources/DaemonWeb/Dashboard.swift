@@ -25,14 +25,17 @@ public enum Dashboard {
   /// branch the most recent runs (newest first): id, state, head and base, trigger, when queued, duration,
   /// "N of M" test targets, failed tests, reason. Branches are ordered by their newest run.
   public static func index(
-    status: DaemonStatus, runs: [RunRecord], now: Date, misses: [SelectionMiss] = [], flaky: [String: [FlakyTest]] = [:]
+    status: DaemonStatus, runs: [RunRecord], now: Date, misses: [SelectionMiss] = [],
+    flaky: [String: [FlakyTest]] = [:], history: [String: RepositoryHistory] = [:]
   ) -> String {
-    index(status: status, runs: runs, now: now, runsPerBranch: runsPerBranch, misses: misses, flaky: flaky)
+    index(
+      status: status, runs: runs, now: now, runsPerBranch: runsPerBranch, misses: misses, flaky: flaky,
+      history: history)
   }
 
   public static func index(
     status: DaemonStatus, runs: [RunRecord], now: Date, runsPerBranch: Int, misses: [SelectionMiss] = [],
-    flaky: [String: [FlakyTest]] = [:]
+    flaky: [String: [FlakyTest]] = [:], history: [String: RepositoryHistory] = [:]
   ) -> String {
     var body = topBar(status: status)
     body += "<main>\n"
@@ -52,7 +55,8 @@ public enum Dashboard {
     }
     for name in names {
       body += repository(
-        name: name, status: known[name], runs: byRepository[name] ?? [], now: now, runsPerBranch: runsPerBranch)
+        name: name, status: known[name], runs: byRepository[name] ?? [], now: now, runsPerBranch: runsPerBranch,
+        history: history[name])
       body += flakyPanel(flaky[name] ?? [], repository: name, now: now)
     }
     body += "</main>"
@@ -90,7 +94,8 @@ public enum Dashboard {
   }
 
   private static func repository(
-    name: String, status: RepositoryStatus?, runs: [RunRecord], now: Date, runsPerBranch: Int
+    name: String, status: RepositoryStatus?, runs: [RunRecord], now: Date, runsPerBranch: Int,
+    history: RepositoryHistory? = nil
   ) -> Markup {
     var out: Markup = "<section class=\"repo\">\n<div class=\"repo-head\"><h2>\(name)</h2>"
     if let status {
@@ -142,7 +147,9 @@ public enum Dashboard {
       for run in branchRuns.prefix(runsPerBranch) { out += runRow(run, now: now) }
       out += "</tbody>\n"
     }
-    return out + "</table></div>\n</section>\n"
+    out += "</table></div>\n"
+    if let history { out += historyPanel(history, repository: name) }
+    return out + "</section>\n"
   }
 
   static func newestFirst(_ a: RunRecord, _ b: RunRecord) -> Bool {

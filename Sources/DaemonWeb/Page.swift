@@ -188,5 +188,6 @@ enum Page {
     font-size:12px}
     @media (prefers-reduced-motion:no-preference){.s-running{animation:pulse 2s ease-in-out infinite}}
     @keyframes pulse{50%{background:#bfdbfe}}
+    \(HistoryCharts.stylesheet)
     """
 }

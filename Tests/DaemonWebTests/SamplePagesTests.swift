@@ -26,6 +26,12 @@ import Testing
       ("queued.html", Dashboard.run(SampleData.queuedDetail, now: SampleData.now)),
       ("big.html", Dashboard.run(bigDetail, now: SampleData.now)),
       ("notfound.html", Dashboard.notFound("No run 999.")),
+      (
+        "history.html",
+        Dashboard.index(
+          status: SampleData.status, runs: SampleData.runs, now: SampleData.now,
+          history: ["isowords": HistoryChartsTests.sample])
+      ),
       ("graph.svg", GraphSVG.render(targets: SampleData.targets, edges: SampleData.edges)),
     ]
     for (name, page) in pages {

@@ -1,0 +1,96 @@
+import Foundation
+import GRDB
+import RunModel
+
+/// Aggregates for the repository history charts (docs/DESIGN.md, "Repository history charts"): read-only, by UTC
+/// day or week (`HistoryPeriod`), with `now` given so tests can place it. Only runs that ran to the end (passed or
+/// failed) and whose analysis recorded the suite times (`fullSuiteSeconds`, schema v3) count; a selection with no
+/// test target has no `selectedSeconds` and counts as 0 s.
+extension RunStore {
+  /// The SQL condition for a run that counts: ran to the end, with both suite times known.
+  static let timedRunCondition = """
+    state IN ('passed', 'failed') AND finishedAt IS NOT NULL AND fullSuiteSeconds IS NOT NULL
+    AND (selectedSeconds IS NOT NULL OR selectedTestTargets = 0)
+    """
+
+  /// The `limit` most recently finished timed runs of a repository, oldest first.
+  public func timedRuns(repository: String, limit: Int) throws(RunStoreError) -> [RunRecord] {
+    guard limit > 0 else { return [] }
+    return try read("list the timed runs of \(repository)") { db in
+      Array(
+        try Rows.fetchRuns(
+          db,
+          sql: """
+            SELECT \(Rows.runColumns) FROM runs WHERE repository = ? AND \(Self.timedRunCondition)
+            ORDER BY finishedAt DESC, id DESC LIMIT ?
+            """,
+          arguments: [repository, limit]
+        ).reversed())
+    }
+  }
+
+  /// Per UTC day, for the `days` days that end with today (`now`'s day), oldest first: the test time selective
+  /// testing saved (whole suite minus selection, never below 0) summed over the timed runs that finished that day,
+  /// and how many they were. Days without runs are 0.
+  public func savedSecondsByDay(repository: String, days: Int, now: Date) throws(RunStoreError) -> [(
+    day: Date, seconds: Double, runs: Int
+  )] {
+    guard days > 0 else { throw .invalidArgument("the saved time was asked for \(days) days (must be 1 or more)") }
+    let starts = HistoryPeriod.day.starts(count: days, endingAt: now)
+    let totals: [Int: (Double, Int)] = try read("sum the time saved per day in \(repository)") { db in
+      try Self.buckets(
+        db,
+        sql: """
+          SELECT CAST((finishedAt - ?) / ? AS INTEGER) AS bucket,
+            SUM(MAX(0, fullSuiteSeconds - COALESCE(selectedSeconds, 0))), COUNT(*)
+          FROM runs WHERE repository = ? AND finishedAt >= ? AND finishedAt < ? AND \(Self.timedRunCondition)
+          GROUP BY bucket
+          """,
+        starts: starts, period: .day, arguments: [repository])
+    }
+    return starts.enumerated().map { index, day in
+      let (seconds, runs) = totals[index] ?? (0, 0)
+      return (day, seconds, runs)
+    }
+  }
+
+  /// Per UTC week (Monday 00:00), for the `weeks` weeks that end with this one, oldest first: the selection misses
+  /// found in the week (by the canary's end, `foundAt`) of runs of the repository. Weeks without misses are 0.
+  public func missCountsByWeek(repository: String, weeks: Int, now: Date) throws(RunStoreError) -> [(
+    weekStart: Date, count: Int
+  )] {
+    guard weeks > 0 else { throw .invalidArgument("misses were asked for \(weeks) weeks (must be 1 or more)") }
+    let starts = HistoryPeriod.week.starts(count: weeks, endingAt: now)
+    let counts: [Int: (Double, Int)] = try read("count the misses per week in \(repository)") { db in
+      try Self.buckets(
+        db,
+        sql: """
+          SELECT CAST((misses.foundAt - ?) / ? AS INTEGER) AS bucket, 0, COUNT(*)
+          FROM misses JOIN runs ON runs.id = misses.runID
+          WHERE runs.repository = ? AND misses.foundAt >= ? AND misses.foundAt < ?
+          GROUP BY bucket
+          """,
+        starts: starts, period: .week, arguments: [repository])
+    }
+    return starts.enumerated().map { index, week in (week, counts[index]?.1 ?? 0) }
+  }
+
+  /// Runs a `bucket, sum, count` query whose arguments are: the first start and the period length (for the bucket),
+  /// `arguments`, then the range (first start to the end of the last period).
+  private static func buckets(
+    _ db: Database, sql: String, starts: [Date], period: HistoryPeriod, arguments: StatementArguments
+  ) throws -> [Int: (Double, Int)] {
+    let first = Rows.seconds(starts[0])
+    let end = Rows.seconds(starts[starts.count - 1]) + period.seconds
+    var all: StatementArguments = [first, period.seconds]
+    _ = all.append(contentsOf: arguments)
+    _ = all.append(contentsOf: [first, end])
+    var result: [Int: (Double, Int)] = [:]
+    for row in try Row.fetchAll(db, sql: sql, arguments: all) {
+      result[try row.decode(Int.self, atIndex: 0)] = (
+        try row.decode(Double.self, atIndex: 1), try row.decode(atIndex: 2)
+      )
+    }
+    return result
+  }
+}

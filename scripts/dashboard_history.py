@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""The repository history charts in `make dashboard-shot` (scripts/dashboard-shot.sh).
+
+  dashboard_history.py seed DB REPOSITORY
+      Adds ~50 days of finished runs of REPOSITORY's `main` to rippled's store DB (SQLite, WAL: the running
+      daemon keeps it open), so the charts have days and weeks to draw: runs whose analysis recorded the suite
+      times (the whole suite's time from the repository's real runs, so the scales agree), a weekly canary, and
+      selection misses some canaries found. Each run gets its journal (queued, running, final state). The real
+      runs are made in minutes; rippled has no clock to move, so the past is written here, after them.
+
+  dashboard_history.py check HTML MIN_RUN_BARS MIN_DAY_BARS MIN_WEEK_BARS
+      Checks the DOM Chromium built (--dump-dom): each picture exactly once, as an <svg> with its aria-label,
+      with at least the given number of bars (selected-test bars per run, days with time saved, weeks with
+      misses), and the weekly chart drawing flaky tests or saying there is no flaky data. Prints one line per
+      check; exit 1 on a failure.
+
+  dashboard_history.py png PNG WIDTH HEIGHT MIN_BYTES
+      Checks a screenshot's size in pixels (the PNG header) and in bytes.
+"""
+import hashlib
+import re
+import sqlite3
+import struct
+import sys
+import time
+
+DAY = 86_400
+TITLES = {  # aria-label prefix → the class of the bars counted (HistoryCharts.swift)
+    "Test time per run": "rc-selected",
+    "Test time saved per day": "rc-saved",
+    "Selection misses and flaky tests per week": "rc-miss",
+}
+
+
+def seed(path, repository):
+    con = sqlite3.connect(path, timeout=30)
+    full_base = con.execute(
+        "SELECT max(fullSuiteSeconds) FROM runs WHERE repository = ?", (repository,)).fetchone()[0] or 60.0
+    total = con.execute(
+        "SELECT max(totalTestTargets) FROM runs WHERE repository = ?", (repository,)).fetchone()[0] or 10
+    today = int(time.time()) // DAY * DAY
+    fractions = [0.12, 0.4, 0.05, 1.0, 0.22, 0.6, 0.3, 0.15]
+    per_day = [2, 3, 1, 0, 4, 2, 0, 3, 1, 2, 5]
+    counter = 0
+
+    def insert(at, trigger, fraction):
+        nonlocal counter
+        counter += 1
+        full = round(full_base * (0.85 + 0.3 * ((counter * 7) % 5) / 4), 6)
+        selected = round(full * fraction, 6)
+        failed = 1 if counter % 6 == 0 and trigger != "canary" else 0
+        state = "failed" if failed else "passed"
+        started, finished = at + 15, at + 15 + 30 + selected
+        head = hashlib.sha1(f"seeded {counter}".encode()).hexdigest()
+        run = con.execute(
+            """INSERT INTO runs (repository, branch, trigger, base, head, state, reason, queuedAt, startedAt,
+               finishedAt, selectedTestTargets, totalTestTargets, failedTests, attempt, fullSuiteSeconds,
+               selectedSeconds) VALUES (?, 'main', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)""",
+            (repository, trigger, None if trigger == "canary" else hashlib.sha1(head.encode()).hexdigest(), head,
+             state, "1 test failed" if failed else None, at, started, finished,
+             max(1, round(total * fraction)), total, failed, full, selected)).lastrowid
+        for previous, new, when in [(None, "queued", at), ("queued", "running", started), ("running", state, finished)]:
+            con.execute("INSERT INTO transitions (runID, fromState, toState, at, note) VALUES (?, ?, ?, ?, ?)",
+                        (run, previous, new, when, "seeded history (dashboard-shot)" if new == "queued" else None))
+        return run, head, finished
+
+    # The misses name the repository's own test targets (package:name, as the real misses do).
+    tests = [row[0] for row in con.execute(
+        "SELECT DISTINCT package || ':' || name FROM targets JOIN runs ON runs.id = targets.runID"
+        " WHERE runs.repository = ? AND isTest = 1 ORDER BY 1", (repository,))] or [".:Tests"]
+    misses_by_canary_day = {38: tests[-1:], 24: tests[:2], 10: tests[:1]}
+    last_selective = None
+    runs = misses = 0
+    for ago in range(50, 0, -1):
+        start = today - ago * DAY
+        for k in range(per_day[ago % len(per_day)]):
+            last_selective = insert(start + 9 * 3600 + k * 7200, "fetch", fractions[(ago + k) % len(fractions)])
+            runs += 1
+        if ago % 7 == 3:  # a weekly canary, early in the day: it runs every test target
+            canary, _, found = insert(start + 3 * 3600, "canary", 1.0)
+            runs += 1
+            for target in misses_by_canary_day.get(ago, []):
+                run, head, _ = last_selective
+                con.execute("INSERT INTO misses (canaryID, target, runID, commitID, foundAt) VALUES (?, ?, ?, ?, ?)",
+                            (canary, target, run, head, found))
+                misses += 1
+    con.commit()
+    print(f"seeded {runs} runs over 50 days and {misses} selection misses (whole suite ~{full_base:.3f} s, as the real runs recorded)")
+
+
+def check(path, minimums):
+    html = open(path, encoding="utf-8").read()
+    failures = 0
+    for (title, bar_class), minimum in zip(TITLES.items(), minimums):
+        pictures = re.findall(r'<svg\b[^>]*\baria-label="' + re.escape(title), html)
+        start = html.find('aria-label="' + title)
+        end = html.find("</svg>", start)
+        bars = len(re.findall(r'class="rc-bar ' + bar_class + '"', html[start:end])) if start >= 0 else 0
+        ok = len(pictures) == 1 and bars >= minimum
+        failures += not ok
+        print(f"  {'ok  ' if ok else 'FAIL'}  the picture '{title}': {len(pictures)} <svg>, {bars} bars"
+              f" (at least {minimum})")
+    # Until the flaky counts are passed in, the weekly picture says so; then it has their series' swatch.
+    ok = "no flaky data" in html or 'class="rc-swatch rc-flaky"' in html
+    failures += not ok
+    print(f"  {'ok  ' if ok else 'FAIL'}  the weekly picture draws flaky tests or says there is no flaky data")
+    return failures
+
+
+def png(path, width, height, min_bytes):
+    data = open(path, "rb").read()
+    size = struct.unpack(">II", data[16:24]) if data[:8] == b"\x89PNG\r\n\x1a\n" else (0, 0)
+    ok = size == (width, height) and len(data) >= min_bytes
+    print(f"  {'ok  ' if ok else 'FAIL'}  {path.rsplit('/', 1)[-1]} is {size[0]}x{size[1]}, {len(data)} bytes"
+          f" (want {width}x{height}, at least {min_bytes})")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    command = sys.argv[1] if len(sys.argv) > 1 else ""
+    if command == "seed" and len(sys.argv) == 4:
+        seed(sys.argv[2], sys.argv[3])
+    elif command == "check" and len(sys.argv) == 6:
+        sys.exit(1 if check(sys.argv[2], [int(n) for n in sys.argv[3:6]]) else 0)
+    elif command == "png" and len(sys.argv) == 6:
+        sys.exit(png(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])))
+    else:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
