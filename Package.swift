@@ -165,7 +165,14 @@ let package = Package(
     .executableTarget(name: "rippled", dependencies: ["RippledCLI"]),
 
     // Shared by the test targets: the temp git repository fixture and a command runner.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // Test helpers: repositories, helper processes, the scripted process double, and the bridge through which a
+    // failing double records a Swift Testing issue (its C symbol exported from the test binary for `dlsym`).
+    .target(
+      name: "TestSupport", dependencies: ["RippleCore", "SystemClients"], path: "Tests/TestSupport",
+      linkerSettings: [
+        .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=ripple_record_issue"], .when(platforms: [.linux]))
+      ]
+    ),
     .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore"]),
     .testTarget(name: "BuildInfoTests", dependencies: ["BuildInfo"]),
     .testTarget(
@@ -174,7 +181,7 @@ let package = Package(
         "CommandLineSupport", "RippleCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "SystemClientsTests", dependencies: ["SystemClients", "RippleCore"]),
+    .testTarget(name: "SystemClientsTests", dependencies: ["SystemClients", "RippleCore", "TestSupport"]),
     .testTarget(name: "GitTests", dependencies: ["Git", "RippleCore", "TestSupport"]),
     .testTarget(
       name: "RippleKitTests",
