@@ -189,7 +189,8 @@ let package = Package(
         "RippleKit", "TestSupport", "SystemClients", "TestRunner", "PackageModel", "Git", "RippleCore", "RippleConfig",
       ]),
     .testTarget(
-      name: "PackageLoadingTests", dependencies: ["PackageLoading", "PackageModel", "RippleCore", "SystemClients"]),
+      name: "PackageLoadingTests",
+      dependencies: ["PackageLoading", "PackageModel", "RippleCore", "SystemClients", "TestSupport"]),
     .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig", "ConfigLoading", "RippleCore"]),
     // Yams: the generated CI pipelines are read back as a CI system would read them.
     .testTarget(

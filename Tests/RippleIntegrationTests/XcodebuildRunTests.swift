@@ -75,31 +75,32 @@ import XcodeFixtures
     #expect(run.standardError.contains("MyApp, Planned"), "\(run.standardError)")
   }
 
-  /// Live processes for manifests; xcodebuild and xcrun recorded and answered like Xcode 16 would.
-  final class StandIn: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [ProcessRequest] = []
-    var requests: [ProcessRequest] { lock.withLock { recorded } }
+  /// xcodebuild and xcrun answered like Xcode 16 would; the real toolchain for manifests, on purpose. Anything
+  /// else is unscripted: a test issue, never a real process.
+  static func standIn() -> ScriptedProcess {
+    let results = """
+      {"testNodes":[{"name":"MyApp","nodeType":"Test Plan","children":[{"name":"MyAppTests",
+      "nodeType":"Unit test bundle","children":[{"name":"AppTests","nodeType":"Test Suite","children":[
+      {"name":"testLaunch()","nodeType":"Test Case","result":"Passed","duration":"0.5s"}]}]}]}]}
+      """
+    return ScriptedProcess()
+      .on(
+        .command("xcodebuild"),
+        .run { request in
+          if let index = request.arguments.firstIndex(of: "-resultBundlePath") {
+            try FileManager.default.createDirectory(
+              atPath: request.arguments[index + 1], withIntermediateDirectories: true)
+          }
+          return ProcessResult(request: request, exitStatus: 0, standardOutput: Data(), standardError: Data())
+        }
+      )
+      .on(.command("xcrun"), .exit(0, stdout: results))
+      .on(.command("swift", "package", "dump-package"), .delegate(to: .live))
+      .on(.command("swift", "--version"), .delegate(to: .live))
+  }
 
-    var client: ProcessClient {
-      ProcessClient { request in
-        guard request.executable == "xcodebuild" || request.executable == "xcrun" else {
-          return try await ProcessClient.live.run(request)
-        }
-        self.lock.withLock { self.recorded.append(request) }
-        if let index = request.arguments.firstIndex(of: "-resultBundlePath") {
-          try FileManager.default.createDirectory(
-            atPath: request.arguments[index + 1], withIntermediateDirectories: true)
-        }
-        let results = """
-          {"testNodes":[{"name":"MyApp","nodeType":"Test Plan","children":[{"name":"MyAppTests",
-          "nodeType":"Unit test bundle","children":[{"name":"AppTests","nodeType":"Test Suite","children":[
-          {"name":"testLaunch()","nodeType":"Test Case","result":"Passed","duration":"0.5s"}]}]}]}]}
-          """
-        let out = request.executable == "xcrun" ? results : ""
-        return ProcessResult(request: request, exitStatus: 0, standardOutput: Data(out.utf8), standardError: Data())
-      }
-    }
+  static let xcode = ScriptedProcess.Pattern("xcodebuild or xcrun") {
+    $0.executable == "xcodebuild" || $0.executable == "xcrun"
   }
 
   @Test func asOnMacOSTheSchemesTargetsRunThroughXcodebuild() async throws {
@@ -107,7 +108,7 @@ import XcodeFixtures
     let cache = try TemporaryDirectory(prefix: "ripple-xcodebuild-cache")
     var environment = ProcessInfo.processInfo.environment
     environment["RIPPLE_CACHE_DIR"] = cache.path
-    let standIn = StandIn()
+    let standIn = Self.standIn()
     let workspace = try Workspace.open(
       directory: repo.root, services: RippleServices(process: standIn.client, environment: environment))
     var request = TestRequest(scope: .affected(AffectedRequest(changes: ChangeRequest(base: "main"))))
@@ -120,8 +121,10 @@ import XcodeFixtures
 
     let result = try await workspace.runTests(plan, onEvent: { _ in })
     #expect(
-      standIn.requests.map { $0.arguments.first } == ["build-for-testing", "test-without-building", "xcresulttool"])
-    let test = try #require(standIn.requests.dropFirst().first)
+      standIn.requests(matching: Self.xcode).map { $0.arguments.first } == [
+        "build-for-testing", "test-without-building", "xcresulttool",
+      ])
+    let test = try #require(standIn.requests(matching: Self.xcode).dropFirst().first)
     #expect(test.arguments.contains("-only-testing:MyAppTests"))
     #expect(test.arguments.contains(repo.root + "/App/MyApp.xcodeproj"))
     #expect(result.packages.map(\.status) == [.passed])
