@@ -68,7 +68,7 @@ struct StartupUnitTests {
     cancelled.cancel()
     #expect(await cancelled.value == false)
     let waiting = Task { await latch.wait() }
-    try? await Task.sleep(for: .milliseconds(50))
+    #expect(await DaemonRunFixture.waitFor("the task to wait") { latch.waiting == 1 }, "it waits on the closed latch")
     latch.open()
     #expect(await waiting.value == true)
     #expect(await latch.wait() == true)
