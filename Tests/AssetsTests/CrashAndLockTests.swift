@@ -70,7 +70,9 @@ struct CrashAndLockTests {
       try await repo.bootstrapper(testFetcher(["a": data], log: FetchLog()), onEvent: events.add).run(
         AssetsConfig(assets: [.test("a", data: data)]))
     }
-    try await Task.sleep(for: .milliseconds(300))
+    // The run says it waits, and keeps waiting while the lock is held.
+    let waiting = ContinuousClock.now + .seconds(60)
+    while events.lines.isEmpty && ContinuousClock.now < waiting { try await Task.sleep(for: .milliseconds(10)) }
     #expect(
       events.lines == [
         "waiting for another ripple bootstrap in this repository (pid \(holder.processIdentifier) since then)…"

@@ -92,13 +92,39 @@ func isUnder(_ path: String, _ prefixes: [String]) -> Bool {
   prefixes.contains { path == $0 || path.hasPrefix($0 + "/") }
 }
 
-/// Open file descriptors of this process.
-func openDescriptorCount() -> Int {
+/// The descriptors a watcher of `root` holds: the pipes opened since `before` (its wake pipe; a pipe's
+/// `pipe:[inode]` is unique while it is open) and, on Linux, the inotify instance whose `/proc/self/fdinfo` lists
+/// `root`'s inode. Counting every descriptor of the process would count those of the tests running alongside.
+func watcherDescriptors(root: String, openedSince before: [Int32: String]) -> Set<String> {
+  var found = Set<String>()
   #if os(Linux)
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-  #else
-    (try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count) ?? -1
+    var info = stat()
+    let rootInode = stat(root, &info) == 0 ? String(info.st_ino, radix: 16) : "?"
+    for (fd, target) in openDescriptors() {
+      if target.hasPrefix("pipe:"), before[fd] != target { found.insert("\(fd) \(target)") }
+      if target == "anon_inode:inotify",
+        let fdinfo = try? String(contentsOfFile: "/proc/self/fdinfo/\(fd)", encoding: .utf8),
+        fdinfo.contains(" ino:\(rootInode) ")
+      {
+        found.insert("\(fd) inotify of \(root)")
+      }
+    }
   #endif
+  return found
+}
+
+/// This process's descriptors and what each refers to (`pipe:[123]`, `anon_inode:inotify`, a path); Linux only.
+func openDescriptors() -> [Int32: String] {
+  var out: [Int32: String] = [:]
+  #if os(Linux)
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+      guard let fd = Int32(name),
+        let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name)
+      else { continue }
+      out[fd] = target
+    }
+  #endif
+  return out
 }
 
 let inotifyAvailable = InotifySystem.live != nil

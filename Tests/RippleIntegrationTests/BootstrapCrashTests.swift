@@ -4,7 +4,7 @@ import Testing
 
 /// `kill -9` of `ripple bootstrap` in the middle of its work: the destination holds the full old set,
 /// and the next run completes the new one.
-@Suite(.serialized) struct BootstrapCrashTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct BootstrapCrashTests {
   /// An archive of `count` files whose contents name `version`, and its sha256.
   static func archive(_ directory: String, version: String, count: Int) throws -> (path: String, sha: String) {
     let folder = directory + "/\(version)/sounds"

@@ -10,7 +10,7 @@ import XcodeFixtures
 /// runs here: on Linux the `ripple` binary plans the run and names its targets as not run here; the macOS
 /// path is planned in process with the platform set to macOS, and xcodebuild and xcresulttool are
 /// answered by a process double that records their arguments.
-@Suite(.serialized) struct XcodebuildRunTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct XcodebuildRunTests {
   /// The same package as `XcodeProjectTests`' (Core, Feature, CoreTests).
   static let coreManifest = XcodeProjectTests.coreManifest
 

@@ -12,6 +12,11 @@ public struct ExclusiveResource: SuiteTrait, TestTrait, TestScoping {
 
   public static let daemonCache = ExclusiveResource(name: "rippled integration cache")
 
+  /// A thread of Swift's cooperative pool (one per core: two on the CI machine). The `ripple` integration tests
+  /// wait for the binary synchronously (`Process.waitUntilExit`), holding a pool thread for the whole run of a
+  /// real `swift build`: two at once would leave none for the rest of the suite (timers, in-process servers).
+  public static let cooperativeThread = ExclusiveResource(name: "a cooperative thread")
+
   init(name: String) {
     self.name = name
     lock = AsyncLock()
