@@ -211,7 +211,7 @@ let package = Package(
         "Assets", "AssetFetch", "ConfigLoading", "RippleConfig", "RippleCore", "SystemClients", "TestSupport",
         .product(name: "Crypto", package: "swift-crypto"),
       ]),
-    .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "RippleCore"]),
+    .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "RippleCore", "TestSupport"]),
     .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunModel", "RippleCore"]),
     .testTarget(name: "DaemonWebTests", dependencies: ["DaemonWeb", "RunModel", "ServiceMetrics"]),
     .testTarget(

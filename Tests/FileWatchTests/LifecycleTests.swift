@@ -1,5 +1,6 @@
 import Foundation
 import RippleCore
+import TestSupport
 import Testing
 
 @testable import FileWatch
@@ -10,7 +11,9 @@ import Testing
   import Darwin
 #endif
 
-struct LifecycleTests {
+/// Exclusive with the other suites that count this process's descriptors (a pipe another test opens in the
+/// window between two snapshots would look like the watcher's).
+@Suite(.exclusive(.descriptorTable)) struct LifecycleTests {
   static var backends: [WatchBackend] {
     [.polling(interval: .milliseconds(50))] + (inotifyAvailable ? [.inotify] : [])
   }

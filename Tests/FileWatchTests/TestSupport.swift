@@ -92,16 +92,22 @@ func isUnder(_ path: String, _ prefixes: [String]) -> Bool {
   prefixes.contains { path == $0 || path.hasPrefix($0 + "/") }
 }
 
-/// The descriptors a watcher of `root` holds: the pipes opened since `before` (its wake pipe; a pipe's
-/// `pipe:[inode]` is unique while it is open) and, on Linux, the inotify instance whose `/proc/self/fdinfo` lists
+/// The descriptors a watcher of `root` holds: the pipes opened since `before` with both ends here (its wake pipe;
+/// a pipe's `pipe:[inode]` is unique while it is open) and, on Linux, the inotify instance whose `/proc/self/fdinfo` lists
 /// `root`'s inode. Counting every descriptor of the process would count those of the tests running alongside.
 func watcherDescriptors(root: String, openedSince before: [Int32: String]) -> Set<String> {
   var found = Set<String>()
   #if os(Linux)
     var info = stat()
     let rootInode = stat(root, &info) == 0 ? String(info.st_ino, radix: 16) : "?"
-    for (fd, target) in openDescriptors() {
-      if target.hasPrefix("pipe:"), before[fd] != target { found.insert("\(fd) \(target)") }
+    let now = openDescriptors()
+    // Its wake pipe: both ends are this process's (a spawned child's pipe keeps one end here).
+    let newPipes = now.filter { $0.value.hasPrefix("pipe:") && before[$0.key] != $0.value }
+    let pairs = Dictionary(grouping: newPipes, by: \.value).filter { $0.value.count == 2 }
+    for (target, ends) in pairs {
+      for end in ends { found.insert("\(end.key) \(target)") }
+    }
+    for (fd, target) in now {
       if target == "anon_inode:inotify",
         let fdinfo = try? String(contentsOfFile: "/proc/self/fdinfo/\(fd)", encoding: .utf8),
         fdinfo.contains(" ino:\(rootInode) ")

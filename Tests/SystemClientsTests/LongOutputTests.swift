@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SystemClients
 
 /// Issue 23, item 4: a line over 128 KiB is cut with a marker instead of ending the run, and a streamed process
 /// keeps only the end of its output in memory. Item 1: the descriptor headroom a spawn checks.
-@Suite struct LongOutputTests {
+@Suite(.exclusive(.descriptorTable)) struct LongOutputTests {
   @Test func anOverLongLineIsCutWithAMarkerAndTheNextLineIsWhole() {
     var splitter = LineSplitter(maxLineBytes: 16)
     var lines = splitter.feed(Array("short\r\n0123456789abcdefXYZ".utf8))

@@ -12,6 +12,10 @@ public struct ExclusiveResource: SuiteTrait, TestTrait, TestScoping {
 
   public static let daemonCache = ExclusiveResource(name: "rippled integration cache")
 
+  /// This process's descriptor table, for suites that compare it with a snapshot: two at once would see each
+  /// other's descriptors.
+  public static let descriptorTable = ExclusiveResource(name: "this process's descriptor table")
+
   /// A thread of Swift's cooperative pool (one per core: two on the CI machine). The `ripple` integration tests
   /// wait for the binary synchronously (`Process.waitUntilExit`), holding a pool thread for the whole run of a
   /// real `swift build`: two at once would leave none for the rest of the suite (timers, in-process servers).
