@@ -105,18 +105,17 @@ struct SettledStreamTests {
   @Test func aNeverEndingStreamStillProducesBatches() async throws {
     let (events, input) = AsyncStream.makeStream(of: WatchEvent.self)
     let recorder = BatchRecorder(settled(events, window: .seconds(60), maxDelay: .milliseconds(300)))
-    // Events keep coming faster than the 60 s window, for up to 30 s: only maxDelay can cut a batch (however
-    // late a loaded machine runs the timers).
+    // Events keep coming every 20 ms, never 60 s apart: the window cannot cut a batch, only maxDelay can
+    // (however late a loaded machine runs the timers).
     let clock = ContinuousClock()
     let start = clock.now
     var sent = 0
-    while recorder.all.count < 2 && clock.now - start < .seconds(30) {
+    while recorder.all.count < 2 && clock.now - start < .seconds(120) {
       input.yield(.changed(["f\(sent)"]))
       sent += 1
       try await Task.sleep(for: .milliseconds(20))
     }
-    #expect(recorder.all.count >= 2)
-    #expect(clock.now - start < .seconds(60), "within the window: cut by maxDelay")
+    #expect(recorder.all.count >= 2, "cut by maxDelay")
     input.finish()
   }
 

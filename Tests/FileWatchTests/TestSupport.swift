@@ -68,19 +68,19 @@ final class EventRecorder: Sendable {
   func reset() { state.withLock { $0.events = [] } }
 
   /// Waits until `condition` holds, checking every 10 ms for at most `timeout`; false if it never did.
-  func wait(timeout: Duration = .seconds(10), until condition: (EventRecorder) -> Bool) async -> Bool {
+  func wait(timeout: Duration = .seconds(120), until condition: (EventRecorder) -> Bool) async -> Bool {
     try? await waitFor(timeout: timeout) { condition(self) }
     return condition(self)
   }
 
   /// Waits until every path in `paths` was reported.
-  func waitForChanges(_ paths: String..., timeout: Duration = .seconds(10)) async -> Bool {
+  func waitForChanges(_ paths: String..., timeout: Duration = .seconds(120)) async -> Bool {
     await wait(timeout: timeout) { recorder in Set(paths).isSubset(of: recorder.changedPaths) }
   }
 }
 
-/// Polls `condition` every 10 ms until it holds or `timeout` passes.
-func waitFor(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
+/// Polls `condition` every 10 ms until it holds or `timeout` passes (long: a loaded machine runs the timers late).
+func waitFor(timeout: Duration = .seconds(120), _ condition: () -> Bool) async throws {
   let deadline = ContinuousClock.now.advanced(by: timeout)
   while !condition() && ContinuousClock.now < deadline {
     try await Task.sleep(for: .milliseconds(10))
