@@ -28,12 +28,12 @@ build: deps
 	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS)
 
 ## test: build and run every test
-# Serial: the integration tests wait on real processes synchronously, which blocks Swift's
-# cooperative threads (one per core); run in parallel on 2 cores, the timing-sensitive tests
-# (timeouts, Ctrl-C, kill -9 mid-run) would be starved.
+# In parallel: Swift Testing runs the tests concurrently in one process. Tests wait on signals (bounded
+# polls), never on fixed sleeps, so a loaded machine makes them slower, not red; suites that share an
+# exclusive resource say so with `.serialized` (docs/ARCHITECTURE.md, "Tests").
 test: deps-test
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	$(SWIFT) test --skip-build --no-parallel $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build $(BUILD_FLAGS)
 	@scripts/check-units.sh
 	scripts/check-ci-examples.sh "$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/ripple"
 	@$(MAKE) --no-print-directory check-imports

@@ -167,7 +167,14 @@ let package = Package(
     .executableTarget(name: "rippled", dependencies: ["RippledCLI"]),
 
     // Shared by the test targets: the temp git repository fixture and a command runner.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // Test helpers: repositories, helper processes, the scripted process double, and the bridge through which a
+    // failing double records a Swift Testing issue (its C symbol exported from the test binary for `dlsym`).
+    .target(
+      name: "TestSupport", dependencies: ["RippleCore", "SystemClients"], path: "Tests/TestSupport",
+      linkerSettings: [
+        .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=ripple_record_issue"], .when(platforms: [.linux]))
+      ]
+    ),
     .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore"]),
     .testTarget(name: "BuildInfoTests", dependencies: ["BuildInfo"]),
     .testTarget(
@@ -176,7 +183,7 @@ let package = Package(
         "CommandLineSupport", "RippleCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .testTarget(name: "SystemClientsTests", dependencies: ["SystemClients", "RippleCore"]),
+    .testTarget(name: "SystemClientsTests", dependencies: ["SystemClients", "RippleCore", "TestSupport"]),
     .testTarget(name: "GitTests", dependencies: ["Git", "RippleCore", "TestSupport"]),
     .testTarget(
       name: "RippleKitTests",
@@ -184,7 +191,8 @@ let package = Package(
         "RippleKit", "TestSupport", "SystemClients", "TestRunner", "PackageModel", "Git", "RippleCore", "RippleConfig",
       ]),
     .testTarget(
-      name: "PackageLoadingTests", dependencies: ["PackageLoading", "PackageModel", "RippleCore", "SystemClients"]),
+      name: "PackageLoadingTests",
+      dependencies: ["PackageLoading", "PackageModel", "RippleCore", "SystemClients", "TestSupport"]),
     .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig", "ConfigLoading", "RippleCore"]),
     // Yams: the generated CI pipelines are read back as a CI system would read them.
     .testTarget(
@@ -205,7 +213,7 @@ let package = Package(
         "Assets", "AssetFetch", "ConfigLoading", "RippleConfig", "RippleCore", "SystemClients", "TestSupport",
         .product(name: "Crypto", package: "swift-crypto"),
       ]),
-    .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "RippleCore"]),
+    .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "RippleCore", "TestSupport"]),
     .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunModel", "RippleCore"]),
     .testTarget(name: "DaemonWebTests", dependencies: ["DaemonWeb", "RunModel", "ServiceMetrics"]),
     .testTarget(

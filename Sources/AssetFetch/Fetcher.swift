@@ -122,3 +122,15 @@ extension Fetcher {
     }
   }
 }
+
+extension Fetcher {
+  /// The test double to start from: a download or an access check is reported to the test that reaches it; the
+  /// download throws, the check answers `.denied` (it cannot throw).
+  public static var failing: Fetcher {
+    Fetcher(
+      fetch: { request, _ in throw unimplemented("Fetcher", "download \(request.assetID) to \(request.destination)") },
+      checkAccess: { request in
+        unimplemented("Fetcher", "check access to \(request.assetID)", placeholder: .denied("unimplemented"))
+      })
+  }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import RippleCore
 import RunModel
 import RunStore
 import ServiceMetrics
@@ -65,10 +66,10 @@ struct RunControl: Sendable {
     RunControl(submit: { await scheduler.submit($0) }, cancel: { await scheduler.cancel($0) })
   }
 
-  /// Fails the test that reaches it: for routes that must not schedule anything.
+  /// Reports the test that reaches it (and refuses): for routes that must not schedule anything.
   static let failing = RunControl(
-    submit: { run in preconditionFailure("RunControl.failing: submit(\(run)) was not expected") },
-    cancel: { id in preconditionFailure("RunControl.failing: cancel(\(id)) was not expected") })
+    submit: { run in unimplemented("RunControl", "submit \(run)", placeholder: nil) },
+    cancel: { id in unimplemented("RunControl", "cancel run \(id)", placeholder: false) })
 }
 
 /// The daemon's HTTP interface: liveness and readiness, the JSON API, the webhook, metrics and the dashboard,

@@ -11,6 +11,8 @@ final class Latch: Sendable {
   private let state = Locked(State())
 
   var isOpen: Bool { state.withLock { $0.isOpen } }
+  /// Tasks waiting now (what a test waits on before it opens the latch).
+  var waiting: Int { state.withLock { $0.waiters.count } }
 
   func open() {
     let waiters = state.withLock { state in

@@ -203,7 +203,7 @@ struct RunExecutor: Sendable {
     // The scheduler enforces rippled.yml's timeout for the whole run; a shorter one from the repository's
     // ripple.yml is only known now, and bounds the tests.
     let deadline = workspace.configuration.daemon.runTimeout.flatMap { $0 < settings.runTimeout ? $0 : nil }
-    let result = try await Self.withDeadline(deadline) {
+    let result = try await Self.withDeadline(deadline, clock: services.clock) {
       try await workspace.runTests(plan, onEvent: { say(Self.describe($0)) })
     }
     let selection = plan.selection
@@ -242,19 +242,20 @@ struct RunExecutor: Sendable {
       unchanged
         ? "bootstrapping (generated resources are checked on every run)" : "the asset manifest changed: bootstrapping")
     let report = try await workspace.bootstrap(
-      .init(), makeFetcher: BootstrapJob.liveFetcher, onEvent: { say("bootstrap: \($0)") })
+      .init(), makeFetcher: services.makeFetcher, onEvent: { say("bootstrap: \($0)") })
     if let failure = report.failures.first { throw failure }
     try? fingerprint.write(toFile: marker, atomically: true, encoding: .utf8)
   }
 
-  /// Runs `body`, cancelling it when `deadline` (if any) passes first; the body decides what a cancel means.
-  static func withDeadline<T: Sendable>(_ deadline: Duration?, _ body: @escaping @Sendable () async throws -> T)
-    async throws -> T
-  {
+  /// Runs `body`, cancelling it when `deadline` (if any) passes first on `clock`; the body decides what a cancel
+  /// means.
+  static func withDeadline<T: Sendable>(
+    _ deadline: Duration?, clock: ClockClient = .live, _ body: @escaping @Sendable () async throws -> T
+  ) async throws -> T {
     guard let deadline else { return try await body() }
     let work = Task { try await body() }
     let timer = Task {
-      try await Task.sleep(for: deadline)
+      try await clock.sleep(deadline)
       work.cancel()
     }
     defer { timer.cancel() }

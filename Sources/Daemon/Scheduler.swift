@@ -155,11 +155,12 @@ actor Scheduler {
     statuses?.started(run)
     let executor = executor
     let timeout = settings.runTimeout
+    let clock = executor.services.clock
     tasks[id] = Task {
       let work = Task { await executor.execute(run, settings: settings, logFile: logFile) }
       let timer = Task {
-        try? await Task.sleep(for: timeout)
-        if !Task.isCancelled { await self.timedOut(id, after: timeout, work: work) }
+        guard (try? await clock.sleep(timeout)) != nil, !Task.isCancelled else { return }
+        await self.timedOut(id, after: timeout, work: work)
       }
       let outcome = await withTaskCancellationHandler {
         await work.value

@@ -33,6 +33,9 @@ final class WorktreeSource: Sendable {
     var delta: WorkingTreeDelta?
     /// HEAD and the index's stamps when `delta` was built: when either moves, `delta` is built again.
     var gitStamp: String?
+    /// Looks finished, and whether one waits for `index.lock` (`RepositoryStatus`: what tests wait on).
+    var looks = 0
+    var waitingForIndexLock = false
   }
 
   init(
@@ -67,15 +70,19 @@ final class WorktreeSource: Sendable {
 
   var status: RepositoryStatus {
     state.withLock {
-      RepositoryStatus(
+      var status = RepositoryStatus(
         name: settings.name, source: "worktree \(root)", lastCheck: $0.lastCheck, lastError: $0.lastError,
         heads: [:])
+      status.looks = $0.looks
+      status.waitingForIndexLock = $0.waitingForIndexLock
+      return status
     }
   }
 
   /// Looks at the working tree now; queues a run when it changed since the last one queued. `paths`: what the
   /// watcher reported since the last look; nil: look at everything.
   func check(reason: String, paths: Set<String>? = nil) async {
+    defer { state.withLock { $0.looks += 1 } }
     await waitForIndexLock()
     do {
       let (fingerprint, changedFiles) = try currentFingerprint(paths: paths)
@@ -135,7 +142,9 @@ final class WorktreeSource: Sendable {
     let lock = repository.gitDirectory + "/index.lock"
     var waited = Duration.zero
     var warned = false
+    defer { state.withLock { $0.waitingForIndexLock = false } }
     while FileManager.default.fileExists(atPath: lock), !Task.isCancelled {
+      state.withLock { $0.waitingForIndexLock = true }
       if waited >= .seconds(60) && !warned {
         log.warning("\(lock) has existed for a minute; if no git command is running, remove it")
         warned = true

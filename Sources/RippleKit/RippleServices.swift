@@ -1,11 +1,18 @@
+import AssetFetch
 import Foundation
 import PackageLoading
 import SystemClients
 
-/// The side effects a workspace needs, made once at an executable's wiring point (`.live`) or by a test.
+/// The services bag: every outside effect a workspace (and rippled's executor) needs, made once at an
+/// executable's wiring point (`.live`) or by a test (`.failing`, then the few clients the test scripts, e.g.
+/// TestSupport's `ScriptedProcess`). Every `failing` client reports the test that reaches it and throws.
 public struct RippleServices: Sendable {
   public var process: ProcessClient
   public var environment: [String: String]
+  /// Makes the downloader for `bootstrap` (`BootstrapJob.liveFetcher`; `Fetcher.failing` in `.failing`).
+  public var makeFetcher: BootstrapJob.FetcherFactory = BootstrapJob.liveFetcher
+  /// The time: deadlines and schedules that tests move instead of sleeping.
+  public var clock: ClockClient = .live
   /// A second cache layer, written instead of the shared one and read before it (`ManifestCache.overlay`):
   /// rippled's runs of branches that may not change what other branches read. Nil: one layer.
   public var manifestCacheOverlay: String?
@@ -27,9 +34,12 @@ public struct RippleServices: Sendable {
       evaluationProgress: EvaluationProgress.terminal())
   }
 
-  /// For tests: any subprocess fails, naming the command, so a test that reaches one by mistake says so.
+  /// For tests: any subprocess, download or look at the clock is a test issue naming the call, and throws.
   public static var failing: RippleServices {
-    RippleServices(process: .failing, environment: [:])
+    var services = RippleServices(process: .failing, environment: [:])
+    services.makeFetcher = { _ in .failing }
+    services.clock = .failing
+    return services
   }
 
   /// `swift` on PATH, or `RIPPLE_SWIFT` (tests point it at a stand-in; a build box at a toolchain).

@@ -40,6 +40,10 @@ public struct RepositoryStatus: Codable, Sendable, Hashable {
   public var lastError: String?
   /// Branch → last seen head.
   public var heads: [String: String]
+  /// Working-tree sources: looks finished since the daemon started (a run queued or not), and whether a look waits
+  /// for git's `index.lock` now; the signals a test waits on to know a save was looked at. nil elsewhere.
+  public var looks: Int?
+  public var waitingForIndexLock: Bool?
 
   public init(name: String, source: String, lastCheck: Date?, lastError: String?, heads: [String: String]) {
     self.name = name

@@ -51,13 +51,19 @@ public enum DescriptorHeadroom {
     #else
       let folder = "/dev/fd"
     #endif
-    guard let directory = opendir(folder) else { return errno == EMFILE || errno == ENFILE ? Int.max / 2 : nil }
+    guard let count = entries(in: folder) else { return errno == EMFILE || errno == ENFILE ? Int.max / 2 : nil }
+    return max(0, count - 1)
+  }
+
+  /// The entries of `folder` whose names do not start with a dot; nil when it cannot be opened (`errno` says why).
+  static func entries(in folder: String) -> Int? {
+    guard let directory = opendir(folder) else { return nil }
     defer { closedir(directory) }
     var count = 0
     while let entry = readdir(directory) {
       let isDot = withUnsafeBytes(of: entry.pointee.d_name) { name in name.first == UInt8(ascii: ".") }
       if !isDot { count += 1 }
     }
-    return max(0, count - 1)
+    return count
   }
 }

@@ -33,14 +33,28 @@ struct CrashAndLockTests {
     let data = Data("shared".utf8)
     let log = FetchLog()
     let events = EventLog()
-    let fetcher = testFetcher(["a": data], log: log, delay: .milliseconds(400))
+    // The first download holds the shared cache's lock until the second repository says it waits for it: a
+    // signal, not a delay a loaded machine could outrun.
+    let waiting = "a: waiting for another process downloading the same file (pid "
+    let base = testFetcher(["a": data], log: log)
+    let started = Locked(false)
+    let fetcher = Fetcher(
+      fetch: { request, progress in
+        started.withLock { $0 = true }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !events.lines.contains(where: { $0.hasPrefix(waiting) }) && ContinuousClock.now < deadline {
+          try await Task.sleep(for: .milliseconds(10))
+        }
+        return try await base.fetch(request, progress)
+      },
+      checkAccess: base.checkAccess)
     let config = AssetsConfig(assets: [.test("a", data: data)])
     let sharedCache = first.cache
-    var otherOptions = second.bootstrapper(fetcher, onEvent: events.add)
+    var otherOptions = second.bootstrapper(base, onEvent: events.add)
     otherOptions.options.cacheRoot = sharedCache
     async let one = first.bootstrapper(fetcher).run(config)
     let deadline = ContinuousClock.now + .seconds(60)
-    while log.requests.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+    while !started.withLock({ $0 }) && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
     try await otherOptions.run(config).check()
     try await one.check()
     #expect(log.requests.count == 1)
@@ -70,7 +84,9 @@ struct CrashAndLockTests {
       try await repo.bootstrapper(testFetcher(["a": data], log: FetchLog()), onEvent: events.add).run(
         AssetsConfig(assets: [.test("a", data: data)]))
     }
-    try await Task.sleep(for: .milliseconds(300))
+    // The run says it waits, and keeps waiting while the lock is held.
+    let waiting = ContinuousClock.now + .seconds(60)
+    while events.lines.isEmpty && ContinuousClock.now < waiting { try await Task.sleep(for: .milliseconds(10)) }
     #expect(
       events.lines == [
         "waiting for another ripple bootstrap in this repository (pid \(holder.processIdentifier) since then)…"

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// rippled as a real process following a bare "remote": the acceptance scenarios of the daemon issue.
 /// Serialized: they share the fixture's build folder (see `DaemonHarness.sharedCache`).
-@Suite("rippled follows branches", .serialized)
+@Suite("rippled follows branches", .serialized, .exclusive(.daemonCache))
 struct BranchRunTests {
   /// Also: each run posts its commit status to the forge (a loopback stand-in answering like GitHub).
   @Test func readyThenAPushRunsExactlyTheAffectedTests() async throws {
@@ -140,8 +141,8 @@ struct BranchRunTests {
     // A second restart does not queue it again.
     h.stop()
     try h.start()
+    // Interrupted runs are recovered and the queue resumed before READY: the decision is made by now.
     try await h.waitForReady()
-    try await Task.sleep(for: .seconds(1))
     #expect(try await h.runs().filter { ($0["retryOf"] as? Int) == interruptedID }.count == 1)
     #expect(try await h.runs().filter { ($0["head"] as? String) == head }.count == 2)
   }
@@ -222,7 +223,7 @@ extension DaemonHarness {
   }
 }
 
-@Suite("rippled policies: cancel on newer commit, run timeout", .serialized)
+@Suite("rippled policies: cancel on newer commit, run timeout", .serialized, .exclusive(.daemonCache))
 struct PolicyTests {
   @Test func aNewerCommitOnAFeatureBranchCancelsTheRunningRun() async throws {
     let h = try await DaemonHarness.withPassingBaseline()

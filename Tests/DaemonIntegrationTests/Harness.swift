@@ -21,7 +21,8 @@ final class DaemonHarness: @unchecked Sendable {
   private let stderrPath: String
 
   /// The cache (mirrors, work trees, build folders) is shared by the tests of one run: the fixture builds
-  /// incrementally instead of from scratch in every test. Tests run one at a time.
+  /// incrementally instead of from scratch in every test. The suites using it carry `.exclusive(.daemonCache)`
+  /// (TestSupport): one at a time, while the rest of the suite runs alongside.
   static let sharedCache: String = {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rippled-it-cache-\(getpid())").path
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -258,6 +259,13 @@ final class DaemonHarness: @unchecked Sendable {
       try await Task.sleep(for: .milliseconds(100))
     }
     throw HarnessError("timed out after \(timeout) waiting for \(what)\n--- rippled output ---\n\(output.suffix(6000))")
+  }
+
+  /// A sample of `/metrics` (`rippled_fetches_total{repository="app"}`); nil when the line is absent.
+  func metric(_ sample: String) async throws -> Double? {
+    let text = String(decoding: try await get("/metrics").body, as: UTF8.self)
+    let line = text.split(separator: "\n").first { $0.hasPrefix(sample + " ") }
+    return line.flatMap { Double($0.split(separator: " ").last ?? "") }
   }
 
   /// Runs in a final state, by head.

@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("rippled interfaces: webhook, health, config, single instance", .serialized)
+@Suite("rippled interfaces: webhook, health, config, single instance", .serialized, .exclusive(.daemonCache))
 struct InterfaceTests {
   private func signed(_ body: Data) -> String {
     let mac = HMAC<SHA256>.authenticationCode(
@@ -16,6 +17,7 @@ struct InterfaceTests {
     try h.write("README.md", "# webhook\n")
     let head = try h.commitAndPush("Docs")
     let body = Data(#"{"ref":"refs/heads/main","repository":{"clone_url":"\#(h.remote)"}}"#.utf8)
+    let fetchesBefore = try await h.metric(#"rippled_fetches_total{repository="app"}"#)
     let forged = try await h.request(
       "POST", "/hooks/github", body: body,
       headers: [
@@ -25,7 +27,10 @@ struct InterfaceTests {
     #expect(forged.status == 401)
     let unsigned = try await h.request("POST", "/hooks/github", body: body, headers: ["X-GitHub-Delivery": "d-1"])
     #expect(unsigned.status == 401)
-    try await Task.sleep(for: .seconds(1))
+    // The handler decides before it answers, and only an accepted delivery requests a fetch: the counted
+    // rejections prove both were looked at; no fetch was counted.
+    #expect(try await h.metric(#"rippled_webhook_deliveries_total{result="rejected"}"#) == 2)
+    #expect(try await h.metric(#"rippled_fetches_total{repository="app"}"#) == fetchesBefore)
     #expect(try await h.runs().allSatisfy { ($0["head"] as? String) != head }, "a forged delivery fetched nothing")
 
     let headers = ["X-Hub-Signature-256": signed(body), "X-GitHub-Delivery": "d-1", "X-GitHub-Event": "push"]
@@ -39,7 +44,8 @@ struct InterfaceTests {
     let next = try h.commitAndPush("Docs 2")
     let replay = try await h.request("POST", "/hooks/github", body: body, headers: headers)
     #expect(replay.status == 200)
-    try await Task.sleep(for: .seconds(2))
+    #expect(try await h.metric(#"rippled_webhook_deliveries_total{result="duplicate"}"#) == 1)
+    #expect(try await h.metric(#"rippled_fetches_total{repository="app"}"#) == fetchesBefore.map { $0 + 1 })
     #expect(try await h.runs().allSatisfy { ($0["head"] as? String) != next }, "a replay must not fetch")
 
     let metrics = String(decoding: try await h.get("/metrics").body, as: UTF8.self)

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What runs leave behind: temporary files, and processes after the daemon was killed.
-@Suite("rippled runs leave nothing behind", .serialized)
+@Suite("rippled runs leave nothing behind", .serialized, .exclusive(.daemonCache))
 struct RunHygieneTests {
   @Test func aRunLeavesNoNewEntriesInTheDaemonsTMPDIR() async throws {
     let h = try DaemonHarness()
@@ -34,8 +35,7 @@ struct RunHygieneTests {
     }
     let text = try String(contentsOfFile: h.gate + ".started", encoding: .utf8)
     let orphan = try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
-    h.stop()  // kill -9: the test process goes on, waiting at the gate, holding the build folder
-    try await Task.sleep(for: .milliseconds(500))
+    h.stop()  // kill -9 and waits for its exit: the test process goes on, waiting at the gate, holding the build folder
     #expect(kill(orphan, 0) == 0, "the test process outlives the killed daemon")
 
     // The gate stays: only the restarted daemon can end the orphan.

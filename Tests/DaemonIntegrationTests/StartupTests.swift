@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -7,7 +8,7 @@ import Testing
 #endif
 
 /// Start-up and request handling of a daemon with nothing to run (an empty remote): quick, no builds.
-@Suite("rippled start-up, the store, stderr and request bodies", .serialized)
+@Suite("rippled start-up, the store, stderr and request bodies", .serialized, .exclusive(.daemonCache))
 struct StartupTests {
   @Test func aBusyPortExitsThreeNamingTheAddressAndNeverSaysReady() async throws {
     let h = try DaemonHarness()
@@ -42,10 +43,9 @@ struct StartupTests {
     let h = try DaemonHarness()
     try h.startIdle(stderrToClosedPipe: true)
     try await h.waitForReady()
-    // Each request below makes the daemon log (debug level is on): every write fails with EPIPE.
+    // Each request below makes the daemon log (debug level is on) before it answers: every write fails with EPIPE.
     for _ in 0..<3 {
       try await h.triggerFetch()
-      try await Task.sleep(for: .milliseconds(300))
     }
     #expect(try await h.get("/healthz").status == 200)
     #expect(try await h.get("/readyz").status == 200)

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The dev-box source: a working tree watched with inotify. The fixture has no Package.swift, so a run
 /// finds nothing to build and these tests measure only when runs are queued.
-@Suite("rippled watches a working tree", .serialized)
+@Suite("rippled watches a working tree", .serialized, .exclusive(.daemonCache))
 struct WorktreeWatchTests {
   private func makeCheckout(_ h: DaemonHarness) throws -> String {
     let checkout = h.root + "/checkout"
@@ -28,6 +29,27 @@ struct WorktreeWatchTests {
 
   private func runCount(_ h: DaemonHarness) async throws -> Int { try await h.runs().count }
 
+  /// The source's entry in /api/status: `looks` (finished) and `waitingForIndexLock`, the signals that a save was
+  /// looked at.
+  private func source(_ h: DaemonHarness) async throws -> [String: Any] {
+    let status = try #require(try await h.json("/api/status") as? [String: Any])
+    let repositories = try #require(status["repositories"] as? [[String: Any]])
+    return try #require(repositories.first)
+  }
+
+  private func looks(_ h: DaemonHarness) async throws -> Int { try await source(h)["looks"] as? Int ?? -1 }
+
+  /// Writes `README.md` with the bytes it has (git sees no change), and waits until the source has looked at
+  /// it: every event written before it has been looked at too (one watcher, batches in order).
+  private func barrier(_ h: DaemonHarness, _ checkout: String) async throws {
+    let before = try await looks(h)
+    let readme = try String(contentsOfFile: checkout + "/README.md", encoding: .utf8)
+    try h.write("README.md", readme, in: checkout)
+    try await h.eventually("the source to look at the unchanged save", timeout: .seconds(30)) {
+      try await looks(h) > before
+    }
+  }
+
   @Test func aBurstOfAThousandFileEventsMakesOneRun() async throws {
     let h = try DaemonHarness()
     let checkout = try makeCheckout(h)
@@ -40,24 +62,26 @@ struct WorktreeWatchTests {
       try h.write("Notes/note-\(index).txt", "note \(index)\n", in: checkout)
     }
     try await h.eventually("a run for the burst", timeout: .seconds(30)) { try await runCount(h) >= 1 }
-    try await Task.sleep(for: .seconds(2))  // a second run would be queued well within this
+    try await barrier(h, checkout)  // every event of the burst has been looked at
     #expect(try await runCount(h) == 1)
 
     // Writes to ignored files do not count.
     try h.write("ignored/x.txt", "x\n", in: checkout)
-    try await Task.sleep(for: .seconds(2))
+    try await barrier(h, checkout)
     #expect(try await runCount(h) == 1)
   }
 
   @Test func nothingIsEvaluatedWhileIndexLockExists() async throws {
     let h = try DaemonHarness()
     let checkout = try makeCheckout(h)
-    try h.start(repositories: config(checkout))
+    try h.start(repositories: config(checkout, name: "locked"))
     try await h.waitForReady()
     let lock = checkout + "/.git/index.lock"
     FileManager.default.createFile(atPath: lock, contents: nil)
     try h.write("README.md", "# edited while git holds the index\n", in: checkout)
-    try await Task.sleep(for: .seconds(2))
+    try await h.eventually("the look to wait for the index lock", timeout: .seconds(30)) {
+      try await source(h)["waitingForIndexLock"] as? Bool == true
+    }
     #expect(try await runCount(h) == 0, "waits for git to release the index")
     try FileManager.default.removeItem(atPath: lock)
     try await h.eventually("the run once the lock is gone", timeout: .seconds(30)) { try await runCount(h) == 1 }
@@ -94,7 +118,7 @@ struct WorktreeWatchTests {
 
     func nextRun(_ count: Int) async throws -> [String] {
       try await h.eventually("run \(count)", timeout: .seconds(60)) { try await runCount(h) >= count }
-      try await Task.sleep(for: .seconds(1))
+      try await barrier(h, checkout)
       #expect(try await runCount(h) == count, "one run per settled save")
       let runs = try await h.runs()
       let run = try #require(runs.max { ($0["id"] as? Int ?? 0) < ($1["id"] as? Int ?? 0) })
@@ -109,8 +133,9 @@ struct WorktreeWatchTests {
     try h.write("README.md", "# dev, edited\n", in: checkout)
     #expect(try await nextRun(1) == ["README.md"])
 
+    let looked = try await looks(h)
     try h.write("README.md", "# dev, edited\n", in: checkout)  // the same bytes
-    try await Task.sleep(for: .seconds(2))
+    try await h.eventually("the look at the same bytes", timeout: .seconds(30)) { try await looks(h) > looked }
     #expect(try await runCount(h) == 1, "a save without new content queues nothing")
 
     try h.write("Sources/new.txt", "untracked\n", in: checkout)
@@ -122,7 +147,7 @@ struct WorktreeWatchTests {
     // Undo everything, then switch branches: HEAD moves, git's changes come from the commits.
     try h.git(["-C", checkout, "checkout", "-q", "--", "."])
     try FileManager.default.removeItem(atPath: checkout + "/Sources")
-    try await Task.sleep(for: .seconds(1))
+    try await barrier(h, checkout)  // the undo is looked at on its own, before the switch
     try h.git(["-C", checkout, "checkout", "-q", "feature"])
     try await h.eventually("the run after the switch", timeout: .seconds(60)) {
       let runs = try await h.runs()

@@ -4,6 +4,7 @@ import RippleCore
 import RippleKit
 import RunModel
 import SystemClients
+import TestSupport
 import Testing
 
 @testable import Daemon
@@ -65,25 +66,21 @@ struct RunIsolationTests {
   }
 
   @Test func theRunsServicesCarryTheLayerAndTheSandbox() async throws {
-    let seen = Locked<[ProcessRequest]>([])
-    let recording = ProcessClient { request in
-      seen.withLock { $0.append(request) }
-      return ProcessResult(request: request, exitStatus: 0, standardOutput: Data(), standardError: Data())
-    }
+    let recording = ScriptedProcess().on(.command("/usr/bin/bwrap"), .exit(0))
     let isolation = RunIsolation(bwrap: "/usr/bin/bwrap", paths: DaemonPaths(state: "/s", cache: "/c", logs: "/l"))
     let services = isolation.apply(
-      to: RippleServices(process: recording, environment: ["RIPPLE_CACHE_DIR": "/c/ripple"]),
+      to: RippleServices(process: recording.client, environment: ["RIPPLE_CACHE_DIR": "/c/ripple"]),
       run: Self.run("feature/x"), settings: Self.settings)
     #expect(services.manifestCache.directory == "/c/ripple/manifests")
     #expect(services.manifestCache.overlay == "/c/ripple/branches/app/feature_2Fx")
     let result = try await services.process.run(ProcessRequest("swift", ["build"]))
     #expect(result.request.executable == "swift", "results name the command")
-    #expect(seen.withLock { $0.first?.executable } == "/usr/bin/bwrap")
-    #expect(seen.withLock { $0.first.map { Array($0.arguments.suffix(3)) } } == ["--", "swift", "build"])
+    #expect(recording.requests.first?.executable == "/usr/bin/bwrap")
+    #expect(recording.requests.first.map { Array($0.arguments.suffix(3)) } == ["--", "swift", "build"])
   }
 
   @Test func requiredWithoutBubblewrapRefusesToStart() async throws {
-    let missing = ProcessClient { request in throw ProcessError.notFound(executable: request.executable) }
+    let missing = ScriptedProcess().on(.any, .run { throw ProcessError.notFound(executable: $0.executable) }).client
     var configuration = DaemonConfiguration()
     configuration.sandbox = .required
     let lines = Locked<[String]>([])

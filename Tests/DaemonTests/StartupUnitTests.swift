@@ -3,6 +3,7 @@ import RippleCore
 import RunModel
 import RunStore
 import SystemClients
+import TestSupport
 import Testing
 
 @testable import Daemon
@@ -67,22 +68,18 @@ struct StartupUnitTests {
     cancelled.cancel()
     #expect(await cancelled.value == false)
     let waiting = Task { await latch.wait() }
-    try? await Task.sleep(for: .milliseconds(50))
+    #expect(await DaemonRunFixture.waitFor("the task to wait") { latch.waiting == 1 }, "it waits on the closed latch")
     latch.open()
     #expect(await waiting.value == true)
     #expect(await latch.wait() == true)
   }
 
   @Test func anAddedEnvironmentVariableReachesRequestsThatDoNotSetIt() async throws {
-    let seen = Locked<[String: String?]>([:])
-    let base = ProcessClient { request in
-      seen.withLock { $0 = request.environment }
-      return .init(request: request, exitStatus: 0, standardOutput: Data(), standardError: Data())
-    }
-    let client = base.adding(environment: ["TMPDIR": "/private/run-1"])
+    let base = ScriptedProcess().on(.command("swift", "build"), .exit(0))
+    let client = base.client.adding(environment: ["TMPDIR": "/private/run-1"])
     _ = try await client.run(.init("swift", ["build"]))
-    #expect(seen.withLock { $0["TMPDIR"] } == "/private/run-1")
+    #expect(base.requests.last?.environment["TMPDIR"] == "/private/run-1")
     _ = try await client.run(.init("swift", ["build"], environment: ["TMPDIR": "/own"]))
-    #expect(seen.withLock { $0["TMPDIR"] } == "/own")
+    #expect(base.requests.last?.environment["TMPDIR"] == "/own")
   }
 }

@@ -4,6 +4,7 @@ import RippleCore
 import RippleKit
 import RunModel
 import ServiceMetrics
+import TestSupport
 import Testing
 
 @testable import Daemon
@@ -26,7 +27,10 @@ import Testing
       store = try RunStore(path: folder + "/runs.sqlite")
       let paths = DaemonPaths(state: folder + "/state", cache: folder + "/cache", logs: folder + "/logs")
       // No mirror exists: every run ends quickly as `error` ("not fetched"), its real outcome here.
-      let executor = RunExecutor(paths: paths, store: store, services: .failing)
+      // The scheduler arms a timer per run: a clock that never moves (the runs end long before).
+      var services = RippleServices.failing
+      services.clock = ManualClock().client
+      let executor = RunExecutor(paths: paths, store: store, services: services)
       scheduler = Scheduler(
         limit: 1, store: store, executor: executor,
         repositories: [RepositorySettings(name: "app", source: .remote(url: folder + "/remote.git"))],

@@ -1,4 +1,6 @@
 import Foundation
+import RippleCore
+import TestSupport
 import Testing
 
 @testable import FileWatch
@@ -9,7 +11,9 @@ import Testing
   import Darwin
 #endif
 
-struct LifecycleTests {
+/// Exclusive with the other suites that count this process's descriptors (a pipe another test opens in the
+/// window between two snapshots would look like the watcher's).
+@Suite(.exclusive(.descriptorTable)) struct LifecycleTests {
   static var backends: [WatchBackend] {
     [.polling(interval: .milliseconds(50))] + (inotifyAvailable ? [.inotify] : [])
   }
@@ -19,45 +23,56 @@ struct LifecycleTests {
     let tree = try TempTree()
     defer { tree.remove() }
     try tree.mkdir("a/b")
-    let before = openDescriptorCount()
+    let before = openDescriptors()
     let watcher = try FileWatcher(root: tree.path, backend: backend, isIgnored: notIgnored)
-    #expect(openDescriptorCount() > before)
+    let held = watcherDescriptors(root: tree.path, openedSince: before)
+    #if os(Linux)
+      // Its wake pipe (two ends), and its inotify instance with that backend.
+      #expect(held.filter { $0.contains("pipe:") }.count >= 2, "\(held)")
+      #expect(held.contains { $0.hasSuffix("inotify of \(tree.path)") } == (backend == .inotify), "\(held)")
+    #endif
     let recorder = EventRecorder(watcher.events)
 
     watcher.stop()
     // stop() returns once the thread has closed its descriptors.
-    #expect(openDescriptorCount() == before)
+    #expect(watcherDescriptors(root: tree.path, openedSince: before).isDisjoint(with: held))
     #expect(await recorder.wait { $0.finished })
     watcher.stop()
-    #expect(openDescriptorCount() == before)
+    #expect(watcherDescriptors(root: tree.path, openedSince: before).isDisjoint(with: held))
   }
 
   @Test(arguments: backends)
   func releasingTheWatcherStopsIt(backend: WatchBackend) async throws {
     let tree = try TempTree()
     defer { tree.remove() }
-    let before = openDescriptorCount()
+    let before = openDescriptors()
     var watcher: FileWatcher? = try FileWatcher(root: tree.path, backend: backend, isIgnored: notIgnored)
+    let held = watcherDescriptors(root: tree.path, openedSince: before)
     let recorder = EventRecorder(watcher!.events)
     watcher = nil
     #expect(await recorder.wait { $0.finished })
-    #expect(openDescriptorCount() == before)
+    #expect(watcherDescriptors(root: tree.path, openedSince: before).isDisjoint(with: held))
   }
 
   @Test func endingTheIterationStopsTheWatcher() async throws {
     let tree = try TempTree()
     defer { tree.remove() }
-    let before = openDescriptorCount()
+    let before = openDescriptors()
     let watcher = try FileWatcher(
       root: tree.path, backend: .auto(pollInterval: .milliseconds(50)), isIgnored: notIgnored)
+    let held = watcherDescriptors(root: tree.path, openedSince: before)
+    let received = Locked(0)
     let consumer = Task {
-      for await _ in watcher.events {}
+      for await _ in watcher.events { received.withLock { $0 += 1 } }
     }
-    try await Task.sleep(for: .milliseconds(20))
+    // The consumer is iterating once it has an event: only then is ending the iteration what stops the watcher.
+    try Data("x".utf8).write(to: URL(fileURLWithPath: tree.path + "/started.txt"))
+    try await waitFor { received.withLock { $0 } > 0 }
+    #expect(received.withLock { $0 } > 0, "the watcher delivered an event")
     consumer.cancel()
     await consumer.value
-    try await waitFor { openDescriptorCount() == before }
-    #expect(openDescriptorCount() == before)
+    try await waitFor { watcherDescriptors(root: tree.path, openedSince: before).isDisjoint(with: held) }
+    #expect(watcherDescriptors(root: tree.path, openedSince: before).isDisjoint(with: held))
   }
 
   @Test func rejectsAMissingRoot() throws {

@@ -68,19 +68,19 @@ final class EventRecorder: Sendable {
   func reset() { state.withLock { $0.events = [] } }
 
   /// Waits until `condition` holds, checking every 10 ms for at most `timeout`; false if it never did.
-  func wait(timeout: Duration = .seconds(10), until condition: (EventRecorder) -> Bool) async -> Bool {
+  func wait(timeout: Duration = .seconds(120), until condition: (EventRecorder) -> Bool) async -> Bool {
     try? await waitFor(timeout: timeout) { condition(self) }
     return condition(self)
   }
 
   /// Waits until every path in `paths` was reported.
-  func waitForChanges(_ paths: String..., timeout: Duration = .seconds(10)) async -> Bool {
+  func waitForChanges(_ paths: String..., timeout: Duration = .seconds(120)) async -> Bool {
     await wait(timeout: timeout) { recorder in Set(paths).isSubset(of: recorder.changedPaths) }
   }
 }
 
-/// Polls `condition` every 10 ms until it holds or `timeout` passes.
-func waitFor(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
+/// Polls `condition` every 10 ms until it holds or `timeout` passes (long: a loaded machine runs the timers late).
+func waitFor(timeout: Duration = .seconds(120), _ condition: () -> Bool) async throws {
   let deadline = ContinuousClock.now.advanced(by: timeout)
   while !condition() && ContinuousClock.now < deadline {
     try await Task.sleep(for: .milliseconds(10))
@@ -92,13 +92,45 @@ func isUnder(_ path: String, _ prefixes: [String]) -> Bool {
   prefixes.contains { path == $0 || path.hasPrefix($0 + "/") }
 }
 
-/// Open file descriptors of this process.
-func openDescriptorCount() -> Int {
+/// The descriptors a watcher of `root` holds: the pipes opened since `before` with both ends here (its wake pipe;
+/// a pipe's `pipe:[inode]` is unique while it is open) and, on Linux, the inotify instance whose `/proc/self/fdinfo` lists
+/// `root`'s inode. Counting every descriptor of the process would count those of the tests running alongside.
+func watcherDescriptors(root: String, openedSince before: [Int32: String]) -> Set<String> {
+  var found = Set<String>()
   #if os(Linux)
-    (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
-  #else
-    (try? FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count) ?? -1
+    var info = stat()
+    let rootInode = stat(root, &info) == 0 ? String(info.st_ino, radix: 16) : "?"
+    let now = openDescriptors()
+    // Its wake pipe: both ends are this process's (a spawned child's pipe keeps one end here).
+    let newPipes = now.filter { $0.value.hasPrefix("pipe:") && before[$0.key] != $0.value }
+    let pairs = Dictionary(grouping: newPipes, by: \.value).filter { $0.value.count == 2 }
+    for (target, ends) in pairs {
+      for end in ends { found.insert("\(end.key) \(target)") }
+    }
+    for (fd, target) in now {
+      if target == "anon_inode:inotify",
+        let fdinfo = try? String(contentsOfFile: "/proc/self/fdinfo/\(fd)", encoding: .utf8),
+        fdinfo.contains(" ino:\(rootInode) ")
+      {
+        found.insert("\(fd) inotify of \(root)")
+      }
+    }
   #endif
+  return found
+}
+
+/// This process's descriptors and what each refers to (`pipe:[123]`, `anon_inode:inotify`, a path); Linux only.
+func openDescriptors() -> [Int32: String] {
+  var out: [Int32: String] = [:]
+  #if os(Linux)
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+      guard let fd = Int32(name),
+        let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + name)
+      else { continue }
+      out[fd] = target
+    }
+  #endif
+  return out
 }
 
 let inotifyAvailable = InotifySystem.live != nil

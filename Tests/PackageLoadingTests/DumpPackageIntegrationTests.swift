@@ -2,6 +2,7 @@ import Foundation
 import PackageModel
 import RippleCore
 import SystemClients
+import TestSupport
 import Testing
 
 @testable import PackageLoading
@@ -47,7 +48,7 @@ import Testing
     try await withTemporaryDirectory { root in
       try write(Self.repository, under: root)
       let before = listFiles(under: root)
-      let counter = ProcessCounter()
+      let counter = ScriptedProcess.toolchain()
       let inPlace = try await GraphLoader(process: counter.client, cache: ManifestCache(directory: nil))
         .loadGraph(snapshot(of: root, inPlace: true), environments: [[:]], excludePackages: [])
       #expect(counter.dumpPackageCount == 2)
@@ -82,13 +83,13 @@ import Testing
       try write(Self.repository, under: repository)
       let tree = snapshot(of: repository, inPlace: true)
 
-      let counter = ProcessCounter()
+      let counter = ScriptedProcess.toolchain()
       let cold = try await GraphLoader(process: counter.client, cache: cache)
         .loadGraph(tree, environments: [[:]], excludePackages: [])
       #expect(counter.dumpPackageCount == 2)
       #expect(counter.requests.count == 3, "two manifests and one `swift --version`")
 
-      let warm = try await GraphLoader(process: ProcessCounter.forbidden, cache: cache)
+      let warm = try await GraphLoader(process: ProcessClient.forbidden, cache: cache)
         .loadGraph(tree, environments: [[:]], excludePackages: [])
       #expect(warm == cold)
 
@@ -104,12 +105,12 @@ import Testing
         try Data(try Data(contentsOf: corrupted).dropLast(10)).write(to: corrupted)
       }
 
-      let recounter = ProcessCounter()
+      let recounter = ScriptedProcess.toolchain()
       let repaired = try await GraphLoader(process: recounter.client, cache: cache)
         .loadGraph(tree, environments: [[:]], excludePackages: [])
       #expect(repaired == cold)
       #expect(recounter.requests.count == 1 && recounter.dumpPackageCount == 1)
-      let again = try await GraphLoader(process: ProcessCounter.forbidden, cache: cache)
+      let again = try await GraphLoader(process: ProcessClient.forbidden, cache: cache)
         .loadGraph(tree, environments: [[:]], excludePackages: [])
       #expect(again == cold, "the corrupt entry was overwritten")
     }
@@ -152,7 +153,7 @@ import Testing
         let package = Package(name: "Lib", targets: [.target(name: "Lib")])
         """
       try write(["Package.swift": manifest], under: root)
-      let counter = ProcessCounter()
+      let counter = ScriptedProcess.toolchain()
       let loader = GraphLoader(process: counter.client, cache: ManifestCache(directory: root + "/.cache"))
       let tree = { snapshot(of: root, inPlace: true) }
       let before = try await loader.loadGraph(tree(), environments: [], excludePackages: [Glob(".cache/**")])
@@ -195,7 +196,7 @@ import Testing
 
   @Test func missingSwiftIsAnEnvironmentError() async throws {
     let loader = GraphLoader(
-      process: ProcessCounter.forbidden, cache: ManifestCache(directory: nil),
+      process: ProcessClient.forbidden, cache: ManifestCache(directory: nil),
       swiftExecutable: "/nonexistent/ripple/swift")
     let tree = TreeSnapshot(label: "worktree", rootName: "repo", files: [], workingDirectoryRoot: nil) { _ in nil }
     let error = await #expect(throws: PackageGraphError.self) {

@@ -2,6 +2,7 @@ import Foundation
 import PackageModel
 import RippleCore
 import SystemClients
+import TestSupport
 import Testing
 
 @testable import PackageLoading
@@ -83,7 +84,7 @@ import Testing
       try write(Self.repository, under: parent + "/repo-123")
       _ = try await GraphLoader(process: .live, cache: cache)
         .loadGraph(snapshot(of: parent + "/server-kit", inPlace: false), environments: [[:]], excludePackages: [])
-      let counter = ProcessCounter()
+      let counter = ScriptedProcess.toolchain()
       let partial = try await GraphLoader(process: counter.client, cache: cache)
         .loadPartialGraph(snapshot(of: parent + "/repo-123", inPlace: false), environments: [[:]], excludePackages: [])
       #expect(counter.dumpPackageCount == 2)

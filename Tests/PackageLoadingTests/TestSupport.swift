@@ -1,6 +1,7 @@
 import Foundation
 import PackageModel
 import SystemClients
+import TestSupport
 import Testing
 
 @testable import PackageLoading
@@ -45,33 +46,23 @@ func snapshot(of root: String, inPlace: Bool) -> TreeSnapshot {
   }
 }
 
-/// Counts the processes started through the live client.
-final class ProcessCounter: @unchecked Sendable {
-  private let lock = NSLock()
-  private var calls: [ProcessRequest] = []
-
-  var requests: [ProcessRequest] { lock.withLock { calls } }
-  var dumpPackageCount: Int { requests.filter { $0.arguments.contains("dump-package") }.count }
-
-  var client: ProcessClient {
-    ProcessClient { request in
-      self.lock.withLock { self.calls.append(request) }
-      return try await ProcessClient.live.run(request)
-    }
+/// The process doubles of these tests, all TestSupport `ScriptedProcess`es: these tests measure manifest
+/// evaluation itself, so `swift` is the real toolchain, on purpose, and counted; any other command is a test issue.
+extension ScriptedProcess {
+  /// `swift --version` and `dump-package` by the real toolchain, recorded.
+  static func toolchain() -> ScriptedProcess {
+    ScriptedProcess().on(.command("swift"), .delegate(to: .live))
   }
 
-  /// A client under which any process is a test failure.
-  static let forbidden = ProcessClient { request in
-    Issue.record("unexpected process: \(request.commandLine)")
-    throw CancellationError()
+  /// `swift --version` only: a `dump-package` is a test issue.
+  static func versionOnly() -> ScriptedProcess {
+    ScriptedProcess().on(.command("swift", "--version"), .delegate(to: .live))
   }
 
-  /// A client that runs `swift --version` but under which `dump-package` is a test failure.
-  static let forbiddenDumpPackage = ProcessClient { request in
-    guard !request.arguments.contains("dump-package") else {
-      Issue.record("unexpected process: \(request.commandLine)")
-      throw CancellationError()
-    }
-    return try await ProcessClient.live.run(request)
-  }
+  var dumpPackageCount: Int { requests(matching: .containing("dump-package")).count }
+}
+
+extension ProcessClient {
+  /// Any process is a test issue (a warm cache must not start one).
+  static var forbidden: ProcessClient { ScriptedProcess().client }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PackageModel
 import RippleCore
 import SystemClients
+import TestSupport
 import Testing
 
 @testable import PackageLoading
@@ -47,7 +48,7 @@ import Testing
     try await withTemporaryDirectory { root in
       try write(["Package.swift": Self.modern, "Package@swift-6.0.swift": Self.legacy], under: root)
       for inPlace in [true, false] {
-        let counter = ProcessCounter()
+        let counter = ScriptedProcess.toolchain()
         let loader = GraphLoader(process: counter.client, cache: ManifestCache(directory: nil))
         let graph = try await loader.loadGraph(
           snapshot(of: root, inPlace: inPlace), environments: [], excludePackages: [],
@@ -84,7 +85,7 @@ import Testing
   @Test func aVersionOlderThanTheManifestsToolsVersionIsAConfigError() async throws {
     try await withTemporaryDirectory { root in
       try write(["Package.swift": Self.modern, "Package@swift-6.0.swift": Self.legacy], under: root)
-      let loader = GraphLoader(process: ProcessCounter.forbiddenDumpPackage, cache: ManifestCache(directory: nil))
+      let loader = GraphLoader(process: ScriptedProcess.versionOnly().client, cache: ManifestCache(directory: nil))
       // 6.1 reads Package@swift-6.0.swift (Package.swift's 6.2 is too new for it): fine. 5.10 reads
       // Package.swift (no version-specific file is old enough), whose tools version 6.2 it cannot read.
       let error = await #expect(throws: PackageGraphError.self) {

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `ripple affected` end to end: real git repositories, real manifests evaluated by SwiftPM, the real binary.
-@Suite(.serialized) struct AffectedCommandTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct AffectedCommandTests {
   @Test func sharedPackageEditReachesTestsInEveryPackageThatUsesIt() throws {
     let repo = try ModularFixture.make()
     try repo.append("Packages/Shared/Sources/Model/Model.swift", "public let version = 2\n")

@@ -4,7 +4,7 @@ import Testing
 
 /// `ripple bootstrap` end to end: the real binary, a real archive, a package that must build both with
 /// the placeholders (no access) and with the real assets, and a generated secrets file.
-@Suite(.serialized) struct BootstrapCommandTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct BootstrapCommandTests {
   /// The repository, and the private assets outside it (removed with the fixture).
   final class Fixture {
     let repo: TestRepository

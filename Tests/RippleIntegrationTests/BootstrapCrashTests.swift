@@ -4,7 +4,7 @@ import Testing
 
 /// `kill -9` of `ripple bootstrap` in the middle of its work: the destination holds the full old set,
 /// and the next run completes the new one.
-@Suite(.serialized) struct BootstrapCrashTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct BootstrapCrashTests {
   /// An archive of `count` files whose contents name `version`, and its sha256.
   static func archive(_ directory: String, version: String, count: Int) throws -> (path: String, sha: String) {
     let folder = directory + "/\(version)/sounds"
@@ -119,7 +119,14 @@ import Testing
     #expect(descriptor >= 0, "ripple never started reading the source")
     let writer = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     if descriptor >= 0 { try writer.write(contentsOf: bytes.prefix(bytes.count / 2)) }
-    try await Task.sleep(for: .milliseconds(300))
+    // Mid-download: ripple has read what was written (the FIFO holds no unread byte) and waits for the rest.
+    var unread: Int32 = 1
+    let drained = ContinuousClock.now + .seconds(60)
+    while descriptor >= 0 && unread > 0 && ContinuousClock.now < drained && process.isRunning {
+      guard ioctl(descriptor, UInt(FIONREAD), &unread) == 0 else { break }
+      if unread > 0 { try await Task.sleep(for: .milliseconds(10)) }
+    }
+    #expect(unread == 0, "ripple read the first half")
     #expect(process.isRunning)
     kill(process.processIdentifier, SIGKILL)
     process.waitUntilExit()

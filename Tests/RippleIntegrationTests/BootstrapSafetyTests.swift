@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `ripple bootstrap` with hostile configs: a destination in `.git/hooks`, a password in a source URL.
-@Suite(.serialized) struct BootstrapSafetyTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct BootstrapSafetyTests {
   /// A `tar.gz` of `folder/<name>` for each file, outside the repository; returns its path and SHA-256.
   static func archive(_ files: [String: String], in directory: String) throws -> (path: String, sha: String) {
     try FileManager.default.createDirectory(atPath: directory + "/folder", withIntermediateDirectories: true)

@@ -6,7 +6,7 @@ import Testing
 /// generated job runs `ripple test --targets IDS` with the same base and config, and each job's command
 /// selects exactly the targets the job is named after, whatever timing history the job's machine has
 /// (docs/DESIGN.md, section 5).
-@Suite struct CIPipelineCommandTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct CIPipelineCommandTests {
   /// The JSON-quoted scalars of a generated pipeline's lines that start with `prefix` (after `- `).
   static func scalars(_ text: String, startingWith prefix: String) throws -> [String] {
     try text.split(separator: "\n").compactMap { line -> String? in

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `ripple cache key|path|stats|prune` (docs/DESIGN.md, section 7).
-@Suite struct CacheCommandTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct CacheCommandTests {
   static func key(_ repo: TestRepository, _ extra: [String] = []) throws -> String {
     let result = try RippleBinary.run(["cache", "key"] + extra, in: repo.root)
     guard result.status == 0 else { throw CommandFailure(argv: ["ripple", "cache", "key"] + extra, result: result) }

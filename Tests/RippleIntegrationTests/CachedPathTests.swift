@@ -5,7 +5,7 @@ import Testing
 /// The warm path (issue 11): discovery cached per git tree, manifests keyed by blob id, one cached graph
 /// per side. Each test checks the answer of a warm run against a run with an empty cache, and counts the
 /// `dump-package` processes through a stand-in `swift` that logs its arguments.
-@Suite("cached paths: tree discovery, blob-keyed manifests, cached graphs")
+@Suite("cached paths: tree discovery, blob-keyed manifests, cached graphs", .serialized, .exclusive(.cooperativeThread))
 struct CachedPathTests {
   /// Two packages: `Packages/Base` (library Base) and `Packages/App` using it by path; and a standalone
   /// `Packages/Tool`.

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Bad input gets a clear error and the exit code of its category (docs/DESIGN.md, "Exit codes").
-@Suite struct ExitCodeTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct ExitCodeTests {
   @Test func notAGitRepositoryIsAnEnvironmentError() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-nogit-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

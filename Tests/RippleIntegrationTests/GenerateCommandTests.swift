@@ -4,7 +4,7 @@ import Testing
 
 /// `generate:` end to end through the binary: the reference user's dictionary chain (word list → gzip →
 /// SQLite) bootstrapped, and `ripple affected` connecting ripple.yml and generate inputs to targets.
-@Suite(.serialized) struct GenerateCommandTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct GenerateCommandTests {
   static let dictionary = """
     generate:
       - id: words

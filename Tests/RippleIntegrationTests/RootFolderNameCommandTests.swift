@@ -5,7 +5,7 @@ import Testing
 /// A nested `Benchmarks` package depends on the root by `.package(path: "../")` and names it
 /// "server-kit", as SwiftPM does from the folder name: `ripple affected` between two commits in a clone
 /// named like the package, and in a CI-style clone named otherwise.
-@Suite(.serialized) struct RootFolderNameCommandTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct RootFolderNameCommandTests {
   static func makeRepository(folderName: String) throws -> TestRepository {
     let repo = try TestRepository(folderName: folderName)
     try repo.write(

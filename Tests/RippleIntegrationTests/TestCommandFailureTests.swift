@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `ripple test` when things go wrong: a package that does not compile, and Ctrl-C mid-run.
-@Suite(.serialized) struct TestCommandFailureTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct TestCommandFailureTests {
   @Test func aBuildFailureNamesThePackageAndOtherPackagesStillReport() throws {
     let repo = try TestCommandTests.makeRepository()
     // Break the root package's tests; the shared package still builds and passes.

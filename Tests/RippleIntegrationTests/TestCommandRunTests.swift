@@ -95,7 +95,7 @@ struct SleepingPackageRun: Sendable {
   }
 }
 
-@Suite struct TestCommandRunTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct TestCommandRunTests {
   @Test(.timeLimit(.minutes(10))) func aTargetsDurationIsItsWallTimeNotTheSumOfItsTests() throws {
     let run = try SleepingPackageRun.shared.get()
     let parallel = try #require(run.targets["ParallelTests"], "\(run.targets)")

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `ripple test` end to end: the real binary, real packages built and tested by SwiftPM.
-@Suite(.serialized) struct TestCommandTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct TestCommandTests {
   /// Two packages linked by `.package(path:)`; XCTest and Swift Testing; one deliberately failing test.
   static func makeRepository() throws -> TestRepository {
     let repo = try TestRepository()

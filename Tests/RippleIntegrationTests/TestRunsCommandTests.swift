@@ -5,7 +5,7 @@ import Testing
 /// `test.runs` for real: a package shaped like the reference user's, whose manifest adds client targets
 /// (which do not compile on Linux) only when `TEST_SERVER` is unset and server targets only when it is set.
 /// On Linux the server run builds and tests with `TEST_SERVER=1`; the client tests are named, not dropped.
-@Suite(.serialized) struct TestRunsCommandTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct TestRunsCommandTests {
   static func shop() throws -> TestRepository {
     let repo = try TestRepository()
     try repo.write(

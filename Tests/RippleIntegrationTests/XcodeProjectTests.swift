@@ -6,7 +6,7 @@ import XcodeFixtures
 /// A thin Xcode app over a local package, end to end through the `ripple` binary: a real git repository,
 /// the package's manifest evaluated by SwiftPM, the project written as real pbxproj text
 /// (docs/DESIGN.md, rule 12).
-@Suite(.serialized) struct XcodeProjectTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct XcodeProjectTests {
   static let coreManifest = """
     // swift-tools-version:5.9
     import PackageDescription

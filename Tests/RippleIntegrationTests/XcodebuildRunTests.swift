@@ -10,7 +10,7 @@ import XcodeFixtures
 /// runs here: on Linux the `ripple` binary plans the run and names its targets as not run here; the macOS
 /// path is planned in process with the platform set to macOS, and xcodebuild and xcresulttool are
 /// answered by a process double that records their arguments.
-@Suite(.serialized) struct XcodebuildRunTests {
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct XcodebuildRunTests {
   /// The same package as `XcodeProjectTests`' (Core, Feature, CoreTests).
   static let coreManifest = XcodeProjectTests.coreManifest
 
@@ -75,35 +75,43 @@ import XcodeFixtures
     #expect(run.standardError.contains("MyApp, Planned"), "\(run.standardError)")
   }
 
-  /// Live processes for manifests; xcodebuild and xcrun recorded and answered like Xcode 16 would.
-  final class StandIn: @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [ProcessRequest] = []
-    var requests: [ProcessRequest] { lock.withLock { recorded } }
-    /// testLaunch() fails in the first result bundle and passes in a retry's.
-    var failFirst = false
-
-    var client: ProcessClient {
-      ProcessClient { request in
-        guard request.executable == "xcodebuild" || request.executable == "xcrun" else {
-          return try await ProcessClient.live.run(request)
-        }
-        self.lock.withLock { self.recorded.append(request) }
-        if let index = request.arguments.firstIndex(of: "-resultBundlePath") {
-          try FileManager.default.createDirectory(
-            atPath: request.arguments[index + 1], withIntermediateDirectories: true)
-        }
-        let fails =
-          self.failFirst && request.executable == "xcrun" && !request.arguments.contains { $0.contains("-retry") }
-        let results = """
-          {"testNodes":[{"name":"MyApp","nodeType":"Test Plan","children":[{"name":"MyAppTests",
-          "nodeType":"Unit test bundle","children":[{"name":"AppTests","nodeType":"Test Suite","children":[
-          {"name":"testLaunch()","nodeType":"Test Case","result":"\(fails ? "Failed" : "Passed")","duration":"0.5s"}]}]}]}]}
-          """
-        let out = request.executable == "xcrun" ? results : ""
-        return ProcessResult(request: request, exitStatus: 0, standardOutput: Data(out.utf8), standardError: Data())
-      }
+  /// xcodebuild and xcrun answered like Xcode 16 would; the real toolchain for manifests, on purpose. Anything
+  /// else is unscripted: a test issue, never a real process. `failFirst`: testLaunch() fails in the first
+  /// result bundle and passes in a retry's.
+  static func standIn(failFirst: Bool = false) -> ScriptedProcess {
+    func results(_ result: String) -> String {
+      """
+      {"testNodes":[{"name":"MyApp","nodeType":"Test Plan","children":[{"name":"MyAppTests",
+      "nodeType":"Unit test bundle","children":[{"name":"AppTests","nodeType":"Test Suite","children":[
+      {"name":"testLaunch()","nodeType":"Test Case","result":"\(result)","duration":"0.5s"}]}]}]}]}
+      """
     }
+    return ScriptedProcess()
+      .on(
+        .command("xcodebuild"),
+        .run { request in
+          if let index = request.arguments.firstIndex(of: "-resultBundlePath") {
+            try FileManager.default.createDirectory(
+              atPath: request.arguments[index + 1], withIntermediateDirectories: true)
+          }
+          return ProcessResult(request: request, exitStatus: 0, standardOutput: Data(), standardError: Data())
+        }
+      )
+      .on(
+        .command("xcrun"),
+        .run { request in
+          let fails = failFirst && !request.arguments.contains { $0.contains("-retry") }
+          return ProcessResult(
+            request: request, exitStatus: 0, standardOutput: Data(results(fails ? "Failed" : "Passed").utf8),
+            standardError: Data())
+        }
+      )
+      .on(.command("swift", "package", "dump-package"), .delegate(to: .live))
+      .on(.command("swift", "--version"), .delegate(to: .live))
+  }
+
+  static let xcode = ScriptedProcess.Pattern("xcodebuild or xcrun") {
+    $0.executable == "xcodebuild" || $0.executable == "xcrun"
   }
 
   @Test func asOnMacOSTheSchemesTargetsRunThroughXcodebuild() async throws {
@@ -111,7 +119,7 @@ import XcodeFixtures
     let cache = try TemporaryDirectory(prefix: "ripple-xcodebuild-cache")
     var environment = ProcessInfo.processInfo.environment
     environment["RIPPLE_CACHE_DIR"] = cache.path
-    let standIn = StandIn()
+    let standIn = Self.standIn()
     let workspace = try Workspace.open(
       directory: repo.root, services: RippleServices(process: standIn.client, environment: environment))
     var request = TestRequest(scope: .affected(AffectedRequest(changes: ChangeRequest(base: "main"))))
@@ -124,8 +132,10 @@ import XcodeFixtures
 
     let result = try await workspace.runTests(plan, onEvent: { _ in })
     #expect(
-      standIn.requests.map { $0.arguments.first } == ["build-for-testing", "test-without-building", "xcresulttool"])
-    let test = try #require(standIn.requests.dropFirst().first)
+      standIn.requests(matching: Self.xcode).map { $0.arguments.first } == [
+        "build-for-testing", "test-without-building", "xcresulttool",
+      ])
+    let test = try #require(standIn.requests(matching: Self.xcode).dropFirst().first)
     #expect(test.arguments.contains("-only-testing:MyAppTests"))
     #expect(test.arguments.contains(repo.root + "/App/MyApp.xcodeproj"))
     #expect(result.packages.map(\.status) == [.passed])
@@ -139,8 +149,7 @@ import XcodeFixtures
     let cache = try TemporaryDirectory(prefix: "ripple-xcodebuild-cache")
     var environment = ProcessInfo.processInfo.environment
     environment["RIPPLE_CACHE_DIR"] = cache.path
-    let standIn = StandIn()
-    standIn.failFirst = true
+    let standIn = Self.standIn(failFirst: true)
     let workspace = try Workspace.open(
       directory: repo.root, services: RippleServices(process: standIn.client, environment: environment))
     var request = TestRequest(scope: .affected(AffectedRequest(changes: ChangeRequest(base: "main"))))
@@ -148,10 +157,10 @@ import XcodeFixtures
     request.retryFailed = 1
     let result = try await workspace.runTests(try await workspace.planTests(request), onEvent: { _ in })
     #expect(
-      standIn.requests.map { $0.arguments.first } == [
+      standIn.requests(matching: Self.xcode).map { $0.arguments.first } == [
         "build-for-testing", "test-without-building", "xcresulttool", "test-without-building", "xcresulttool",
       ])
-    let retry = try #require(standIn.requests.dropFirst(3).first)
+    let retry = try #require(standIn.requests(matching: Self.xcode).dropFirst(3).first)
     #expect(
       retry.arguments.filter { $0.hasPrefix("-only-testing:") } == ["-only-testing:MyAppTests/AppTests/testLaunch()"])
     #expect(result.packages.map(\.status) == [.passed])

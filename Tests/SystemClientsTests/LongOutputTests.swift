@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SystemClients
 
 /// Issue 23, item 4: a line over 128 KiB is cut with a marker instead of ending the run, and a streamed process
 /// keeps only the end of its output in memory. Item 1: the descriptor headroom a spawn checks.
-@Suite struct LongOutputTests {
+@Suite(.exclusive(.descriptorTable)) struct LongOutputTests {
   @Test func anOverLongLineIsCutWithAMarkerAndTheNextLineIsWhole() {
     var splitter = LineSplitter(maxLineBytes: 16)
     var lines = splitter.feed(Array("short\r\n0123456789abcdefXYZ".utf8))
@@ -49,11 +50,24 @@ import Testing
     #expect(result.outputString.hasSuffix("199999\n200000\n"))
   }
 
+  @Test func theHeadroomCountsTheEntriesOfTheDescriptorFolder() throws {
+    // Exact on a folder of its own: other tests running at once open and close descriptors of this process.
+    let folder = NSTemporaryDirectory() + "ripple-fd-count-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    for name in ["0", "1", "2", ".hidden"] {
+      FileManager.default.createFile(atPath: folder + "/" + name, contents: Data())
+    }
+    #expect(DescriptorHeadroom.entries(in: folder) == 3)
+    #expect(DescriptorHeadroom.entries(in: folder + "/missing") == nil)
+  }
+
   @Test func theHeadroomCountsThisProcesssOpenDescriptors() throws {
+    // 32 pipes hold 64 descriptors; half of that is a margin for the tests running alongside.
     let before = try #require(DescriptorHeadroom.free())
-    let pipes = (0..<8).map { _ in Pipe() }
+    let pipes = (0..<32).map { _ in Pipe() }
     let after = try #require(DescriptorHeadroom.free())
-    #expect(before - after >= 16, "eight pipes hold sixteen descriptors: \(before) → \(after)")
+    #expect(before - after >= 32, "32 pipes hold 64 descriptors: \(before) → \(after)")
     _ = pipes
     #expect(
       DescriptorHeadroom.isShortage(ProcessError.couldNotStart(command: "x", reason: DescriptorHeadroom.shortage)))
