@@ -79,7 +79,7 @@ import XcodeFixtures
   /// else is unscripted: a test issue, never a real process. `failFirst`: testLaunch() fails in the first
   /// result bundle and passes in a retry's.
   static func standIn(failFirst: Bool = false) -> ScriptedProcess {
-    func results(_ result: String) -> String {
+    @Sendable func results(_ result: String) -> String {
       """
       {"testNodes":[{"name":"MyApp","nodeType":"Test Plan","children":[{"name":"MyAppTests",
       "nodeType":"Unit test bundle","children":[{"name":"AppTests","nodeType":"Test Suite","children":[
