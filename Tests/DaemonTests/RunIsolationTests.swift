@@ -7,6 +7,7 @@ import SystemClients
 import Testing
 
 @testable import Daemon
+@testable import DaemonSupport
 
 @Suite("a run's sandbox and cache layer")
 struct RunIsolationTests {

@@ -6,6 +6,8 @@ import SystemClients
 import Testing
 
 @testable import Daemon
+@testable import DaemonHTTP
+@testable import DaemonSupport
 
 @Suite("commit ids, leftovers of killed runs, the store-read guard, the ready latch")
 struct StartupUnitTests {
