@@ -184,7 +184,8 @@ let package = Package(
     .target(
       name: "RippledCLI",
       dependencies: [
-        "CommandLineSupport", "Daemon", "DaemonSupport", "DaemonSources", "RippleConfig", "ConfigLoading", "BuildInfo", "Git", "Assets",
+        "CommandLineSupport", "Daemon", "DaemonSupport", "DaemonSources", "RippleConfig", "ConfigLoading", "BuildInfo",
+        "Git", "Assets",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(name: "rippled", dependencies: ["RippledCLI"]),
@@ -257,8 +258,8 @@ let package = Package(
     .testTarget(
       name: "DaemonTests",
       dependencies: [
-        "Daemon", "DaemonSupport", "DaemonHTTP", "DaemonHTTPFixtures", "RippleKit", "RippleCore", "RunModel", "RunStore",
-        "RippleConfig", "TestRunner", "ServiceMetrics", "SystemClients",
+        "Daemon", "DaemonSupport", "DaemonHTTP", "DaemonHTTPFixtures", "RippleKit", "RippleCore", "RunModel",
+        "RunStore", "RippleConfig", "TestRunner", "ServiceMetrics", "SystemClients",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -93,7 +93,8 @@ package final class WorktreeSource: Sendable {
       }
       // First look ever at a clean checkout: nothing to test until something changes.
       if previous == nil && changedFiles == 0 { return }
-      _ = await scheduler.submit(NewRun(repository: settings.name, branch: Self.lane, head: "worktree", trigger: .watch))
+      _ = await scheduler.submit(
+        NewRun(repository: settings.name, branch: Self.lane, head: "worktree", trigger: .watch))
     } catch {
       let message = (error as? any RippleError)?.description ?? "\(error)"
       state.withLock {

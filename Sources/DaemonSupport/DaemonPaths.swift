@@ -49,7 +49,9 @@ public struct DaemonPaths: Sendable {
   package func worktree(_ repository: String, lane: String, checkoutName: String) -> String {
     self.lane(repository, lane: lane) + "/" + checkoutName
   }
-  package func scratch(_ repository: String, lane: String) -> String { cache + "/scratch/\(repository)/\(Self.slug(lane))" }
+  package func scratch(_ repository: String, lane: String) -> String {
+    cache + "/scratch/\(repository)/\(Self.slug(lane))"
+  }
   package func timings(_ repository: String) -> String { cache + "/timings/\(repository).json" }
   package func log(run id: Int64) -> String { logs + "/run-\(id).log" }
 
