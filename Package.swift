@@ -142,26 +142,52 @@ let package = Package(
       name: "ServiceMetrics",
       dependencies: ["RunModel", .product(name: "Prometheus", package: "swift-prometheus")]),
     .target(name: "DaemonWeb", dependencies: ["RunModel"]),
+    // Pure: the scheduling rules and the run's decisions that need no I/O (what it compares with, its analysis
+    // as stored, how its ending is recorded). No git, store, HTTP or test runner in its closure.
+    .target(name: "SchedulerCore", dependencies: ["RippleConfig", "RunModel", "PackageModel", "Affected"]),
+    // The daemon's shared vocabulary: its log and health board, its paths, remote URLs, the run-control interface.
+    .target(
+      name: "DaemonSupport",
+      dependencies: ["RippleCore", "RippleConfig", "RunModel", .product(name: "Crypto", package: "swift-crypto")]),
+    // rippled's HTTP surface: routes, auth, sessions, webhooks, log streaming, dashboard pages. No libgit2, no
+    // test runner: it reaches the sources and the scheduler through DaemonSupport's and its own small interfaces.
+    .target(
+      name: "DaemonHTTP",
+      dependencies: [
+        "DaemonSupport", "RippleCore", "RippleConfig", "RunModel", "RunStore", "ServiceMetrics", "DaemonWeb",
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+      ]),
+    // Where runs come from: remote branches (the bare mirror, its fetch), watched working trees and their sync.
+    .target(
+      name: "DaemonSources",
+      dependencies: [
+        "DaemonSupport", "Clibgit2", "Git", "RippleCore", "RippleConfig", "RunModel", "RunStore", "ServiceMetrics",
+        "SystemClients", "FileWatch", .product(name: "Crypto", package: "swift-crypto"),
+      ]),
+    // The service wiring: rippled started and stopped, the scheduler actor, the executor's I/O, notifications.
     .target(
       name: "Daemon",
       dependencies: [
-        "RippleCore", "SystemClients", "Git", "PackageModel", "RippleConfig", "Affected", "TestRunner", "RippleKit",
-        "FileWatch", "RunModel", "RunStore", "ServiceMetrics", "DaemonWeb", "BuildInfo",
-        .product(name: "Crypto", package: "swift-crypto"),
+        "SchedulerCore", "DaemonSupport", "DaemonHTTP", "DaemonSources",
+        "RippleCore", "SystemClients", "Git", "PackageModel", "RippleConfig", "TestRunner", "RippleKit",
+        "RunModel", "RunStore", "ServiceMetrics", "BuildInfo",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
-        .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
-        .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
       ]),
     // rippled's commands, one per file: parse, call Daemon, print.
     .target(
       name: "RippledCLI",
       dependencies: [
-        "CommandLineSupport", "Daemon", "RippleConfig", "ConfigLoading", "BuildInfo", "Git", "Assets",
+        "CommandLineSupport", "Daemon", "DaemonSupport", "DaemonSources", "RippleConfig", "ConfigLoading", "BuildInfo",
+        "Git", "Assets",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(name: "rippled", dependencies: ["RippledCLI"]),
@@ -216,12 +242,34 @@ let package = Package(
     .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "RippleCore", "TestSupport"]),
     .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunModel", "RippleCore"]),
     .testTarget(name: "DaemonWebTests", dependencies: ["DaemonWeb", "RunModel", "ServiceMetrics"]),
+    .testTarget(name: "SchedulerCoreTests", dependencies: ["SchedulerCore", "RippleConfig", "RunModel"]),
+    // The router over a real store with a recording run control: for the route tests and the daemon's tests.
+    .target(
+      name: "DaemonHTTPFixtures",
+      dependencies: [
+        "DaemonHTTP", "DaemonSupport", "RippleCore", "RunModel", "RunStore", "ServiceMetrics",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+      ],
+      path: "Tests/DaemonHTTPFixtures"),
+    // Builds without libgit2 or the test runner: the routes in process (HummingbirdTesting).
+    .testTarget(
+      name: "DaemonHTTPTests",
+      dependencies: [
+        "DaemonHTTP", "DaemonHTTPFixtures", "DaemonSupport", "DaemonWeb", "RippleCore", "RunModel", "RunStore",
+        "ServiceMetrics", .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdTesting", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ]),
+    .testTarget(
+      name: "DaemonSourcesTests",
+      dependencies: ["DaemonSources", "DaemonSupport", "Git", "FileWatch", "RippleConfig", "RippleCore", "TestSupport"]),
     .testTarget(
       name: "DaemonTests",
       dependencies: [
-        "Daemon", "DaemonWeb", "RippleKit", "FileWatch", "RippleCore", "RunModel", "RunStore", "RippleConfig", "Git",
-        "TestRunner",
-        "ServiceMetrics", "SystemClients", "TestSupport",
+        "Daemon", "DaemonSupport", "DaemonHTTP", "DaemonHTTPFixtures", "RippleKit", "RippleCore", "RunModel",
+        "RunStore", "RippleConfig", "TestRunner", "ServiceMetrics", "SystemClients", "TestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

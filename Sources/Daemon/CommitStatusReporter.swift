@@ -1,3 +1,4 @@
+import DaemonSupport
 import Foundation
 import RippleConfig
 import RippleCore

@@ -1,3 +1,5 @@
+import DaemonSources
+import DaemonSupport
 import Foundation
 import RippleConfig
 import RunStore

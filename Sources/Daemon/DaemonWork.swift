@@ -1,3 +1,5 @@
+import DaemonSources
+import DaemonSupport
 import RippleConfig
 import RippleCore
 import RunModel

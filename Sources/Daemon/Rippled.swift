@@ -1,4 +1,7 @@
 import BuildInfo
+import DaemonHTTP
+import DaemonSources
+import DaemonSupport
 import Foundation
 import Git
 import Hummingbird
@@ -112,13 +115,13 @@ public struct Rippled: Sendable {
       case .remote(let url):
         branchSources.append(
           BranchSource(
-            settings: repository, url: url, paths: paths, store: store, scheduler: scheduler, process: .live,
+            settings: repository, url: url, paths: paths, store: store, scheduler: .live(scheduler), process: .live,
             fetcherExecutable: selfExecutable, log: log, metrics: metrics, health: health))
       case .workingTree(let path):
         do {
           worktreeSources.append(
             try WorktreeSource(
-              settings: repository, path: path, paths: paths, scheduler: scheduler, log: log, health: health,
+              settings: repository, path: path, paths: paths, scheduler: .live(scheduler), log: log, health: health,
               dirty: dirtyPaths[repository.name] ?? DirtyPaths()))
         } catch {
           throw DaemonError.source(

@@ -1,4 +1,5 @@
-import Affected
+import DaemonSources
+import DaemonSupport
 import Foundation
 import Git
 import PackageModel
@@ -7,24 +8,13 @@ import RippleCore
 import RippleKit
 import RunModel
 import RunStore
+import SchedulerCore
 import SystemClients
 import TestRunner
 
 struct RunSetupError: RippleError {
   var description: String
   var category: ErrorCategory { .environment }
-}
-
-/// How a run's own work ended (the scheduler adds why a cancelled run stopped).
-enum RunOutcome: Sendable, Equatable {
-  case passed(String?)
-  case failed(String)
-  /// Ripple could not do its part (git, manifests, bootstrap): not the code's fault.
-  case error(String)
-  /// The task was cancelled before or while tests ran.
-  case cancelled
-  /// Like `error`, but for want of a resource of the daemon's own (file descriptors): worth trying again later.
-  case retryLater(String)
 }
 
 /// Does one run: private work tree at the right state, bootstrap when the asset manifest changed, the
@@ -106,30 +96,17 @@ struct RunExecutor: Sendable {
       let head = ObjectID(hex: run.head)
       try work.checkOut(head)
       say("checked out \(head.short) of \(run.branch) in \(root)")
-      if run.trigger == .canary {
-        return Prepared(
-          repository: work, root: root, lane: run.branch, change: nil,
-          everythingReason: "canary: every test runs, to measure selection misses (docs/DESIGN.md)")
+      let base = try RunPlanning.base(for: run, rules: settings.branches) { branch in
+        try store.lastPassedHead(repository: run.repository, branch: branch)
       }
-      if let base = try store.lastPassedHead(repository: run.repository, branch: run.branch) {
-        say("comparing with \(String(base.prefix(10))), the last commit of \(run.branch) whose run passed")
-        return Prepared(
-          repository: work, root: root, lane: run.branch, change: ChangeRequest(base: base, head: run.head))
-      }
-      // A new branch: compare with the primary branch's last passing commit (from their merge-base), as a
-      // pull request would be; only when there is none, test everything.
-      if let primary = Self.primaryBranch(settings.branches), primary != run.branch,
-        let base = try store.lastPassedHead(repository: run.repository, branch: primary)
-      {
-        say(
-          "first run of \(run.branch): comparing with \(String(base.prefix(10))), the last passing commit of \(primary)"
-        )
+      switch base {
+      case .compare(let base, let note):
+        say(note)
         return Prepared(
           repository: work, root: root, lane: run.branch, change: ChangeRequest(base: base, head: run.head))
+      case .everything(let reason):
+        return Prepared(repository: work, root: root, lane: run.branch, change: nil, everythingReason: reason)
       }
-      return Prepared(
-        repository: work, root: root, lane: run.branch, change: nil,
-        everythingReason: "no passing run of \(run.branch) yet: every test runs")
     case .workingTree(let path):
       let developer = try GitRepository.discover(from: path)
       let root = paths.worktree(
@@ -184,7 +161,7 @@ struct RunExecutor: Sendable {
       }
       analysis = Self.analysis(of: outcome)
     } else {
-      analysis = Self.everything(
+      analysis = RunPlanning.everything(
         in: plan.graph ?? PackageGraph(packages: []), reason: prepared.everythingReason ?? "every test")
     }
     // What selective testing saves, from the recorded timings: every test target of the graph vs the selection.
@@ -282,44 +259,8 @@ struct RunExecutor: Sendable {
     }
   }
 
-  /// The first followed branch named without wildcards (`main` in `[main, "feature/*"]`).
-  static func primaryBranch(_ rules: [BranchRule]) -> String? {
-    rules.first { !$0.pattern.contains(where: { "*?[{".contains($0) }) }?.pattern
-  }
-
   static func analysis(of outcome: AffectedOutcome) -> RunAnalysis {
-    let report = outcome.report
-    let tests = Set(report.testTargets.map(\.ref))
-    var targets = report.targets.map {
-      RunTarget(package: $0.package, name: $0.name, kind: $0.kind, isTest: tests.contains($0.ref), reasons: $0.reasons)
-    }
-    let known = Set(report.targets.map(\.ref))
-    for test in report.testTargets where !known.contains(test.ref) {
-      targets.append(
-        RunTarget(package: test.package, name: test.name, kind: "test", isTest: true, reasons: test.reasons))
-    }
-    let total = outcome.headGraph?.testTargets.count ?? report.testTargets.count
-    return RunAnalysis(
-      base: outcome.changeSet.from.hex, changedFiles: report.changedFiles.map(\.path),
-      runAllReasons: report.runAllReasons, warnings: report.warnings, targets: targets,
-      edges: outcome.headGraph.map { edges(in: $0, among: targets) } ?? [],
-      selectedTestTargets: report.testTargets.count, totalTestTargets: total)
-  }
-
-  static func everything(in graph: PackageGraph, reason: String) -> RunAnalysis {
-    let targets = AffectedResult.everything(in: graph, reasons: [reason]).testTargets.map {
-      RunTarget(package: $0.package, name: $0.name, kind: $0.kind.rawValue, isTest: true, reasons: $0.reasons)
-    }
-    return RunAnalysis(
-      base: nil, changedFiles: [], runAllReasons: [reason], targets: targets, edges: [],
-      selectedTestTargets: targets.count, totalTestTargets: targets.count)
-  }
-
-  static func edges(in graph: PackageGraph, among targets: [RunTarget]) -> [RunEdge] {
-    let refs = Set(targets.map { TargetRef(package: $0.package, name: $0.name) })
-    return AffectedFormatter.dependencyEdges(in: graph, among: refs).map {
-      RunEdge(from: $0.dependent.description, to: $0.dependency.description)
-    }
+    RunPlanning.analysis(of: outcome.report, base: outcome.changeSet.from.hex, headGraph: outcome.headGraph)
   }
 
   /// Every selected test target with what happened to it (a target whose package did not build: notRun).

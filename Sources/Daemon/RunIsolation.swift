@@ -1,8 +1,11 @@
+import DaemonSources
+import DaemonSupport
 import Foundation
 import RippleConfig
 import RippleCore
 import RippleKit
 import RunModel
+import SchedulerCore
 import SystemClients
 
 /// What keeps one run from changing what other runs see (docs/DESIGN.md, "Runs are isolated"):
@@ -100,7 +103,7 @@ struct RunIsolation: Sendable {
   /// uncommitted files are nobody's reviewed code).
   static func isProtected(_ branch: String, settings: RepositorySettings) -> Bool {
     guard case .remote = settings.source else { return false }
-    let patterns = settings.protectedBranches ?? RunExecutor.primaryBranch(settings.branches).map { [$0] } ?? []
+    let patterns = settings.protectedBranches ?? RunPlanning.primaryBranch(settings.branches).map { [$0] } ?? []
     return patterns.contains { BranchMatcher.matches($0, branch) }
   }
 

@@ -1,19 +1,17 @@
+import DaemonSources
+import DaemonSupport
 import Foundation
 import RippleConfig
 import RunModel
 import RunStore
+import SchedulerCore
 import ServiceMetrics
 
 /// Drives `SchedulerCore` against the store and the executor: persists every decision first, then acts.
 /// One actor, so decisions are serial; runs themselves are child tasks.
 actor Scheduler {
   /// Why a running run was stopped from outside.
-  enum StopCause: Sendable, Equatable {
-    case superseded(by: Int64)
-    case timedOut(Duration)
-    case shutdown
-    case cancelledByUser
-  }
+  typealias StopCause = RunStopCause
 
   private var core: SchedulerCore
   private let store: RunStore
@@ -201,18 +199,7 @@ actor Scheduler {
     tasks[id] = nil
     descriptions[id] = nil
     let cause = causes.removeValue(forKey: id)
-    let (state, reason): (RunState, String?) =
-      switch (cause, outcome) {
-      case (.superseded(let by), _): (.superseded, "superseded by run \(by) while it ran")
-      case (.timedOut(let limit), _): (.error, "timed out after \(limit); its processes were stopped")
-      case (.shutdown, _): (.interrupted, "the daemon stopped before the run finished (grace period over)")
-      case (.cancelledByUser, _): (.cancelled, "cancelled through the API")
-      case (nil, .passed(let note)): (.passed, note)
-      case (nil, .failed(let message)): (.failed, message)
-      case (nil, .error(let message)): (.error, message)
-      case (nil, .retryLater(let message)): (.error, message)
-      case (nil, .cancelled): (.interrupted, "stopped without a recorded cause")
-      }
+    let (state, reason) = RunPlanning.ending(cause: cause, outcome: outcome)
     do {
       let record: RunRecord
       if state == .interrupted {

@@ -15,7 +15,7 @@ public final class GitRepository: @unchecked Sendable {
   public let gitDirectory: String
   public let isBare: Bool
 
-  init(handle: OpaquePointer) {
+  package init(handle: OpaquePointer) {
     self.handle = handle
     self.workdir = git_repository_workdir(handle).map { withoutTrailingSlash(String(cString: $0)) }
     self.gitDirectory = withoutTrailingSlash(String(cString: git_repository_path(handle)))
@@ -34,7 +34,7 @@ public final class GitRepository: @unchecked Sendable {
   /// The work tree, or the git directory of a bare repository, for messages.
   private var displayPath: String { workdir ?? gitDirectory }
 
-  func withRepository<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
+  package func withRepository<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
     try lock.withLock { _ in try body(handle) }
   }
 
@@ -329,14 +329,14 @@ public final class GitRepository: @unchecked Sendable {
     if workdir == nil { throw GitError.bareRepository(path: gitDirectory, operation: operation) }
   }
 
-  func oid(_ id: ObjectID) throws -> git_oid {
+  package func oid(_ id: ObjectID) throws -> git_oid {
     var oid = git_oid()
     try check(git_oid_fromstr(&oid, id.hex), "parse object id '\(id.hex)'")
     return oid
   }
 
   /// The commit `id`; throws `missingCommit`, or `shallowMissingCommit` in a shallow clone. Caller frees it.
-  func lookupCommit(_ id: ObjectID, _ repo: OpaquePointer) throws -> OpaquePointer? {
+  package func lookupCommit(_ id: ObjectID, _ repo: OpaquePointer) throws -> OpaquePointer? {
     var oid = try oid(id)
     var commit: OpaquePointer?
     let code = git_commit_lookup(&commit, repo, &oid)

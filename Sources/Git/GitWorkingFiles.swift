@@ -60,4 +60,12 @@ extension GitRepository {
     }
     return found.sorted()
   }
+
+  /// Whether `path` (relative to the work tree) is ignored by the repository's ignore rules.
+  public func isIgnored(_ path: String) -> Bool {
+    withRepository { repo in
+      var ignored: Int32 = 0
+      return git_ignore_path_is_ignored(&ignored, repo, path) >= 0 && ignored == 1
+    }
+  }
 }

@@ -10,10 +10,10 @@ import Foundation
 #endif
 
 /// Process-wide libgit2 set-up: `git_libgit2_init()` runs once, the first time a repository is opened.
-enum LibGit2 {
+package enum LibGit2 {
   private static let initResult: Int32 = git_libgit2_init()
 
-  static func ensureInitialized() throws {
+  package static func ensureInitialized() throws {
     let result = initResult
     if result < 0 { throw lastError(result, "initialise libgit2") }
   }
@@ -35,24 +35,24 @@ extension GitLibrary {
 
 /// The `GitError` for a failed libgit2 call: `git_error_last()`'s message, the operation and the return code.
 /// Call it right after the failing call, on the same thread (libgit2 keeps the last error per thread).
-func lastError(_ code: Int32, _ operation: String) -> GitError {
+package func lastError(_ code: Int32, _ operation: String) -> GitError {
   .libgit2(operation: operation, code: code, message: lastErrorMessage())
 }
 
 /// `git_error_last()`'s message (same thread, right after the failing call).
-func lastErrorMessage() -> String {
+package func lastErrorMessage() -> String {
   guard let error = git_error_last(), let text = error.pointee.message else { return "no further detail from libgit2" }
   return String(cString: text)
 }
 
 /// Turns every negative libgit2 return code into a `GitError`.
-func check(_ code: Int32, _ operation: @autoclosure () -> String) throws {
+package func check(_ code: Int32, _ operation: @autoclosure () -> String) throws {
   if code < 0 { throw lastError(code, operation()) }
 }
 
 extension git_error_code {
   /// Whether a libgit2 return code is this error code.
-  static func ~= (pattern: git_error_code, code: Int32) -> Bool { pattern.rawValue == code }
+  package static func ~= (pattern: git_error_code, code: Int32) -> Bool { pattern.rawValue == code }
 }
 
 /// Whether `path` exists and belongs to another user than the effective one.

@@ -9,7 +9,7 @@ public struct ObjectID: Hashable, Sendable, Codable, CustomStringConvertible {
     self.hex = hex.lowercased()
   }
 
-  init(_ oid: UnsafePointer<git_oid>) {
+  package init(_ oid: UnsafePointer<git_oid>) {
     // GIT_OID_HEXSZ (40) characters plus the terminating NUL.
     var buffer = [CChar](repeating: 0, count: 41)
     let hex = buffer.withUnsafeMutableBufferPointer { buf -> String in

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConfigLoading
 import Daemon
+import DaemonSupport
 import Foundation
 import RippleConfig
 

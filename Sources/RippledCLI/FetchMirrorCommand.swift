@@ -1,5 +1,5 @@
 import ArgumentParser
-import Daemon
+import DaemonSources
 import Foundation
 
 /// Internal: one fetch in a process of its own, so the service can kill it at its deadline.

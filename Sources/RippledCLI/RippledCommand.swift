@@ -3,6 +3,7 @@ import Assets
 import BuildInfo
 import CommandLineSupport
 import Daemon
+import DaemonSupport
 import Foundation
 import Git
 

@@ -1,3 +1,4 @@
+import DaemonHTTPFixtures
 import Foundation
 import Hummingbird
 import RippleConfig
@@ -7,6 +8,7 @@ import RunStore
 import Testing
 
 @testable import Daemon
+@testable import DaemonSupport
 
 /// Notifications: only a branch going from passing to failing and back; Slack's JSON; retries through the shared
 /// delivery loop, a failing webhook logged once; the live client against a loopback server.
@@ -49,7 +51,7 @@ import Testing
   }
 
   @Test func aWebhookAnswering500IsRetriedThenLoggedOnce() async throws {
-    let fixture = try RouterTests.Fixture()
+    let fixture = try RouterFixture()
     let failedRun = try Self.history(fixture.store)
     let attempts = Locked(0)
     let lines = Locked<[String]>([])
@@ -91,7 +93,7 @@ import Testing
     defer { server.cancel() }
     _ = await listening.wait()
 
-    let fixture = try RouterTests.Fixture()
+    let fixture = try RouterFixture()
     let failedRun = try Self.history(fixture.store)
     var settings = Self.settings
     settings.notify = NotifySettings(webhook: "http://127.0.0.1:\(port.withLock { $0 })/hook")

@@ -1,3 +1,4 @@
+import DaemonHTTPFixtures
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -11,6 +12,8 @@ import ServiceMetrics
 import Testing
 
 @testable import Daemon
+@testable import DaemonHTTP
+@testable import DaemonSupport
 
 /// The canary schedule with a clock the test moves (no sleeping), and the misses a finished canary records.
 @Suite struct CanaryTests {
@@ -35,7 +38,7 @@ import Testing
   }
 
   @Test func theCheckQueuesAFullRunOfThePrimaryBranchWhenDue() async throws {
-    let fixture = try RouterTests.Fixture()
+    let fixture = try RouterFixture()
     let store = fixture.store
     let clock = Locked(Self.t0)
     let submitted = Locked<[NewRun]>([])
@@ -71,7 +74,7 @@ import Testing
   }
 
   @Test func aFinishedCanaryRecordsAndCountsItsMisses() throws {
-    let fixture = try RouterTests.Fixture()
+    let fixture = try RouterFixture()
     let store = fixture.store
     func finish(_ head: String, _ trigger: RunTrigger, _ state: RunState, tests: [String], failing: Set<String>)
       throws -> RunRecord
@@ -126,10 +129,10 @@ import Testing
   }
 
   @Test func aCanaryOfAnUnknownRepositoryIs404() async throws {
-    let fixture = try RouterTests.Fixture()
+    let fixture = try RouterFixture()
     try await fixture.application(runs: .failing).test(.router) { client in
       try await client.execute(
-        uri: "/api/runs", method: .post, headers: RouterTests.bearer("s3cret"),
+        uri: "/api/runs", method: .post, headers: RouterFixture.bearer("s3cret"),
         body: ByteBuffer(string: #"{"repository": "nope", "branch": "main", "canary": true}"#)
       ) { response in
         #expect(response.status == .notFound)

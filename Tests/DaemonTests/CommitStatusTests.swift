@@ -6,6 +6,7 @@ import RunModel
 import Testing
 
 @testable import Daemon
+@testable import DaemonSupport
 
 /// Commit statuses: the request each forge gets, the order and retries of the reporter, refusals logged
 /// once, and the live client against a loopback stand-in that answers like a forge and records requests.

@@ -9,6 +9,7 @@ import SystemClients
 import TestSupport
 
 @testable import Daemon
+@testable import DaemonSupport
 
 /// A daemon's state for in-process runs of `RunExecutor` and `Scheduler`: a real git mirror of a one-package
 /// repository, a real SQLite store, and the services bag `.failing` with only the clients a test scripts (a

@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import Daemon
+@testable import DaemonSupport
 
 /// `RunExecutor` in process: a real mirror and store, the toolchain a `ScriptedProcess`, every other service
 /// `failing` (a download or an unscripted command would be a test issue).

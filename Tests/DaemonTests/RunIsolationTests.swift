@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import Daemon
+@testable import DaemonSupport
 
 @Suite("a run's sandbox and cache layer")
 struct RunIsolationTests {

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import Daemon
+@testable import DaemonSupport
 
 /// The `Scheduler` actor in process, over the real executor with a scripted toolchain and a manual clock: the
 /// tests act once a run is provably running (its `swift test` started), never after a guessed delay.

@@ -7,6 +7,8 @@ import TestSupport
 import Testing
 
 @testable import Daemon
+@testable import DaemonHTTP
+@testable import DaemonSupport
 
 @Suite("commit ids, leftovers of killed runs, the store-read guard, the ready latch")
 struct StartupUnitTests {

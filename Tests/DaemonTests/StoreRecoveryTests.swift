@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import Daemon
+@testable import DaemonSupport
 @testable import RunStore
 
 /// Issue 23, item 5: after the runs database refused writes (a full disk) and takes them again, the scheduler

@@ -1,0 +1,19 @@
+import RippleConfig
+
+/// A followed remote as the routes see it (rippled's `BranchSource`, conformed where the daemon is wired):
+/// a webhook or `POST /api/runs` asks it to fetch, or whether its mirror holds a commit.
+package protocol RemoteSource: Sendable {
+  var settings: RepositorySettings { get }
+  /// Wakes the fetch loop (returns at once).
+  func requestFetch()
+  /// Fetches now and queues what moved.
+  func poll() async
+  func hasCommit(_ commit: String) -> Bool
+  /// Whether one of a webhook's repository URLs names this remote.
+  func matchesRemote(_ candidates: [String]) -> Bool
+}
+
+/// A watched working tree as the routes see it (rippled's `WorktreeSource`).
+package protocol WorkingTreeSource: Sendable {
+  var settings: RepositorySettings { get }
+}

@@ -1,0 +1,267 @@
+import Clibgit2
+import Foundation
+import Git
+import RippleCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What a fetch changed: branch name → new head, for every branch that moved or appeared, and the
+/// branches that disappeared (pruned).
+public struct FetchSummary: Sendable, Hashable {
+  public var heads: [String: ObjectID]
+  public var updated: [String: ObjectID]
+  public var deleted: [String]
+  public var receivedBytes: Int
+}
+
+/// The daemon's side of git: a bare mirror fetched from a remote, and private work trees that borrow its
+/// objects. None of this touches a developer's checkout.
+extension GitRepository {
+  /// Opens the repository at exactly `path` (no search upwards).
+  public static func open(at path: String) throws -> GitRepository {
+    try LibGit2.ensureInitialized()
+    var repository: OpaquePointer?
+    let code = git_repository_open_ext(&repository, path, UInt32(GIT_REPOSITORY_OPEN_NO_SEARCH.rawValue), nil)
+    guard code >= 0, let repository else { throw lastError(code, "open the repository at '\(path)'") }
+    return GitRepository(handle: repository)
+  }
+
+  /// Opens the bare repository at `path`, creating it (and its parent folders) when missing.
+  public static func openOrCreateBare(at path: String) throws -> GitRepository {
+    if FileManager.default.fileExists(atPath: path + "/HEAD") { return try open(at: path) }
+    try LibGit2.ensureInitialized()
+    try createDirectory(path)
+    var repository: OpaquePointer?
+    let code = git_repository_init(&repository, path, 1)
+    guard code >= 0, let repository else { throw lastError(code, "create a bare repository at '\(path)'") }
+    return GitRepository(handle: repository)
+  }
+
+  /// Opens the work tree at `path`, creating it when missing as a repository whose object store falls back
+  /// to `objectsOf`'s (git's alternates): checking out a fetched commit copies no objects.
+  public static func openOrCreateWorktree(at path: String, objectsOf mirror: GitRepository) throws -> GitRepository {
+    try LibGit2.ensureInitialized()
+    let alternates = path + "/.git/objects/info/alternates"
+    if !FileManager.default.fileExists(atPath: path + "/.git/HEAD") {
+      try createDirectory(path)
+      var repository: OpaquePointer?
+      let code = git_repository_init(&repository, path, 0)
+      guard code >= 0, let repository else { throw lastError(code, "create a work tree at '\(path)'") }
+      git_repository_free(repository)
+    }
+    let objects = mirror.gitDirectory + "/objects\n"
+    if (try? String(contentsOfFile: alternates, encoding: .utf8)) != objects {
+      do {
+        try FileManager.default.createDirectory(
+          atPath: path + "/.git/objects/info", withIntermediateDirectories: true)
+        try objects.write(toFile: alternates, atomically: true, encoding: .utf8)
+      } catch {
+        throw GitError.libgit2(
+          operation: "link the work tree at '\(path)' to the mirror's objects", code: -1,
+          message: error.localizedDescription)
+      }
+    }
+    return try open(at: path)
+  }
+
+  private static func createDirectory(_ path: String) throws {
+    do {
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    } catch {
+      throw GitError.libgit2(
+        operation: "create the folder '\(path)'", code: -1, message: error.localizedDescription)
+    }
+  }
+
+  /// Fetches every branch of `url` into this (bare) repository's `refs/heads/*`, pruning branches the remote
+  /// deleted. Never asks for credentials (only an ssh agent is tried, once); gives up after `timeout` of total
+  /// time — checked whenever libgit2 reports progress, so a server that stops answering mid-transfer is
+  /// abandoned, while one that never answers is bounded by the system's TCP timeouts.
+  public func fetchBranches(from url: String, timeout: Duration) throws -> FetchSummary {
+    try withRepository { repo in
+      let before = try branchHeads(repo)
+      var remote: OpaquePointer?
+      try check(git_remote_create_anonymous(&remote, repo, url), "set up the remote '\(url)'")
+      defer { git_remote_free(remote) }
+
+      var options = git_fetch_options()
+      try check(git_fetch_options_init(&options, UInt32(GIT_FETCH_OPTIONS_VERSION)), "initialise fetch options")
+      options.prune = GIT_FETCH_PRUNE
+      options.update_fetchhead = 0
+      options.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE
+      let context = FetchContext(deadline: ContinuousClock.now + timeout)
+      let unmanaged = Unmanaged.passRetained(context)
+      defer { unmanaged.release() }
+      options.callbacks.payload = unmanaged.toOpaque()
+      options.callbacks.credentials = fetchCredentials
+      options.callbacks.transfer_progress = fetchTransferProgress
+      options.callbacks.sideband_progress = fetchSidebandProgress
+
+      let refspec = strdup("+refs/heads/*:refs/heads/*")
+      defer { free(refspec) }
+      var specs: [UnsafeMutablePointer<CChar>?] = [refspec]
+      let code = specs.withUnsafeMutableBufferPointer { buffer in
+        var array = git_strarray(strings: buffer.baseAddress, count: 1)
+        return git_remote_fetch(remote, &array, &options, "rippled fetch")
+      }
+      if code < 0 {
+        if context.timedOut { throw GitError.fetchTimedOut(url: url, after: timeout) }
+        throw GitError.fetchFailed(
+          url: url, detail: lastErrorMessage(), credentialsRequested: context.askedForCredentials)
+      }
+      let after = try branchHeads(repo)
+      var updated: [String: ObjectID] = [:]
+      for (name, head) in after where before[name] != head { updated[name] = head }
+      let deleted = before.keys.filter { after[$0] == nil }.sorted()
+      return FetchSummary(heads: after, updated: updated, deleted: deleted, receivedBytes: context.receivedBytes)
+    }
+  }
+
+  /// Local branches (refs/heads/*) and their commits.
+  public func branches() throws -> [String: ObjectID] {
+    try withRepository { repo in try branchHeads(repo) }
+  }
+
+  private func branchHeads(_ repo: OpaquePointer) throws -> [String: ObjectID] {
+    var iterator: OpaquePointer?
+    try check(git_reference_iterator_glob_new(&iterator, repo, "refs/heads/*"), "list branches")
+    defer { git_reference_iterator_free(iterator) }
+    var heads: [String: ObjectID] = [:]
+    while true {
+      var reference: OpaquePointer?
+      let code = git_reference_next(&reference, iterator)
+      if case GIT_ITEROVER = code { break }
+      try check(code, "list branches")
+      defer { git_reference_free(reference) }
+      let name = String(cString: git_reference_name(reference)).dropFirst("refs/heads/".count)
+      var commit: OpaquePointer?
+      guard git_reference_peel(&commit, reference, GIT_OBJECT_COMMIT) >= 0 else { continue }
+      defer { git_object_free(commit) }
+      heads[String(name)] = ObjectID(git_object_id(commit))
+    }
+    return heads
+  }
+
+  /// Makes the work tree exactly `commit` (detached HEAD): tracked files are rewritten, untracked files
+  /// removed; ignored files (build products, bootstrapped assets) stay.
+  public func checkOut(_ commit: ObjectID) throws {
+    try withRepository { repo in
+      guard git_repository_is_bare(repo) == 0 else {
+        throw GitError.bareRepository(path: gitDirectory, operation: "check out \(commit.short)")
+      }
+      let object = try lookupCommit(commit, repo)
+      defer { git_commit_free(object) }
+      var id = try oid(commit)
+      // Checkout compares with HEAD's tree. A HEAD that cannot be read (unborn, or a commit whose objects
+      // went away with an alternate object store) is pointed at the target first; FORCE still rewrites
+      // every file that differs and REMOVE_UNTRACKED clears what is not in the target.
+      var head: OpaquePointer?
+      if git_repository_head(&head, repo) < 0 || !peelsToCommit(head) {
+        try check(git_repository_set_head_detached(repo, &id), "point HEAD at \(commit.short)")
+      }
+      git_reference_free(head)
+      var options = git_checkout_options()
+      try check(git_checkout_options_init(&options, UInt32(GIT_CHECKOUT_OPTIONS_VERSION)), "initialise checkout")
+      options.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue | GIT_CHECKOUT_REMOVE_UNTRACKED.rawValue
+      try check(git_checkout_tree(repo, object, &options), "check out \(commit.short) in '\(workdir ?? "")'")
+      try check(git_repository_set_head_detached(repo, &id), "point HEAD at \(commit.short)")
+    }
+  }
+
+  private func peelsToCommit(_ reference: OpaquePointer?) -> Bool {
+    guard let reference else { return false }
+    var commit: OpaquePointer?
+    defer { git_object_free(commit) }
+    return git_reference_peel(&commit, reference, GIT_OBJECT_COMMIT) >= 0
+  }
+
+  /// Stages what the work tree holds for every tracked file (`git add -u`) and writes the index, so that
+  /// the index's file stamps match the disk again. For a private work tree whose files were copied in:
+  /// without it, every status would re-read every copied file to see that it did not change.
+  public func refreshIndex() throws {
+    try withRepository { repo in
+      var index: OpaquePointer?
+      try check(git_repository_index(&index, repo), "open the index of '\(workdir ?? gitDirectory)'")
+      defer { git_index_free(index) }
+      try check(git_index_update_all(index, nil, nil, nil), "refresh the index of '\(workdir ?? gitDirectory)'")
+      try check(git_index_write(index), "write the index of '\(workdir ?? gitDirectory)'")
+    }
+  }
+
+  /// Like `refreshIndex`, for a few known paths: tracked ones are re-staged from the disk (or dropped when
+  /// gone); untracked ones are left alone. Cheap where `refreshIndex` reads every tracked file's stamp.
+  public func refreshIndex(paths: [String]) throws {
+    try withRepository { repo in
+      var index: OpaquePointer?
+      try check(git_repository_index(&index, repo), "open the index of '\(workdir ?? gitDirectory)'")
+      defer { git_index_free(index) }
+      for path in paths where git_index_get_bypath(index, path, 0) != nil {
+        if FileManager.default.fileExists(atPath: (workdir ?? "") + "/" + path) {
+          try check(git_index_add_bypath(index, path), "stage '\(path)' in '\(workdir ?? gitDirectory)'")
+        } else {
+          try check(git_index_remove_bypath(index, path), "unstage '\(path)' in '\(workdir ?? gitDirectory)'")
+        }
+      }
+      try check(git_index_write(index), "write the index of '\(workdir ?? gitDirectory)'")
+    }
+  }
+
+  /// Whether `ancestor` is `commit` or one of its ancestors.
+  public func isAncestor(_ ancestor: ObjectID, of commit: ObjectID) throws -> Bool {
+    if ancestor == commit { return true }
+    return try withRepository { repo in
+      var a = try oid(commit)
+      var b = try oid(ancestor)
+      let code = git_graph_descendant_of(repo, &a, &b)
+      try check(code, "compare \(ancestor.short) with \(commit.short)")
+      return code == 1
+    }
+  }
+}
+
+/// State shared with libgit2's C callbacks during one fetch.
+private final class FetchContext: @unchecked Sendable {
+  let deadline: ContinuousClock.Instant
+  var timedOut = false
+  var askedForCredentials = false
+  var credentialAttempts = 0
+  var receivedBytes = 0
+
+  init(deadline: ContinuousClock.Instant) { self.deadline = deadline }
+
+  /// libgit2 aborts the fetch when a progress callback returns non-zero.
+  func pastDeadline() -> Int32 {
+    if ContinuousClock.now >= deadline { timedOut = true }
+    return timedOut ? -1 : 0
+  }
+}
+
+private func fetchContext(_ payload: UnsafeMutableRawPointer?) -> FetchContext? {
+  payload.map { Unmanaged<FetchContext>.fromOpaque($0).takeUnretainedValue() }
+}
+
+private let fetchTransferProgress: git_indexer_progress_cb = { stats, payload in
+  guard let context = fetchContext(payload) else { return 0 }
+  if let stats { context.receivedBytes = Int(stats.pointee.received_bytes) }
+  return context.pastDeadline()
+}
+
+private let fetchSidebandProgress: git_transport_message_cb = { _, _, payload in
+  fetchContext(payload)?.pastDeadline() ?? 0
+}
+
+/// Never prompts: an ssh agent is tried once for ssh URLs; anything else fails the fetch with a clear error.
+private let fetchCredentials: git_credential_acquire_cb = { out, _, username, allowed, payload in
+  guard let context = fetchContext(payload) else { return GIT_PASSTHROUGH.rawValue }
+  context.askedForCredentials = true
+  context.credentialAttempts += 1
+  if context.credentialAttempts == 1, allowed & GIT_CREDENTIAL_SSH_KEY.rawValue != 0 {
+    if let username { return git_credential_ssh_key_from_agent(out, username) }
+    return git_credential_ssh_key_from_agent(out, "git")
+  }
+  return GIT_EUSER.rawValue
+}

@@ -1,0 +1,93 @@
+import Foundation
+import RippleCore
+
+#if canImport(Glibc)
+  import Glibc
+  private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+  import Darwin
+  private let systemWrite = Darwin.write
+#endif
+
+/// The daemon's own log: one line per event on stderr, prefixed with a syslog priority (`<3>` error,
+/// `<4>` warning, `<6>` info, `<7>` debug) that journald strips and records, and with the run id when the
+/// line is about a run — `journalctl -u rippled -p warning` and `grep 'run 12'` both work.
+package final class DaemonLog: Sendable {
+  package enum Level: Int, Comparable, Sendable {
+    case error = 3, warning = 4, info = 6, debug = 7
+    package static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+  }
+
+  private let minimum: Level
+  private let sink: @Sendable (String) -> Void
+  private let lock = Locked(())
+
+  package init(minimum: Level = .info, sink: (@Sendable (String) -> Void)? = nil) {
+    self.minimum = minimum
+    self.sink =
+      sink ?? { line in StandardError.write(line) }
+  }
+
+  /// `<6>run 12 isowords/main: started` — one physical line: embedded newlines become " ⏎ ".
+  package static func format(_ level: Level, _ message: String, run: Int64? = nil) -> String {
+    let flat = message.replacingOccurrences(of: "\n", with: " ⏎ ")
+    return "<\(level.rawValue)>" + (run.map { "run \($0): " } ?? "") + flat + "\n"
+  }
+
+  package func log(_ level: Level, _ message: String, run: Int64? = nil) {
+    guard level <= minimum else { return }
+    let line = Self.format(level, message, run: run)
+    lock.withLock { _ in sink(line) }
+  }
+
+  package func error(_ message: String, run: Int64? = nil) { log(.error, message, run: run) }
+  package func warning(_ message: String, run: Int64? = nil) { log(.warning, message, run: run) }
+  package func info(_ message: String, run: Int64? = nil) { log(.info, message, run: run) }
+  package func debug(_ message: String, run: Int64? = nil) { log(.debug, message, run: run) }
+}
+
+/// Writes to file descriptor 2 that fail softly: FileHandle traps on a write error (EPIPE when the reader of a
+/// piped stderr went away), and a daemon must not die, or stop, because nobody reads its log.
+public enum StandardError {
+  public static func write(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+      let written = bytes.withUnsafeBytes { buffer in systemWrite(2, buffer.baseAddress, buffer.count) }
+      if written > 0 {
+        bytes = bytes.dropFirst(written)
+      } else if written < 0 && errno == EINTR {
+        continue
+      } else {
+        return  // EPIPE, EBADF, a full disk…: the line is lost, the daemon goes on
+      }
+    }
+  }
+
+  /// `SIGPIPE` would kill the process on a write to a closed pipe or socket; ignored, the write fails with
+  /// EPIPE instead, which every writer here handles.
+  public static func ignoreBrokenPipes() {
+    signal(SIGPIPE, SIG_IGN)
+  }
+}
+
+/// Conditions that make the daemon unhealthy (`/readyz` 503, `healthy: false`), each keyed by its source so
+/// it clears itself when that source works again.
+package final class HealthBoard: Sendable {
+  /// A read of the runs database failed (cleared once the whole file checks out again).
+  package static let storeReads = "store reads"
+
+  private let problems = Locked<[String: String]>([:])
+
+  package init() {}
+
+  package func has(_ key: String) -> Bool { problems.withLock { $0[key] != nil } }
+
+  package func set(_ key: String, _ problem: String?) {
+    problems.withLock { $0[key] = problem }
+  }
+
+  package var current: [String] {
+    problems.withLock { table in table.keys.sorted().compactMap { table[$0] } }
+  }
+  package var isHealthy: Bool { problems.withLock { $0.isEmpty } }
+}

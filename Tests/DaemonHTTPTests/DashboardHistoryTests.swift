@@ -1,0 +1,55 @@
+import DaemonHTTPFixtures
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import RunModel
+import RunStore
+import Testing
+
+@testable import DaemonHTTP
+
+/// `/` draws each repository's history pictures from the store (DashboardHistory.swift and its route lines).
+@Suite struct DashboardHistoryTests {
+  @Test func theIndexDrawsTheThreePicturesFromTheStore() async throws {
+    let fixture = try RouterFixture()
+    let store = fixture.store
+    for (full, selected) in [(40.0, 4.0), (40, 10)] {
+      let run = try store.enqueue(NewRun(repository: "app", branch: "main", head: "abc", trigger: .api))
+      _ = try store.markRunning(run.id, logPath: nil)
+      try store.recordAnalysis(
+        run.id,
+        RunAnalysis(
+          base: nil, changedFiles: [], targets: [], edges: [], selectedTestTargets: 1, totalTestTargets: 4,
+          fullSuiteSeconds: full, selectedSeconds: selected))
+      try store.recordTestOutcomes(
+        run.id,
+        [TestOutcome(package: ".", test: "AppTests.LoginTests/testLogout", kind: .flaky, failure: "L.swift:3: x")])
+      _ = try store.finish(run.id, state: .passed, reason: nil)
+    }
+    let history = try DashboardHistory.load(store, repositories: ["app", "app", "none"], now: Date())
+    #expect(history.keys.sorted() == ["app", "none"])
+    #expect(history["app"]?.runs.map(\.selectedSeconds) == [4, 10])
+    #expect(history["app"]?.savedPerDay.last.map { [$0.seconds, Double($0.runs)] } == [66, 2])
+    #expect(history["app"]?.missesPerWeek.count == 8)
+    // Both runs were flaky on the same test this week: one distinct flaky test in the newest week.
+    #expect(history["app"]?.flakyPerWeek.count == 8)
+    #expect(history["app"]?.flakyPerWeek.last?.count == 1)
+    #expect(history["none"]?.flakyPerWeek.map(\.count).allSatisfy { $0 == 0 } == true)
+    #expect(history["none"]?.runs.isEmpty == true)
+
+    try await fixture.application(runs: .failing).test(.router) { client in
+      try await client.execute(uri: "/", method: .get) { response in
+        #expect(response.status == .ok)
+        let page = String(buffer: response.body)
+        for label in [
+          "Test time per run, the last 2 timed runs", "Test time saved per day, the last 30 days",
+          "Selection misses and flaky tests per week, the last 8 weeks",
+        ] {
+          #expect(page.components(separatedBy: "aria-label=\"\(label)").count == 2, "one picture: \(label)")
+        }
+        #expect(page.components(separatedBy: "class=\"rc-bar rc-selected\"").count == 3)
+        #expect(!page.contains("no flaky data"), "the flaky series comes from the store")
+      }
+    }
+  }
+}
