@@ -148,7 +148,7 @@ let package = Package(
     // The daemon's shared vocabulary: its log and health board, its paths, remote URLs, the run-control interface.
     .target(
       name: "DaemonSupport",
-      dependencies: ["RippleCore", "RippleConfig", "RunModel", .product(name: "Crypto", package: "swift-crypto")]),
+      dependencies: ["RippleCore", "RippleConfig", "RunModel"]),
     // rippled's HTTP surface: routes, auth, sessions, webhooks, log streaming, dashboard pages. No libgit2, no
     // test runner: it reaches the sources and the scheduler through DaemonSupport's and its own small interfaces.
     .target(
