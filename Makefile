@@ -30,10 +30,12 @@ build: deps
 ## test: build and run every test
 # In parallel: Swift Testing runs the tests concurrently in one process. Tests wait on signals (bounded
 # polls), never on fixed sleeps, so a loaded machine makes them slower, not red; suites that share an
-# exclusive resource say so with `.serialized` (docs/ARCHITECTURE.md, "Tests").
+# exclusive resource say so with `.serialized` (docs/ARCHITECTURE.md, "Tests"). Many tests wait for a child
+# process synchronously (git fixtures, the `ripple` binary), which holds a thread of Swift's cooperative pool (one
+# per core: two here) and starves the async work of every other test; non-cooperative queues let the pool grow.
 test: deps-test
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	$(SWIFT) test --skip-build $(BUILD_FLAGS)
+	SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES=false $(SWIFT) test --skip-build $(BUILD_FLAGS)
 	@scripts/check-units.sh
 	scripts/check-ci-examples.sh "$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/ripple"
 	@$(MAKE) --no-print-directory check-imports
