@@ -206,7 +206,7 @@ python3 "$here/dashboard_history.py" seed "$work/state/rippled.sqlite" isowords-
 "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1100 \
   --screenshot="$out/history.png" "http://127.0.0.1:$port/" 2>/dev/null
 "$chromium" --headless --no-sandbox --disable-gpu --dump-dom "http://127.0.0.1:$port/" 2>/dev/null > "$out/history.html"
-python3 "$here/dashboard_history.py" check "$out/history.html" 10 15 3 || failures=$((failures + 1))
+python3 "$here/dashboard_history.py" check "$out/history.html" 10 15 3 3 || failures=$((failures + 1))
 python3 "$here/dashboard_history.py" png "$out/history.png" 1280 1100 60000 || failures=$((failures + 1))
 
 for png in "$out"/*.png; do

@@ -5,13 +5,15 @@
       Adds ~50 days of finished runs of REPOSITORY's `main` to rippled's store DB (SQLite, WAL: the running
       daemon keeps it open), so the charts have days and weeks to draw: runs whose analysis recorded the suite
       times (the whole suite's time from the repository's real runs, so the scales agree), a weekly canary, and
-      selection misses some canaries found. Each run gets its journal (queued, running, final state). The real
-      runs are made in minutes; rippled has no clock to move, so the past is written here, after them.
+      selection misses some canaries found, and test outcomes (a test that is flaky in some runs: the weekly
+      flaky series and the flaky-tests panel). Each run gets its journal (queued, running, final state). The
+      real runs are made in minutes; rippled has no clock to move, so the past is written here, after them.
 
-  dashboard_history.py check HTML MIN_RUN_BARS MIN_DAY_BARS MIN_WEEK_BARS
+  dashboard_history.py check HTML MIN_RUN_BARS MIN_DAY_BARS MIN_WEEK_BARS [MIN_FLAKY_WEEK_BARS]
       Checks the DOM Chromium built (--dump-dom): each picture exactly once, as an <svg> with its aria-label,
       with at least the given number of bars (selected-test bars per run, days with time saved, weeks with
-      misses), and the weekly chart drawing flaky tests or saying there is no flaky data. Prints one line per
+      misses), and the weekly chart drawing flaky tests or saying there is no flaky data. With
+      MIN_FLAKY_WEEK_BARS, that many weeks with flaky tests and the flaky-tests panel. Prints one line per
       check; exit 1 on a failure.
 
   dashboard_history.py png PNG WIDTH HEIGHT MIN_BYTES
@@ -69,13 +71,26 @@ def seed(path, repository):
         "SELECT DISTINCT package || ':' || name FROM targets JOIN runs ON runs.id = targets.runID"
         " WHERE runs.repository = ? AND isTest = 1 ORDER BY 1", (repository,))] or [".:Tests"]
     misses_by_canary_day = {38: tests[-1:], 24: tests[:2], 10: tests[:1]}
+    # One test flaky in every fifth selective run of the last four weeks, another once: flake rates and weeks.
+    flaky_test = tests[0].split(":", 1)[1] + ".SessionTests/testRefreshesTheToken"
+    rare_test = tests[-1].split(":", 1)[1] + ".ClockTests/testMidnight"
     last_selective = None
-    runs = misses = 0
+    runs = misses = flaky = 0
     for ago in range(50, 0, -1):
         start = today - ago * DAY
         for k in range(per_day[ago % len(per_day)]):
             last_selective = insert(start + 9 * 3600 + k * 7200, "fetch", fractions[(ago + k) % len(fractions)])
             runs += 1
+            if ago <= 28:
+                kind = "flaky" if runs % 5 == 0 else "passed"
+                failure = "SessionTests.swift:41: XCTAssertEqual failed: the token expired mid-test" if kind == "flaky" else None
+                con.execute("INSERT INTO testOutcomes (runID, package, test, kind, failure) VALUES (?, '.', ?, ?, ?)",
+                            (last_selective[0], flaky_test, kind, failure))
+                flaky += kind == "flaky"
+            if ago == 12 and k == 0:
+                con.execute("INSERT INTO testOutcomes (runID, package, test, kind, failure) VALUES (?, '.', ?, 'flaky', ?)",
+                            (last_selective[0], rare_test, "ClockTests.swift:9: the day rolled over"))
+                flaky += 1
         if ago % 7 == 3:  # a weekly canary, early in the day: it runs every test target
             canary, _, found = insert(start + 3 * 3600, "canary", 1.0)
             runs += 1
@@ -85,10 +100,10 @@ def seed(path, repository):
                             (canary, target, run, head, found))
                 misses += 1
     con.commit()
-    print(f"seeded {runs} runs over 50 days and {misses} selection misses (whole suite ~{full_base:.3f} s, as the real runs recorded)")
+    print(f"seeded {runs} runs over 50 days, {misses} selection misses and {flaky} flaky outcomes (whole suite ~{full_base:.3f} s, as the real runs recorded)")
 
 
-def check(path, minimums):
+def check(path, minimums, min_flaky=0):
     html = open(path, encoding="utf-8").read()
     failures = 0
     for (title, bar_class), minimum in zip(TITLES.items(), minimums):
@@ -104,6 +119,14 @@ def check(path, minimums):
     ok = "no flaky data" in html or 'class="rc-swatch rc-flaky"' in html
     failures += not ok
     print(f"  {'ok  ' if ok else 'FAIL'}  the weekly picture draws flaky tests or says there is no flaky data")
+    if min_flaky:
+        start = html.find('aria-label="Selection misses and flaky tests per week')
+        bars = len(re.findall(r'class="rc-bar rc-flaky"', html[start:html.find("</svg>", start)]))
+        panel = re.search(r'<section class="misses flaky"[^>]*><h2>Flaky tests in ', html) is not None
+        ok = bars >= min_flaky and panel
+        failures += not ok
+        print(f"  {'ok  ' if ok else 'FAIL'}  {bars} weeks with flaky tests (at least {min_flaky}), the flaky-tests"
+              f" panel {'shown' if panel else 'missing'}")
     return failures
 
 
@@ -120,8 +143,8 @@ if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else ""
     if command == "seed" and len(sys.argv) == 4:
         seed(sys.argv[2], sys.argv[3])
-    elif command == "check" and len(sys.argv) == 6:
-        sys.exit(1 if check(sys.argv[2], [int(n) for n in sys.argv[3:6]]) else 0)
+    elif command == "check" and len(sys.argv) in (6, 7):
+        sys.exit(1 if check(sys.argv[2], [int(n) for n in sys.argv[3:6]], int(sys.argv[6]) if len(sys.argv) == 7 else 0) else 0)
     elif command == "png" and len(sys.argv) == 6:
         sys.exit(png(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])))
     else:

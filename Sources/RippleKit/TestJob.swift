@@ -240,7 +240,12 @@ extension Workspace {
       try await TestRequirements.check(
         plan.requirements, in: root, process: services.process, environment: services.environment)
     }
-    var runner = TestRunner(process: services.process, onEvent: onEvent)
+    // The live line of a finished package is contained like the summary (test.quarantine).
+    let (rules, today) = (plan.quarantine, OutcomeHistory.day(Date()))
+    var runner = TestRunner(process: services.process) { event in
+      guard case .packageFinished(let package) = event, !rules.isEmpty else { return onEvent(event) }
+      onEvent(.packageFinished(Quarantine.apply(rules, to: package, today: today)))
+    }
     if let temporary = services.environment["TMPDIR"], temporary.hasPrefix("/") { runner.temporaryRoot = temporary }
     var result = try await runner.run(plan.selection, options: plan.options, history: plan.history)
     result.notRunHere = plan.notRunHere

@@ -45,29 +45,33 @@ public struct QuarantineRule: Sendable, Hashable {
 /// when no rule is active. Expired rules contain nothing: their failures count again, and `warnings` names them.
 public enum Quarantine {
   public static func apply(_ rules: [QuarantineRule], to result: TestRunResult, today: String) -> TestRunResult {
-    let active = rules.filter { !$0.isExpired(today: today) }
-    guard !active.isEmpty else { return result }
     var result = result
-    result.packages = result.packages.map { package in
-      var package = package
-      package.targets = package.targets.map { target in
-        let tests = target.tests.map { test -> TestCaseResult in
-          guard test.status == .failed || test.flaky,
-            let rule = active.first(where: { $0.matches(target: target.name, suite: test.suite, name: test.name) })
-          else { return test }
-          var contained = test
-          if test.status == .failed { contained.status = .quarantined }
-          contained.quarantine = rule.reason
-          return contained
-        }
-        return TargetResult(name: target.name, tests: tests, duration: target.duration)
-      }
-      if package.status == .failed, !package.targets.contains(where: { $0.totals.failed > 0 }) {
-        package.status = .passed
-      }
-      return package
-    }
+    result.packages = result.packages.map { apply(rules, to: $0, today: today) }
     return result
+  }
+
+  /// One package's results, as `apply(_:to:today:)` contains them: also for the live `packageFinished` event, so
+  /// the progress line agrees with the summary.
+  public static func apply(_ rules: [QuarantineRule], to package: PackageResult, today: String) -> PackageResult {
+    let active = rules.filter { !$0.isExpired(today: today) }
+    guard !active.isEmpty else { return package }
+    var package = package
+    package.targets = package.targets.map { target in
+      let tests = target.tests.map { test -> TestCaseResult in
+        guard test.status == .failed || test.flaky,
+          let rule = active.first(where: { $0.matches(target: target.name, suite: test.suite, name: test.name) })
+        else { return test }
+        var contained = test
+        if test.status == .failed { contained.status = .quarantined }
+        contained.quarantine = rule.reason
+        return contained
+      }
+      return TargetResult(name: target.name, tests: tests, duration: target.duration)
+    }
+    if package.status == .failed, !package.targets.contains(where: { $0.totals.failed > 0 }) {
+      package.status = .passed
+    }
+    return package
   }
 
   /// One warning per expired rule: "ripple.yml:12: the quarantine of `CoreTests/NetTests` ended on 2026-01-31

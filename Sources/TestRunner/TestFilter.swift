@@ -22,14 +22,6 @@ public enum TestFilter {
     "^(" + identifiers.sorted().map(escape).joined(separator: "|") + ")(/|$)"
   }
 
-  /// Escapes every character with a meaning in an ICU / NSRegularExpression pattern.
-  public static func escape(_ text: String) -> String {
-    let special: Set<Character> = ["\\", ".", "*", "+", "?", "(", ")", "[", "]", "{", "}", "^", "$", "|"]
-    var out = ""
-    for c in text {
-      if special.contains(c) { out.append("\\") }
-      out.append(c)
-    }
-    return out
-  }
+  /// Escapes every character with a meaning in an ICU / NSRegularExpression pattern (`SuiteFilter.escape`).
+  public static func escape(_ text: String) -> String { SuiteFilter.escape(text) }
 }

@@ -75,6 +75,9 @@ import Testing
       #expect(text.contains("FlakeTests.swift:13: XCTAssertEqual failed"), "\(text)")
       #expect(text.contains("◌ CoreTests.FlakeTests/testKnownBug failed, quarantined: issue #7: rounding"), "\(text)")
       #expect(text.contains("3 tests, 2 passed, 0 failed, 0 skipped, 1 flaky, 1 quarantined"), "\(text)")
+      // The live line of the package agrees with the summary: contained, not failed.
+      #expect(first.standardError.contains("✔ root package:"), "\(first.standardError)")
+      #expect(!first.standardError.contains("✘ root package:"), "\(first.standardError)")
       let junit = try String(contentsOfFile: repo.root + "/out/junit.xml", encoding: .utf8)
       #expect(junit.contains("<flakyFailure message=\"XCTAssertEqual failed"), "\(junit)")
       #expect(junit.contains("<skipped message=\"quarantined: issue #7: rounding\"/>"), "\(junit)")
