@@ -12,7 +12,7 @@ BIN_DIR ?=
 RELEASE_BIN_DIR := .build/release-bins
 
 .PHONY: all build deps deps-test test demo bench install format lint dashboard-shot install-daemon check-units check-ci \
-  check-imports release-bins dist deb check-dist check-deb check-packages
+  check-imports release-bins dist deb check-dist check-deb check-packages test-parallel
 
 all: build
 
@@ -28,17 +28,23 @@ build: deps
 	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS)
 
 ## test: build and run every test
-# In parallel: Swift Testing runs the tests concurrently in one process. Tests wait on signals (bounded
-# polls), never on fixed sleeps, so a loaded machine makes them slower, not red; suites that share an
-# exclusive resource say so with `.serialized` (docs/ARCHITECTURE.md, "Tests"). Many tests wait for a child
-# process synchronously (git fixtures, the `ripple` binary), which holds a thread of Swift's cooperative pool (one
-# per core: two here) and starves the async work of every other test; non-cooperative queues let the pool grow.
+# Serially for now (--no-parallel): the suite also passes in parallel (`make test-parallel`, 250-280 s of tests
+# instead of ~380 s), but three parallel runs each found a different timing-bound test, fixed since, and it has not
+# yet been green five times in a row (issue 24). Tests wait on signals (bounded polls), never on fixed sleeps;
+# suites that share an exclusive resource say so (`.exclusive`, docs/ARCHITECTURE.md, "Tests").
 test: deps-test
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES=false $(SWIFT) test --skip-build $(BUILD_FLAGS)
+	$(SWIFT) test --skip-build $(TEST_FLAGS) $(BUILD_FLAGS)
 	@scripts/check-units.sh
 	scripts/check-ci-examples.sh "$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/ripple"
 	@$(MAKE) --no-print-directory check-imports
+TEST_FLAGS ?= --no-parallel
+
+## test-parallel: the same, tests in parallel. Many tests wait for a child process synchronously (git fixtures, the
+# `ripple` binary), which holds a thread of Swift's cooperative pool (one per core) and starves the async work of
+# other tests; non-cooperative queues let the pool grow.
+test-parallel:
+	SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES=false $(MAKE) --no-print-directory test TEST_FLAGS=
 
 ## check-imports: every target's imports agree with its Package.swift dependencies (and the checker finds drift)
 check-imports:

@@ -52,7 +52,8 @@ import Testing
 
     let marks = assets + "/marks"
     try FileManager.default.createDirectory(atPath: marks, withIntermediateDirectories: true)
-    try repo.write("ripple.yml", Self.config(v2, marks: marks, seconds: 2))
+    // Each transform waits long after its mark: the kill comes first even when this task wakes late on a loaded machine.
+    try repo.write("ripple.yml", Self.config(v2, marks: marks, seconds: 20))
     let process = Process()
     process.executableURL = URL(fileURLWithPath: RippleBinary.path)
     process.arguments = ["bootstrap"]
