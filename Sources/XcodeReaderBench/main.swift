@@ -3,9 +3,8 @@
 //
 //   XcodeReaderBench <project.pbxproj> [runs]
 //
-// Prints one JSON line: the file's size, the median seconds of each reader over `runs` (default 7, the
-// readers alternating), and whether both read the file (Foundation's values are not converted: each
-// reader's own output is timed).
+// Prints one JSON line: the file's size, the median seconds of each reader over `runs` (default 7), and
+// whether both read the file (Foundation's values are not converted: each reader's own output is timed).
 import Foundation
 import XcodeModel
 
@@ -17,33 +16,24 @@ guard arguments.count >= 2, let data = FileManager.default.contents(atPath: argu
 let runs = arguments.count >= 3 ? max(1, Int(arguments[2]) ?? 7) : 7
 let bytes = [UInt8](data)
 
-/// One timed call of `read`: reading only, the result freed after the clock stops (for both readers
-/// alike), then `count` tells how many objects it read.
-func time<Value>(_ read: () -> Value?, count: (Value) -> Int) -> (seconds: Double, size: Int) {
-  let start = DispatchTime.now().uptimeNanoseconds
-  let value = read()
-  let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-  return (seconds, value.map(count) ?? -1)
+/// The median wall time of `runs` calls of `read`: reading only, each result freed after the clock stops
+/// (for both readers alike), then `count` tells how many objects it read.
+func median<Value>(_ read: () -> Value?, count: (Value) -> Int) -> (seconds: Double, size: Int) {
+  var times: [Double] = []
+  var size = -1
+  for _ in 0..<runs {
+    let start = DispatchTime.now().uptimeNanoseconds
+    let value = read()
+    times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    size = value.map(count) ?? -1
+  }
+  return (times.sorted()[times.count / 2], size)
 }
 
-// The two readers alternate, run by run, so that a machine busy with other work slows both alike (all of
-// one reader's runs, then all of the other's, let a change of load decide the ratio); medians of each.
-var rippleTimes: [Double] = []
-var foundationTimes: [Double] = []
-var rippleSize = -1
-var foundationSize = -1
-for _ in 0..<runs {
-  let ripple = time({ try? OpenStepPlist.parse(bytes) }, count: { $0["objects"]?.dictionary?.count ?? -1 })
-  rippleTimes.append(ripple.seconds)
-  rippleSize = ripple.size
-  let foundation = time(
-    { try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) },
-    count: { (($0 as? [String: Any])?["objects"] as? [String: Any])?.count ?? -1 })
-  foundationTimes.append(foundation.seconds)
-  foundationSize = foundation.size
-}
-func median(_ times: [Double]) -> Double { times.sorted()[times.count / 2] }
+let ripple = median({ try? OpenStepPlist.parse(bytes) }, count: { $0["objects"]?.dictionary?.count ?? -1 })
+let foundation = median(
+  { try? PropertyListSerialization.propertyList(from: data, options: [], format: nil) },
+  count: { (($0 as? [String: Any])?["objects"] as? [String: Any])?.count ?? -1 })
 print(
-  "{\"bytes\": \(bytes.count), \"runs\": \(runs), \"ripple\": \(median(rippleTimes)), "
-    + "\"foundation\": \(median(foundationTimes)), \"rippleObjects\": \(rippleSize), "
-    + "\"foundationObjects\": \(foundationSize)}")
+  "{\"bytes\": \(bytes.count), \"runs\": \(runs), \"ripple\": \(ripple.seconds), \"foundation\": \(foundation.seconds), "
+    + "\"rippleObjects\": \(ripple.size), \"foundationObjects\": \(foundation.size)}")
