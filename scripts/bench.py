@@ -515,7 +515,7 @@ def bench_xcode(ripple, work):
     reader_bench = os.path.join(os.path.dirname(ripple), "XcodeReaderBench")
     alone = None
     if os.path.isfile(reader_bench):
-        alone = json.loads(subprocess.run([reader_bench, os.path.join(big, "App.xcodeproj", "project.pbxproj"), "9"],
+        alone = json.loads(subprocess.run([reader_bench, os.path.join(big, "App.xcodeproj", "project.pbxproj"), "15"],
                                           capture_output=True, text=True, check=True).stdout)
 
     print(f"  project.pbxproj: {size / 1048576:.1f} MiB (copy: {small_size / 1048576:.2f} MiB, isowords-shaped: "
