@@ -6,9 +6,11 @@ import XcodeModel
 /// The resolved Xcode side of a tree on disk (docs/DESIGN.md, section 7), so that a warm run parses no
 /// project: `snapshot-<key>.bin` in its own folder (`xcode/` beside the manifest cache's entries), keyed by
 /// git's blob ids of every project file, workspace file and shared scheme read, and the repository root
-/// (`<absolute>` paths depend on it). The entry also lists the test plans the schemes named, with their
-/// blob ids: a plan that changed since is a miss. A snapshot with read failures is not stored (its errors
-/// name the revision). A corrupt or truncated entry is a miss and is overwritten.
+/// (`<absolute>` paths depend on it). The entry's header holds the format and a 64-bit checksum of the
+/// payload (`checksum`); an entry of another format (version 1's SHA-1 header) is a miss. The entry also
+/// lists the test plans the schemes named, with their blob ids: a plan that changed since is a miss. A
+/// snapshot with read failures is not stored (its errors name the revision). A corrupt or truncated entry
+/// is a miss and is overwritten.
 ///
 /// Layers follow the manifest cache's (rippled's branch scoping, docs/DESIGN.md section 7): with an
 /// `overlay`, entries are read from it first, then from `directory`, and written to the overlay only.
@@ -18,7 +20,7 @@ public struct XcodeCache: Sendable {
   /// The layer this cache writes, when it is not the shared one.
   public let overlay: String?
 
-  static let format = "ripple-xcode-snapshot-1"
+  static let format = "ripple-xcode-snapshot-2"
 
   /// The last snapshot decoded or stored in this process: base and head usually share one.
   private static let recent = Locked<(key: String, snapshot: XcodeSnapshot)?>(nil)
@@ -67,8 +69,38 @@ public struct XcodeCache: Sendable {
     return nil
   }
 
-  /// The length of an entry's header line: the format, a space, a blob id (40 hex digits), a newline.
-  static let headerLength = format.utf8.count + 42
+  /// The length of an entry's header line: the format, a space, the checksum (16 hex digits), a newline.
+  static let headerLength = format.utf8.count + 18
+
+  /// A 64-bit checksum of `bytes` (FNV-1a over 8-byte words in four interleaved lanes, then the bytes
+  /// left), in 16 hex digits: it finds a damaged or truncated entry. Not SHA-1: hashing a large project's
+  /// snapshot (over a megabyte) that way cost a warm run more than decoding it.
+  static func checksum(_ bytes: [UInt8]) -> String {
+    let prime: UInt64 = 0x100_0000_01B3
+    var lanes: (UInt64, UInt64, UInt64, UInt64) = (0xCBF2_9CE4_8422_2325, 1, 2, 3)
+    var hash: UInt64 = 0
+    bytes.withUnsafeBytes { raw in
+      func word(_ offset: Int) -> UInt64 { raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) }
+      func mix(_ lane: inout UInt64, _ value: UInt64) {
+        lane = (lane ^ value) &* prime
+        lane ^= lane >> 29
+      }
+      let blocks = raw.count / 32
+      for block in 0..<blocks {
+        let offset = block * 32
+        mix(&lanes.0, word(offset))
+        mix(&lanes.1, word(offset + 8))
+        mix(&lanes.2, word(offset + 16))
+        mix(&lanes.3, word(offset + 24))
+      }
+      hash = lanes.0
+      for lane in [lanes.1, lanes.2, lanes.3] { mix(&hash, lane) }
+      for index in (blocks * 32)..<raw.count { mix(&hash, UInt64(raw[index])) }
+    }
+    hash = (hash ^ UInt64(bytes.count)) &* prime
+    let digits = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
 
   /// An entry's header line and payload, read straight into two arrays (a snapshot of a large project is
   /// over a megabyte: no `Data` and no copy of it to hash); nil when it cannot be read or is too short.
@@ -101,7 +133,7 @@ public struct XcodeCache: Sendable {
 
   private static func decode(header: [UInt8], payload: [UInt8], planID: (String) -> String) -> XcodeSnapshot? {
     guard header.last == 10,
-      String(decoding: header.dropLast(), as: UTF8.self) == format + " " + ManifestCache.gitBlobID(of: payload)
+      String(decoding: header.dropLast(), as: UTF8.self) == format + " " + checksum(payload)
     else { return nil }
     var reader = ArchiveReader(bytes: payload[...])
     guard let plans = try? reader.strings(), plans.count % 2 == 0 else { return nil }
@@ -123,7 +155,7 @@ public struct XcodeCache: Sendable {
     var writer = ArchiveWriter()
     writer.strings(snapshot.planInputs.flatMap { [$0.path, $0.blobID] })
     let payload = writer.bytes + XcodeArchive.encode(snapshot)
-    let header = Self.format + " " + ManifestCache.gitBlobID(of: payload) + "\n"
+    let header = Self.format + " " + Self.checksum(payload) + "\n"
     Self.writeAtomically(Array(header.utf8) + payload, to: path)
   }
 

@@ -9,6 +9,9 @@ public struct PBXDocument: Sendable {
   public var objects: [String: PlistValue]
   public var rootObject: String
   public var objectVersion: String
+  /// The ids of the folder-synchronised groups (`PBXFileSystemSynchronizedRootGroup`), sorted: found while
+  /// `init` checks every object, so that resolving does not look at every object again for them.
+  public private(set) var synchronizedGroups: [String]
 
   /// Checks the top level (`objects`, `rootObject` naming a `PBXProject`).
   public init(projectPath: String, revision: String, plist: PlistValue) throws(XcodeError) {
@@ -18,10 +21,12 @@ public struct PBXDocument: Sendable {
     guard let objects = plist["objects"]?.dictionary else {
       throw .malformedProject(path: file, revision: revision, reason: "it has no `objects` dictionary")
     }
+    var groups: [String] = []
     for (id, value) in objects {
-      guard case .dictionary(let fields) = value, case .string = fields["isa"] else {
+      guard case .dictionary(let fields) = value, case .string(let isa) = fields["isa"] else {
         throw .malformedProject(path: file, revision: revision, reason: "object \(id) has no `isa`")
       }
+      if isa == "PBXFileSystemSynchronizedRootGroup" { groups.append(id) }
     }
     guard let root = plist["rootObject"]?.string else {
       throw .malformedProject(path: file, revision: revision, reason: "it has no `rootObject`")
@@ -32,6 +37,7 @@ public struct PBXDocument: Sendable {
     self.objects = objects
     self.rootObject = root
     self.objectVersion = plist["objectVersion"]?.string ?? ""
+    self.synchronizedGroups = groups.sorted()
   }
 
   public var filePath: String { projectPath + "/project.pbxproj" }

@@ -388,12 +388,8 @@ public struct ProjectResolver {
   /// Synchronised-folder membership exceptions per target id: (folder group id, files relative to it).
   private func membershipExceptions() -> [String: [(group: String, files: [String])]] {
     var result: [String: [(group: String, files: [String])]] = [:]
-    // Only the synchronised groups are sorted (by id, for a stable order), not every object.
-    var groups: [String] = []
-    for (id, object) in document.objects where object["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" {
-      groups.append(id)
-    }
-    for groupID in groups.sorted() {
+    // The synchronised groups, by id (a stable order), as the document found them.
+    for groupID in document.synchronizedGroups {
       let group = document.objects[groupID]
       for exceptionID in group?["exceptions"]?.strings ?? [] {
         guard let exception = document.objects[exceptionID],

@@ -1,4 +1,5 @@
 import Foundation
+import PackageLoading
 import PackageModel
 import Testing
 import XcodeFixtures
@@ -88,6 +89,25 @@ import XcodeModel
       #expect(same(cold, again))
       #expect(load(app).fromCache)
     }
+  }
+
+  /// An entry written by version 1 (a SHA-1 header over the same payload) at the path of the current key
+  /// is a miss, read again and overwritten in the current format.
+  @Test func anEntryOfTheFormerFormatIsReadAgain() throws {
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let app = ImplicitDependencyTests.app()
+    let cold = load(app)
+    let entry = directory + "/" + (try FileManager.default.contentsOfDirectory(atPath: directory))[0]
+    let bytes = [UInt8](try #require(FileManager.default.contents(atPath: entry)))
+    let payload = Array(bytes.dropFirst(XcodeCache.headerLength))
+    let former = "ripple-xcode-snapshot-1 " + ManifestCache.gitBlobID(of: payload) + "\n"
+    try Data(Array(former.utf8) + payload).write(to: URL(fileURLWithPath: entry))
+    let again = load(app)
+    #expect(!again.fromCache)
+    #expect(same(cold, again))
+    let rewritten = [UInt8](try #require(FileManager.default.contents(atPath: entry)))
+    #expect(rewritten.starts(with: Array((XcodeCache.format + " ").utf8)))
+    #expect(load(app).fromCache)
   }
 
   /// The merge kept for the head side is reused only for the same Xcode key, test plans, manifests and
