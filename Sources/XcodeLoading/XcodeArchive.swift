@@ -53,7 +53,9 @@ enum XcodeArchive {
         }
         w.strings(target.linkedProducts)
         w.optional(target.productFile)
+        w.strings(target.linkerFlagProducts.flatMap { [$0.product, $0.flag] })
       }
+      w.strings(project.warnings)
     }
     w.count(snapshot.workspaces.count)
     for workspace in snapshot.workspaces {
@@ -126,12 +128,18 @@ enum XcodeArchive {
           }
           target.linkedProducts = try r.strings()
           target.productFile = try r.optional()
+          let flags = try r.strings()
+          guard flags.count % 2 == 0 else { return nil }
+          target.linkerFlagProducts = stride(from: 0, to: flags.count, by: 2).map {
+            LinkerFlags.Use(product: flags[$0], flag: flags[$0 + 1])
+          }
           targets.append(target)
         }
-        snapshot.projects.append(
-          XcodeProject(
-            path: path, name: name, sourceRoot: sourceRoot, fingerprint: fingerprint, targets: targets,
-            packageReferences: references, fileReferences: fileReferences))
+        var project = XcodeProject(
+          path: path, name: name, sourceRoot: sourceRoot, fingerprint: fingerprint, targets: targets,
+          packageReferences: references, fileReferences: fileReferences)
+        project.warnings = try r.strings()
+        snapshot.projects.append(project)
       }
       for _ in 0..<(try r.count()) {
         snapshot.workspaces.append(XcodeWorkspace(path: try r.string(), references: try r.strings()))

@@ -18,7 +18,7 @@ public struct XcodeCache: Sendable {
   /// The layer this cache writes, when it is not the shared one.
   public let overlay: String?
 
-  static let format = "ripple-xcode-snapshot-1"
+  static let format = "ripple-xcode-snapshot-2"
 
   /// The last snapshot decoded or stored in this process: base and head usually share one.
   private static let recent = Locked<(key: String, snapshot: XcodeSnapshot)?>(nil)

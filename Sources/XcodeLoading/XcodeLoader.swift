@@ -16,8 +16,11 @@ public struct XcodeSnapshot: Sendable {
   public var failures: [XcodeError] = []
   /// The projects left out because their `project.pbxproj` could not be read.
   public var failedProjects: [String] = []
-  /// The test plans the schemes name, with their blob ids ("" when absent): part of the cache entry.
+  /// The test plans the schemes name and the xcconfig files the projects' configurations read (with their
+  /// includes), with their blob ids ("" when absent): part of the cache entry, checked when it is read.
   public var planInputs: [XcodeCache.Input] = []
+  /// The projects' warnings (a missing xcconfig include, a variable Ripple cannot expand), in path order.
+  public var warnings: [String] { projects.flatMap(\.warnings) }
   /// Whether this came from the Xcode cache (nothing was parsed).
   public var fromCache = false
   /// The Xcode cache key of the files this was read from (nil: not read through `XcodeLoader.load`).
@@ -110,13 +113,20 @@ public enum XcodeLoader {
       if let bytes = bytesRead.removeValue(forKey: path) { return bytes }
       return try Self.read(path, in: tree, error: makeError)
     }
+    // The xcconfig files the configurations read: their blob ids join the cache entry like test plans'.
+    var configFiles: Set<String> = []
     for path in found.projects {
       do throws(XcodeError) {
         let bytes = try read(path + "/project.pbxproj") {
           .malformedProject(path: $0, revision: tree.label, reason: $1)
         }
         let document = try ProjectFileReader.document(bytes, projectPath: path, revision: tree.label)
-        snapshot.projects.append(try ProjectResolver.resolve(document, repositoryRoot: tree.workingDirectoryRoot))
+        let xcconfigs = XcconfigReader(repositoryRoot: tree.workingDirectoryRoot) { file in
+          configFiles.insert(file)
+          return (try? tree.read(file)) ?? nil
+        }
+        snapshot.projects.append(
+          try ProjectResolver.resolve(document, repositoryRoot: tree.workingDirectoryRoot, xcconfigs: xcconfigs))
       } catch {
         snapshot.failures.append(error)
         snapshot.failedProjects.append(path)
@@ -149,7 +159,7 @@ public enum XcodeLoader {
         snapshot.failures.append(error)
       }
     }
-    snapshot.planInputs = plans.sorted().map { XcodeCache.Input(path: $0, blobID: blobID($0)) }
+    snapshot.planInputs = plans.union(configFiles).sorted().map { XcodeCache.Input(path: $0, blobID: blobID($0)) }
     if snapshot.failures.isEmpty { cache.store(snapshot, forKey: key) }
     return snapshot
   }

@@ -12,6 +12,7 @@ public struct PBXProjFixture: Sendable {
     case framework = "com.apple.product-type.framework"
     case unitTest = "com.apple.product-type.bundle.unit-test"
     case uiTest = "com.apple.product-type.bundle.ui-testing"
+    case staticLibrary = "com.apple.product-type.library.static"
 
     var fileExtension: String {
       switch self {
@@ -19,7 +20,13 @@ public struct PBXProjFixture: Sendable {
       case .appExtension: "appex"
       case .framework: "framework"
       case .unitTest, .uiTest: "xctest"
+      case .staticLibrary: "a"
       }
+    }
+
+    /// The product's file name, as Xcode names it: `Name.framework`, `libName.a`.
+    func productFile(_ name: String) -> String {
+      self == .staticLibrary ? "lib\(name).a" : "\(name).\(fileExtension)"
     }
   }
 
@@ -46,6 +53,8 @@ public struct PBXProjFixture: Sendable {
   private var targetAttributes: [(String, Value)] = []
   /// Project-wide build settings (Debug).
   public var projectSettings: [String: String] = ["SWIFT_VERSION": "5.0"]
+  /// The project's Debug configuration's xcconfig file (a file reference id).
+  public var projectBaseConfiguration: String?
 
   public init() {
     projectID = "0000000000000000000000AA"
@@ -110,7 +119,10 @@ public struct PBXProjFixture: Sendable {
 
   /// A file reference at `path` relative to its group (or as `sourceTree` says).
   public mutating func file(_ path: String, in group: String? = nil, sourceTree: String = "<group>") -> String {
-    let type = path.hasSuffix(".swift") ? "sourcecode.swift" : path.hasSuffix(".plist") ? "text.plist.xml" : "file"
+    let type =
+      path.hasSuffix(".swift")
+      ? "sourcecode.swift"
+      : path.hasSuffix(".plist") ? "text.plist.xml" : path.hasSuffix(".xcconfig") ? "text.xcconfig" : "file"
     let id = add(
       "PBXFileReference",
       [("lastKnownFileType", .string(type)), ("path", .string(path)), ("sourceTree", .string(sourceTree))],
@@ -221,7 +233,7 @@ public struct PBXProjFixture: Sendable {
     synchronized: [String] = [], settings: [String: String] = [:], dependencies: [String] = [],
     products: [ProductUse] = [], host: String? = nil, id: String? = nil,
     foreignDependencies: [(portal: String, remoteID: String, name: String)] = [], linked: [String] = [],
-    embedded: [String] = []
+    embedded: [String] = [], baseConfiguration: String? = nil
   ) -> String {
     let targetID = id ?? newID()
     func buildFiles(_ refs: [String]) -> [Value] {
@@ -317,12 +329,13 @@ public struct PBXProjFixture: Sendable {
       dependencyIDs.append(
         .string(add("PBXTargetDependency", [("name", .string(foreign.name)), ("targetProxy", .string(proxy))])))
     }
-    let configuration = add(
-      "XCBuildConfiguration",
-      [
-        ("buildSettings", .dictionary(buildSettings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
-        ("name", .string("Debug")),
-      ], comment: "Debug")
+    var configurationFields: [(String, Value)] = []
+    if let baseConfiguration { configurationFields.append(("baseConfigurationReference", .string(baseConfiguration))) }
+    configurationFields += [
+      ("buildSettings", .dictionary(buildSettings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+      ("name", .string("Debug")),
+    ]
+    let configuration = add("XCBuildConfiguration", configurationFields, comment: "Debug")
     let list = add(
       "XCConfigurationList",
       [
@@ -332,8 +345,9 @@ public struct PBXProjFixture: Sendable {
     let product = add(
       "PBXFileReference",
       [
-        ("explicitFileType", .string("wrapper." + type.fileExtension)), ("includeInIndex", .string("0")),
-        ("path", .string("\(name).\(type.fileExtension)")), ("sourceTree", .string("BUILT_PRODUCTS_DIR")),
+        ("explicitFileType", .string(type == .staticLibrary ? "archive.ar" : "wrapper." + type.fileExtension)),
+        ("includeInIndex", .string("0")),
+        ("path", .string(type.productFile(name))), ("sourceTree", .string("BUILT_PRODUCTS_DIR")),
       ])
     append(child: product, to: productsGroup)
     var fields: [(String, Value)] = [
@@ -369,7 +383,7 @@ public struct PBXProjFixture: Sendable {
         projectConfiguration,
         Object(
           isa: "XCBuildConfiguration",
-          fields: [
+          fields: (projectBaseConfiguration.map { [("baseConfigurationReference", Value.string($0))] } ?? []) + [
             (
               "buildSettings",
               .dictionary(projectSettings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
