@@ -73,6 +73,8 @@ enum XcodeArchive {
         w.string(plan.path)
         w.count(plan.isDefault ? 1 : 0)
       }
+      w.entries(scheme.buildEntries)
+      w.count(scheme.buildsImplicitDependencies ? 1 : 0)
     }
     let plans = snapshot.testPlans.values.sorted { $0.path < $1.path }
     w.count(plans.count)
@@ -153,8 +155,10 @@ enum XcodeArchive {
         for _ in 0..<(try r.count()) {
           plans.append(XcodeScheme.TestPlanReference(path: try r.string(), isDefault: try r.count() == 1))
         }
-        snapshot.schemes.append(
-          XcodeScheme(name: name, path: path, container: container, testables: testables, testPlans: plans))
+        var scheme = XcodeScheme(name: name, path: path, container: container, testables: testables, testPlans: plans)
+        scheme.buildEntries = try r.entries()
+        scheme.buildsImplicitDependencies = try r.count() == 1
+        snapshot.schemes.append(scheme)
       }
       for _ in 0..<(try r.count()) {
         let path = try r.string()
