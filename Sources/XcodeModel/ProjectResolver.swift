@@ -79,7 +79,7 @@ public struct ProjectResolver {
     var targets: [XcodeTarget] = []
     for id in targetIDs {
       let object = try document.object(id, from: "PBXProject.targets")
-      guard object["isa"]?.string == "PBXNativeTarget" else { continue }
+      guard Self.targetKinds.contains(object["isa"]?.string ?? "") else { continue }
       targets.append(
         try target(
           id, object, names: names, productOwners: productOwners, productFiles: productFiles,
@@ -196,6 +196,28 @@ public struct ProjectResolver {
     for configuration in levels {
       for value in configuration.values("OTHER_LDFLAGS") {
         flagged.formUnion(LinkerFlags.uses(in: BuildSettingWords.split(value.text)))
+      }
+    }
+
+    // A legacy target runs an external tool (`make`) in a folder: what the folder holds may be its input.
+    let isa = object["isa"]?.string ?? ""
+    if isa == "PBXLegacyTarget" {
+      var legacy: [String: PlistValue] = [:]
+      for key in ["buildToolPath", "buildArgumentsString", "buildWorkingDirectory", "passBuildSettingsInEnvironment"] {
+        legacy[key] = object[key]
+      }
+      fingerprint["legacy"] = .dictionary(legacy)
+      let directory = object["buildWorkingDirectory"]?.string ?? ""
+      let tool = object["buildToolPath"]?.string ?? ""
+      for configuration in levels {
+        paths +=
+          directory.isEmpty
+          ? [sourceRoot]
+          : settingPaths(configuration.expand(directory), setting: "`buildWorkingDirectory`", user: user)
+        // A tool of the repository (`$(SRCROOT)/scripts/build.sh`); a bare name is looked up in PATH.
+        if tool.contains("/") {
+          paths += settingPaths(configuration.expand(tool), setting: "`buildToolPath`", user: user)
+        }
       }
     }
 
@@ -329,7 +351,8 @@ public struct ProjectResolver {
         foreignDependencies.map { .string($0.project + ":" + $0.target) })
     }
     var target = XcodeTarget(
-      id: id, name: name, productType: productType, kind: XcodeTarget.kind(ofProductType: productType),
+      id: id, name: name, productType: productType,
+      kind: isa == "PBXNativeTarget" ? XcodeTarget.kind(ofProductType: productType) : .aggregate,
       paths: Self.unique(paths), excludedPaths: Self.unique(excluded), dependencies: dependencyNames, host: host,
       productDependencies: Array(Set(products)).sorted {
         ($0.name, $0.packageReference ?? "") < ($1.name, $1.packageReference ?? "")
@@ -343,6 +366,9 @@ public struct ProjectResolver {
     }
     return target
   }
+
+  /// The targets that are nodes of the graph: native ones, and aggregate and legacy ones (kind `aggregate`).
+  static let targetKinds: Set<String> = ["PBXNativeTarget", "PBXAggregateTarget", "PBXLegacyTarget"]
 
   /// The phases whose files Xcode's "Find Implicit Dependencies" looks at: linked and embedded products.
   static let linkingPhases: Set<String> = ["PBXFrameworksBuildPhase", "PBXCopyFilesBuildPhase"]

@@ -365,6 +365,66 @@ public struct PBXProjFixture: Sendable {
     return targetID
   }
 
+  /// An aggregate target (`PBXAggregateTarget`) running a shell script whose inputs are `scriptInputs`.
+  @discardableResult
+  public mutating func aggregateTarget(_ name: String, scriptInputs: [String], dependencies: [String] = []) -> String {
+    let script = add(
+      "PBXShellScriptBuildPhase",
+      [
+        ("buildActionMask", .string("2147483647")), ("files", .list([])),
+        ("inputPaths", .list(scriptInputs.map(Value.string))), ("outputPaths", .list([])),
+        ("runOnlyForDeploymentPostprocessing", .string("0")), ("shellPath", .string("/bin/sh")),
+        ("shellScript", .string("./generate.sh\n")),
+      ])
+    return otherTarget(
+      "PBXAggregateTarget", name, fields: [("buildPhases", .list([.string(script)]))], dependencies: dependencies)
+  }
+
+  /// A legacy target (`PBXLegacyTarget`): `tool` run with `arguments` in `workingDirectory`.
+  @discardableResult
+  public mutating func legacyTarget(_ name: String, tool: String, arguments: String, workingDirectory: String)
+    -> String
+  {
+    otherTarget(
+      "PBXLegacyTarget", name,
+      fields: [
+        ("buildArgumentsString", .string(arguments)), ("buildPhases", .list([])), ("buildToolPath", .string(tool)),
+        ("buildWorkingDirectory", .string(workingDirectory)), ("passBuildSettingsInEnvironment", .string("1")),
+      ], dependencies: [])
+  }
+
+  private mutating func otherTarget(
+    _ isa: String, _ name: String, fields extra: [(String, Value)], dependencies: [String]
+  ) -> String {
+    let targetID = newID()
+    var dependencyIDs: [Value] = []
+    for dependency in dependencies {
+      let proxy = add(
+        "PBXContainerItemProxy",
+        [
+          ("containerPortal", .string(projectID)), ("proxyType", .string("1")),
+          ("remoteGlobalIDString", .string(dependency)), ("remoteInfo", .string(targetName(dependency) ?? "")),
+        ])
+      dependencyIDs.append(
+        .string(add("PBXTargetDependency", [("target", .string(dependency)), ("targetProxy", .string(proxy))])))
+    }
+    let configuration = add(
+      "XCBuildConfiguration", [("buildSettings", .dictionary([])), ("name", .string("Debug"))], comment: "Debug")
+    let list = add(
+      "XCConfigurationList",
+      [
+        ("buildConfigurations", .list([.string(configuration)])), ("defaultConfigurationIsVisible", .string("0")),
+        ("defaultConfigurationName", .string("Debug")),
+      ])
+    let fields: [(String, Value)] =
+      [("buildConfigurationList", .string(list))] + extra + [
+        ("dependencies", .list(dependencyIDs)), ("name", .string(name)), ("productName", .string(name)),
+      ]
+    _ = add(isa, fields, comment: name, id: targetID)
+    targetIDs.append(targetID)
+    return targetID
+  }
+
   private func targetName(_ id: String) -> String? {
     guard let object = objects.first(where: { $0.id == id })?.object else { return nil }
     for (key, value) in object.fields where key == "name" { if case .string(let s) = value { return s } }
