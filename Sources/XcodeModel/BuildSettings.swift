@@ -54,14 +54,23 @@ public struct BuildSettingAssignment: Sendable, Hashable {
 /// assignment in file order. Evaluation keeps every value a setting may take: the last unconditional
 /// assignment and every conditional one above it (a condition Ripple does not evaluate may hold), each
 /// with `$(inherited)` the value below it.
-public struct BuildSettings: Sendable {
+public struct BuildSettings {
   public var assignments: [BuildSettingAssignment]
   /// Values Xcode defines itself (`TARGET_NAME`, `PROJECT_NAME`, `SRCROOT`, …), used when no level sets them.
   public var builtins: [String: String]
 
+  /// Values already worked out, by name and level: each is evaluated once, so settings that refer to
+  /// each other many times over cost their count, not the number of paths through them.
+  private let memo = Memo()
+
   public init(assignments: [BuildSettingAssignment], builtins: [String: String]) {
     self.assignments = assignments
     self.builtins = builtins
+  }
+
+  private final class Memo {
+    var values: [String: [Value]?] = [:]
+    var evaluating: Set<String> = []
   }
 
   /// One value of a setting with its variables expanded; `unresolved`: the variables neither set nor
@@ -84,7 +93,17 @@ public struct BuildSettings: Sendable {
 
   /// Nil: nothing at or below `end` sets `name`.
   private func values(_ name: String, below end: Int, depth: Int) -> [Value]? {
-    guard depth < 16 else { return [Value(text: "", unresolved: [name])] }
+    let key = "\(end) \(name)"
+    if let known = memo.values[key] { return known }
+    // A setting that refers to itself (through others) cannot be resolved, as in Xcode.
+    guard depth < 64, memo.evaluating.insert(key).inserted else { return [Value(text: "", unresolved: [name])] }
+    let result = evaluate(name, below: end, depth: depth)
+    memo.evaluating.remove(key)
+    memo.values[key] = .some(result)
+    return result
+  }
+
+  private func evaluate(_ name: String, below end: Int, depth: Int) -> [Value]? {
     var found: [Int] = []
     var index = end - 1
     var complete = false
@@ -168,7 +187,7 @@ public struct BuildSettings: Sendable {
 
   /// The values of one reference: `inherited`, `NAME`, `NAME:operator…`, a name built of other references.
   private func lookup(_ reference: String, name: String, inheritedBelow: Int, depth: Int) -> [Value] {
-    guard depth < 16 else { return [Value(text: "", unresolved: [reference])] }
+    guard depth < 64 else { return [Value(text: "", unresolved: [reference])] }
     var results: [Value] = []
     // A name that is itself made of references (`$(CONFIG_$(CONFIGURATION))`): each expansion of it.
     for spelled in expand(reference, name: name, inheritedBelow: inheritedBelow, depth: depth + 1) {

@@ -181,6 +181,25 @@ import XcodeModel
     #expect(settings.expand("${TARGET_NAME}.app").map(\.text) == ["App.app"])
   }
 
+  @Test func settingsReferringToEachOtherEndUnresolvedAndLongChainsResolve() {
+    let cycle = BuildSettings(
+      assignments: [
+        BuildSettingAssignment(name: "PING", conditional: false, value: "$(PONG)$(PONG)$(PONG)"),
+        BuildSettingAssignment(name: "PONG", conditional: false, value: "$(PING)$(PING)$(PING)"),
+      ], builtins: [:])
+    #expect(cycle.values("PING").allSatisfy { $0.unresolved.contains("PING") })
+    // A chain of 25 settings, each naming the next: no cycle, so it resolves.
+    var chain = (0..<25).map {
+      BuildSettingAssignment(name: "C\($0)", conditional: false, value: "$(C\($0 + 1))/\($0)")
+    }
+    chain.append(BuildSettingAssignment(name: "C25", conditional: false, value: "x"))
+    let values = BuildSettings(assignments: chain, builtins: [:]).values("C0")
+    #expect(
+      values == [
+        BuildSettings.Value(text: "x/" + (0..<25).reversed().map(String.init).joined(separator: "/"), unresolved: [])
+      ])
+  }
+
   // MARK: - xcconfig files
 
   @Test func anXcconfigAndItsIncludeFeedTheFlags() throws {
