@@ -50,7 +50,7 @@ public enum XcodeLoader {
     let listed = Set(files)
     let workspaces = found.workspaces.filter { listed.contains($0 + "/contents.xcworkspacedata") }
     let schemes = (found.projects + found.workspaces).sorted().flatMap { container in
-      XcodeDiscovery.sharedSchemes(of: container, in: files).map { (container, $0) }
+      XcodeDiscovery.schemes(of: container, in: files).map { (container, $0) }
     }
     return load(tree, found: found, workspaces: workspaces, schemes: schemes, cache: cache)
   }
@@ -67,8 +67,12 @@ public enum XcodeLoader {
     var failures: [XcodeError] = []
     for container in (found.projects + found.workspaces).sorted() {
       do {
-        let listed = try tree.files(under: container + "/xcshareddata/xcschemes")
-        schemes += XcodeDiscovery.sharedSchemes(of: container, in: listed.sorted()).map { (container, $0) }
+        var listed = try tree.files(under: container + "/xcshareddata/xcschemes")
+        // No shared scheme: its users' schemes are the ones Xcode offers.
+        if XcodeDiscovery.sharedSchemes(of: container, in: listed).isEmpty {
+          listed = try tree.files(under: container + "/xcuserdata")
+        }
+        schemes += XcodeDiscovery.schemes(of: container, in: listed.sorted()).map { (container, $0) }
       } catch {
         failures.append(
           .malformedScheme(

@@ -2,7 +2,7 @@ import RippleCore
 
 /// A shared scheme (`xcshareddata/xcschemes/NAME.xcscheme`) as far as testing goes: what its test action
 /// tests, directly or through test plans, and what its build action builds and whether it finds implicit
-/// dependencies. User schemes (`xcuserdata`) are not read.
+/// dependencies. A container's user schemes (`xcuserdata`) are read only when it shares none.
 public struct XcodeScheme: Sendable, Hashable {
   public var name: String
   /// The repo-relative `.xcscheme` file.
