@@ -16,14 +16,18 @@ enum XcodeOwnership {
 
   /// Files of a project or workspace of the graphs that ownership does not decide: `project.pbxproj`
   /// (compared entry by entry, like a manifest), a workspace's `contents.xcworkspacedata` (its entries decide
-  /// the implicit edges between its projects, compared in the graphs), a `Package.resolved` (the pin rule) and `xcuserdata` (personal state, never
-  /// selects anything).
+  /// the implicit edges between its projects, compared in the graphs), a `Package.resolved` (the pin rule) and `xcuserdata` (personal state, selects
+  /// nothing, except a user scheme read because the container shares none: the targets it tests own it).
   static func isProjectFile(_ path: String, in graphs: [PackageGraph]) -> Bool {
     guard let bundle = projectBundle(of: path), graphs.contains(where: { $0.package(at: bundle)?.origin != nil })
     else { return false }
     let inner = RepoPath.relative(path, to: bundle)
-    return inner == "project.pbxproj" || inner == "contents.xcworkspacedata" || Ownership.isResolvedFile(path)
-      || inner.hasPrefix("xcuserdata/") || inner.contains("/xcuserdata/")
+    if inner == "project.pbxproj" || inner == "contents.xcworkspacedata" || Ownership.isResolvedFile(path) {
+      return true
+    }
+    guard inner.hasPrefix("xcuserdata/") || inner.contains("/xcuserdata/") else { return false }
+    // A user scheme read in place of shared ones is owned by the targets it tests.
+    return !(path.hasSuffix(".xcscheme") && graphs.contains { !listedOwners(of: path, in: $0).isEmpty })
   }
 
   /// A shared scheme: it selects the test targets it tests (they list it), and nothing when it tests none.

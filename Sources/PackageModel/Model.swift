@@ -97,6 +97,9 @@ public enum TargetKind: String, Sendable, Codable, Hashable {
   case uiTest
   /// Any other Xcode product type (bundles, XPC services, …).
   case bundle
+  /// An Xcode aggregate target (`PBXAggregateTarget`) or legacy target running an external build tool
+  /// (`PBXLegacyTarget`): no product of its own.
+  case aggregate
 
   public var isTest: Bool { self == .test || self == .unitTest || self == .uiTest }
 }

@@ -62,6 +62,8 @@ extension Workspace {
         let xcode = XcodeGraphs.merge(
           loaded.graph, tree: tree, excludePackages: selection.excludePackages,
           cache: XcodeCache(beside: services.manifestCache))
+        // The head side's, which the selection is for.
+        if side == "head" { warnings += xcode.warnings }
         var errors: [any RippleError] = []
         if let error = PackageGraphError.combining(loaded.failures) { errors.append(error) }
         if let error = XcodeError.combining(xcode.failures) { errors.append(error) }

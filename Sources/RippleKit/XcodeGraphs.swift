@@ -16,6 +16,8 @@ public enum XcodeGraphs {
     public var failures: [XcodeError]
     /// The projects left out of `graph`.
     public var failedProjects: [String]
+    /// What the projects could not fully resolve (a missing xcconfig include, a variable Ripple cannot expand).
+    public var warnings: [String] = []
   }
 
   /// `graph` with the Xcode projects of `tree` added.
@@ -46,7 +48,7 @@ public enum XcodeGraphs {
     let snapshot = XcodeLoader.load(tree, markers: markers, excludePackages: excludePackages, cache: cache)
     return Merged(
       graph: XcodeLoader.merge(snapshot, into: graph, files: manifests), failures: snapshot.failures,
-      failedProjects: snapshot.failedProjects)
+      failedProjects: snapshot.failedProjects, warnings: snapshot.warnings)
   }
 
   /// Whether a package path of a report is an Xcode project (its tests run through xcodebuild, not

@@ -23,8 +23,11 @@ public enum SchemeReader {
     }
     let file = path.split(separator: "/").last.map(String.init) ?? path
     let name = file.hasSuffix(".xcscheme") ? String(file.dropLast(9)) : file
-    return XcodeScheme(
+    var scheme = XcodeScheme(
       name: name, path: path, container: container, testables: delegate.testables, testPlans: delegate.plans)
+    scheme.buildEntries = delegate.buildEntries
+    scheme.buildsImplicitDependencies = delegate.buildsImplicitDependencies
+    return scheme
   }
 
   private final class Delegate: NSObject, XMLParserDelegate {
@@ -36,6 +39,9 @@ public enum SchemeReader {
     var testableSkipped: Bool?
     var testables: [TestEntry] = []
     var plans: [XcodeScheme.TestPlanReference] = []
+    var inBuildEntry = false
+    var buildEntries: [TestEntry] = []
+    var buildsImplicitDependencies = true
 
     init(base: String) { self.base = base }
 
@@ -47,6 +53,16 @@ public enum SchemeReader {
       switch name {
       case "Scheme": sawScheme = true
       case "TestAction": inTestAction = true
+      case "BuildAction": buildsImplicitDependencies = attributes["buildImplicitDependencies"] != "NO"
+      case "BuildActionEntry": inBuildEntry = true
+      case "BuildableReference" where inBuildEntry:
+        guard
+          let container = attributes["ReferencedContainer"].flatMap({ XcodeScheme.resolveReference($0, base: base) })
+        else { return }
+        let name = attributes["BlueprintName"] ?? ""
+        buildEntries.append(
+          TestEntry(
+            container: container, identifier: attributes["BlueprintIdentifier"] ?? name, name: name, enabled: true))
       case "TestableReference" where inTestAction: testableSkipped = attributes["skipped"] == "YES"
       case "BuildableReference" where inTestAction:
         // The first BuildableReference of a TestableReference names the test target.
@@ -72,6 +88,7 @@ public enum SchemeReader {
       depth -= 1
       if name == "TestAction" { inTestAction = false }
       if name == "TestableReference" { testableSkipped = nil }
+      if name == "BuildActionEntry" { inBuildEntry = false }
     }
   }
 }

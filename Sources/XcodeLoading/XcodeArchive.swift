@@ -53,7 +53,9 @@ enum XcodeArchive {
         }
         w.strings(target.linkedProducts)
         w.optional(target.productFile)
+        w.strings(target.linkerFlagProducts.flatMap { [$0.product, $0.flag] })
       }
+      w.strings(project.warnings)
     }
     w.count(snapshot.workspaces.count)
     for workspace in snapshot.workspaces {
@@ -71,6 +73,8 @@ enum XcodeArchive {
         w.string(plan.path)
         w.count(plan.isDefault ? 1 : 0)
       }
+      w.entries(scheme.buildEntries)
+      w.count(scheme.buildsImplicitDependencies ? 1 : 0)
     }
     let plans = snapshot.testPlans.values.sorted { $0.path < $1.path }
     w.count(plans.count)
@@ -126,12 +130,18 @@ enum XcodeArchive {
           }
           target.linkedProducts = try r.strings()
           target.productFile = try r.optional()
+          let flags = try r.strings()
+          guard flags.count % 2 == 0 else { return nil }
+          target.linkerFlagProducts = stride(from: 0, to: flags.count, by: 2).map {
+            LinkerFlags.Use(product: flags[$0], flag: flags[$0 + 1])
+          }
           targets.append(target)
         }
-        snapshot.projects.append(
-          XcodeProject(
-            path: path, name: name, sourceRoot: sourceRoot, fingerprint: fingerprint, targets: targets,
-            packageReferences: references, fileReferences: fileReferences))
+        var project = XcodeProject(
+          path: path, name: name, sourceRoot: sourceRoot, fingerprint: fingerprint, targets: targets,
+          packageReferences: references, fileReferences: fileReferences)
+        project.warnings = try r.strings()
+        snapshot.projects.append(project)
       }
       for _ in 0..<(try r.count()) {
         snapshot.workspaces.append(XcodeWorkspace(path: try r.string(), references: try r.strings()))
@@ -145,8 +155,10 @@ enum XcodeArchive {
         for _ in 0..<(try r.count()) {
           plans.append(XcodeScheme.TestPlanReference(path: try r.string(), isDefault: try r.count() == 1))
         }
-        snapshot.schemes.append(
-          XcodeScheme(name: name, path: path, container: container, testables: testables, testPlans: plans))
+        var scheme = XcodeScheme(name: name, path: path, container: container, testables: testables, testPlans: plans)
+        scheme.buildEntries = try r.entries()
+        scheme.buildsImplicitDependencies = try r.count() == 1
+        snapshot.schemes.append(scheme)
       }
       for _ in 0..<(try r.count()) {
         let path = try r.string()

@@ -31,11 +31,28 @@ public enum XcodeDiscovery {
   }
 
   /// The shared schemes of a project or workspace: `xcshareddata/xcschemes/*.xcscheme` (user schemes under
-  /// `xcuserdata` are personal and not read).
+  /// `xcuserdata` are read only when it has none: `userSchemes`).
   public static func sharedSchemes(of container: String, in files: [String]) -> [String] {
     let folder = container + "/xcshareddata/xcschemes/"
     return files.filter {
       $0.hasPrefix(folder) && $0.hasSuffix(".xcscheme") && !$0.dropFirst(folder.count).contains("/")
     }
+  }
+
+  /// The personal schemes of a project or workspace (`xcuserdata/NAME.xcuserdatad/xcschemes/*.xcscheme`),
+  /// every user's, sorted: what Xcode shows when the container shares no scheme.
+  public static func userSchemes(of container: String, in files: [String]) -> [String] {
+    let folder = container + "/xcuserdata/"
+    return files.filter { file in
+      guard file.hasPrefix(folder), file.hasSuffix(".xcscheme") else { return false }
+      let parts = file.dropFirst(folder.count).split(separator: "/", omittingEmptySubsequences: false)
+      return parts.count == 3 && parts[0].hasSuffix(".xcuserdatad") && parts[1] == "xcschemes"
+    }.sorted()
+  }
+
+  /// The shared schemes of `container`, else (none shared) its users' schemes.
+  public static func schemes(of container: String, in files: [String]) -> [String] {
+    let shared = sharedSchemes(of: container, in: files)
+    return shared.isEmpty ? userSchemes(of: container, in: files) : shared
   }
 }

@@ -16,8 +16,11 @@ public struct XcodeSnapshot: Sendable {
   public var failures: [XcodeError] = []
   /// The projects left out because their `project.pbxproj` could not be read.
   public var failedProjects: [String] = []
-  /// The test plans the schemes name, with their blob ids ("" when absent): part of the cache entry.
+  /// The test plans the schemes name and the xcconfig files the projects' configurations read (with their
+  /// includes), with their blob ids ("" when absent): part of the cache entry, checked when it is read.
   public var planInputs: [XcodeCache.Input] = []
+  /// The projects' warnings (a missing xcconfig include, a variable Ripple cannot expand), in path order.
+  public var warnings: [String] { projects.flatMap(\.warnings) }
   /// Whether this came from the Xcode cache (nothing was parsed).
   public var fromCache = false
   /// The Xcode cache key of the files this was read from (nil: not read through `XcodeLoader.load`).
@@ -47,7 +50,7 @@ public enum XcodeLoader {
     let listed = Set(files)
     let workspaces = found.workspaces.filter { listed.contains($0 + "/contents.xcworkspacedata") }
     let schemes = (found.projects + found.workspaces).sorted().flatMap { container in
-      XcodeDiscovery.sharedSchemes(of: container, in: files).map { (container, $0) }
+      XcodeDiscovery.schemes(of: container, in: files).map { (container, $0) }
     }
     return load(tree, found: found, workspaces: workspaces, schemes: schemes, cache: cache)
   }
@@ -64,8 +67,12 @@ public enum XcodeLoader {
     var failures: [XcodeError] = []
     for container in (found.projects + found.workspaces).sorted() {
       do {
-        let listed = try tree.files(under: container + "/xcshareddata/xcschemes")
-        schemes += XcodeDiscovery.sharedSchemes(of: container, in: listed.sorted()).map { (container, $0) }
+        var listed = try tree.files(under: container + "/xcshareddata/xcschemes")
+        // No shared scheme: its users' schemes are the ones Xcode offers.
+        if XcodeDiscovery.sharedSchemes(of: container, in: listed).isEmpty {
+          listed = try tree.files(under: container + "/xcuserdata")
+        }
+        schemes += XcodeDiscovery.schemes(of: container, in: listed.sorted()).map { (container, $0) }
       } catch {
         failures.append(
           .malformedScheme(
@@ -110,13 +117,20 @@ public enum XcodeLoader {
       if let bytes = bytesRead.removeValue(forKey: path) { return bytes }
       return try Self.read(path, in: tree, error: makeError)
     }
+    // The xcconfig files the configurations read: their blob ids join the cache entry like test plans'.
+    var configFiles: Set<String> = []
     for path in found.projects {
       do throws(XcodeError) {
         let bytes = try read(path + "/project.pbxproj") {
           .malformedProject(path: $0, revision: tree.label, reason: $1)
         }
         let document = try ProjectFileReader.document(bytes, projectPath: path, revision: tree.label)
-        snapshot.projects.append(try ProjectResolver.resolve(document, repositoryRoot: tree.workingDirectoryRoot))
+        let xcconfigs = XcconfigReader(repositoryRoot: tree.workingDirectoryRoot) { file in
+          configFiles.insert(file)
+          return (try? tree.read(file)) ?? nil
+        }
+        snapshot.projects.append(
+          try ProjectResolver.resolve(document, repositoryRoot: tree.workingDirectoryRoot, xcconfigs: xcconfigs))
       } catch {
         snapshot.failures.append(error)
         snapshot.failedProjects.append(path)
@@ -149,7 +163,7 @@ public enum XcodeLoader {
         snapshot.failures.append(error)
       }
     }
-    snapshot.planInputs = plans.sorted().map { XcodeCache.Input(path: $0, blobID: blobID($0)) }
+    snapshot.planInputs = plans.union(configFiles).sorted().map { XcodeCache.Input(path: $0, blobID: blobID($0)) }
     if snapshot.failures.isEmpty { cache.store(snapshot, forKey: key) }
     return snapshot
   }

@@ -1,5 +1,6 @@
 /// Xcode's "Find Implicit Dependencies" (docs/DESIGN.md, rule 12): a target that links or embeds a product
-/// (`Library.framework` in its Frameworks or Embed Frameworks phase) depends on the target that builds it,
+/// (`Library.framework` in its Frameworks or Embed Frameworks phase, or named by its `OTHER_LDFLAGS`:
+/// `-framework Library`) depends on the target that builds it,
 /// in its own project or in another project of the same workspace, without a `PBXTargetDependency`.
 ///
 /// Products are matched by file name. When several targets build a product of that name, each is an edge
@@ -11,9 +12,22 @@ public struct ImplicitDependencies: Sendable {
     public var project: String
     public var target: String
     public var product: String
+    /// The `OTHER_LDFLAGS` flag that names the product; nil when a build phase links or embeds it.
+    public var flag: String?
 
-    /// "links Library.framework, the product of Library/Library.xcodeproj:Library, implicitly".
-    public var reason: String { "links \(product), the product of \(project):\(target), implicitly" }
+    public init(project: String, target: String, product: String, flag: String? = nil) {
+      self.project = project
+      self.target = target
+      self.product = product
+      self.flag = flag
+    }
+
+    /// "links Library.framework, the product of Library/Library.xcodeproj:Library, implicitly", or with a
+    /// flag "links Library.framework through OTHER_LDFLAGS (-framework Library), the product of …".
+    public var reason: String {
+      let through = flag.map { " through OTHER_LDFLAGS (\($0))" } ?? ""
+      return "links \(product)\(through), the product of \(project):\(target), implicitly"
+    }
   }
 
   /// Product file name → the targets building it, by project path.
@@ -42,18 +56,27 @@ public struct ImplicitDependencies: Sendable {
   public func edges(of project: XcodeProject) -> [String: [Edge]] {
     var result: [String: [Edge]] = [:]
     let candidates = neighbours[project.path]
-    for target in project.targets where !target.linkedProducts.isEmpty {
-      var edges: Set<Edge> = []
-      for product in target.linkedProducts {
-        for producer in producers[product] ?? []
+    for target in project.targets where !target.linkedProducts.isEmpty || !target.linkerFlagProducts.isEmpty {
+      // One edge per producer: a build phase's first, else the first flag naming it.
+      var edges: [String: Edge] = [:]
+      let uses =
+        target.linkedProducts.map { (product: $0, flag: String?.none) }
+        + target.linkerFlagProducts.map { (product: $0.product, flag: Optional($0.flag)) }
+      for use in uses {
+        for producer in producers[use.product] ?? []
         where candidates?.contains(producer.project) ?? true
           && !(producer.project == project.path && producer.target == target.name)
         {
-          edges.insert(Edge(project: producer.project, target: producer.target, product: product))
+          let key = producer.project + ":" + producer.target
+          if edges[key] == nil {
+            edges[key] = Edge(project: producer.project, target: producer.target, product: use.product, flag: use.flag)
+          }
         }
       }
       if !edges.isEmpty {
-        result[target.name] = edges.sorted { ($0.project, $0.target, $0.product) < ($1.project, $1.target, $1.product) }
+        result[target.name] = edges.values.sorted {
+          ($0.project, $0.target, $0.product) < ($1.project, $1.target, $1.product)
+        }
       }
     }
     return result

@@ -16,17 +16,31 @@ public struct ProjectResolver {
   /// The ids of the file references met in the group tree (each once), whose locations are the project's
   /// files: kept while walking rather than looked for among every object afterwards.
   private var fileReferenceIDs: [String] = []
+  /// Reads the xcconfig files of build configurations (nil: they are owned, not read).
+  let xcconfigs: XcconfigReader?
+  /// What the project's own configurations give each configuration of a target, by configuration name:
+  /// the settings of the project's xcconfig and of the project (the levels under the target's).
+  private var projectLevels: [String: [BuildSettingAssignment]] = [:]
+  /// The project-level xcconfig files and their includes: every target's settings come from them.
+  private var projectFiles: [String] = []
+  /// Warnings of this project (unresolved variables), each once.
+  private let warnings = Warnings()
+  /// The project's app targets: the hosts a test bundle may have when its `TEST_HOST` cannot be resolved.
+  private var appTargets: [String] = []
 
-  public static func resolve(_ document: PBXDocument, repositoryRoot: String? = nil) throws(XcodeError)
-    -> XcodeProject
-  {
-    var resolver = try ProjectResolver(document: document, repositoryRoot: repositoryRoot)
+  /// `xcconfigs` reads the xcconfig files the configurations name (docs/DESIGN.md, rule 12); without
+  /// one their settings are not read (the files are still owned).
+  public static func resolve(
+    _ document: PBXDocument, repositoryRoot: String? = nil, xcconfigs: XcconfigReader? = nil
+  ) throws(XcodeError) -> XcodeProject {
+    var resolver = try ProjectResolver(document: document, repositoryRoot: repositoryRoot, xcconfigs: xcconfigs)
     return try resolver.resolve()
   }
 
-  private init(document: PBXDocument, repositoryRoot: String?) throws(XcodeError) {
+  private init(document: PBXDocument, repositoryRoot: String?, xcconfigs: XcconfigReader?) throws(XcodeError) {
     self.document = document
     self.repositoryRoot = repositoryRoot
+    self.xcconfigs = xcconfigs
     let project = try document.object(document.rootObject, from: "rootObject")
     let projectDirectory = RepoPath.parent(document.projectPath)
     sourceRoot = FastPath.join(projectDirectory, project["projectDirPath"]?.string ?? "")
@@ -40,30 +54,50 @@ public struct ProjectResolver {
     }
 
     let packageReferences = try packages(of: project)
+    let projectConfigurations = try configurations(project["buildConfigurationList"]?.string, owner: "PBXProject")
+    for entry in projectConfigurations.entries {
+      projectLevels[entry.name] = entry.assignments
+    }
+    projectFiles = projectConfigurations.files
     let targetIDs = project["targets"]?.strings ?? []
     var productOwners: [String: String] = [:]
     var names: [String: String] = [:]
+    var productFiles: [String: String] = [:]
     for id in targetIDs {
       let target = try document.object(id, from: "PBXProject.targets")
       names[id] = target["name"]?.string ?? id
-      if let product = target["productReference"]?.string { productOwners[product] = names[id] }
+      if XcodeTarget.kind(ofProductType: target["productType"]?.string ?? "") == .app, let name = names[id] {
+        appTargets.append(name)
+      }
+      if let product = target["productReference"]?.string {
+        productOwners[product] = names[id]
+        if let file = Self.productFile(document.objects[product]?.dictionary) { productFiles[file] = names[id] }
+      }
     }
     let exceptions = membershipExceptions()
     let attributes = project["attributes"]?["TargetAttributes"]?.dictionary ?? [:]
     var targets: [XcodeTarget] = []
     for id in targetIDs {
       let object = try document.object(id, from: "PBXProject.targets")
-      guard object["isa"]?.string == "PBXNativeTarget" else { continue }
+      guard Self.targetKinds.contains(object["isa"]?.string ?? "") else { continue }
       targets.append(
         try target(
-          id, object, names: names, productOwners: productOwners, exceptions: exceptions[id] ?? [],
+          id, object, names: names, productOwners: productOwners, productFiles: productFiles,
+          exceptions: exceptions[id] ?? [],
           attributes: attributes[id], packages: packageReferences))
     }
     let fileReferences = fileReferenceIDs.compactMap { locations[$0] ?? nil }
-    return XcodeProject(
+    var resolved = XcodeProject(
       path: document.projectPath, name: Self.projectName(document.projectPath), sourceRoot: sourceRoot,
-      fingerprint: try projectFingerprint(project), targets: targets, packageReferences: packageReferences,
-      fileReferences: fileReferences.sorted())
+      fingerprint: try projectFingerprint(project, configurations: projectConfigurations), targets: targets,
+      packageReferences: packageReferences, fileReferences: fileReferences.sorted())
+    resolved.warnings = (xcconfigs?.warnings ?? []) + warnings.messages
+    return resolved
+  }
+
+  /// The file name of a product reference: `Library.framework`.
+  static func productFile(_ file: [String: PlistValue]?) -> String? {
+    (file?["path"]?.string ?? file?["name"]?.string).flatMap { $0.split(separator: "/").last.map(String.init) }
   }
 
   static func projectName(_ path: String) -> String {
@@ -128,7 +162,8 @@ public struct ProjectResolver {
 
   private func target(
     _ id: String, _ object: [String: PlistValue], names: [String: String], productOwners: [String: String],
-    exceptions: [(group: String, files: [String])], attributes: PlistValue?, packages: [XcodePackageReference]
+    productFiles: [String: String], exceptions: [(group: String, files: [String])], attributes: PlistValue?,
+    packages: [XcodePackageReference]
   ) throws(XcodeError) -> XcodeTarget {
     let name = names[id] ?? id
     let productType = object["productType"]?.string ?? ""
@@ -142,13 +177,47 @@ public struct ProjectResolver {
       "productName": object["productName"] ?? .string(""), "attributes": attributes ?? .string(""),
     ]
 
-    // Build configurations: Info.plist, entitlements, xcconfig files, the test host.
+    // Build configurations: Info.plist, entitlements, xcconfig files, the test host, linker flags.
     let settings = try configurations(object["buildConfigurationList"]?.string, owner: "target \(name)")
     fingerprint["configurations"] = .dictionary(settings.fingerprints)
-    paths += settings.files
-    for configuration in settings.settings {
+    paths += settings.files + projectFiles
+    let levels = settings.entries.map { entry in
+      BuildSettings(
+        assignments: (projectLevels[entry.name] ?? []) + entry.assignments,
+        builtins: builtins(target: name, configuration: entry.name))
+    }
+    let user = "`\(document.projectPath)` target \(name)"
+    for configuration in levels {
       for key in ["INFOPLIST_FILE", "CODE_SIGN_ENTITLEMENTS"] {
-        if let value = configuration[key]?.string, let path = settingPath(value, target: name) { paths.append(path) }
+        paths += settingPaths(configuration.values(key), setting: "`\(key)`", user: user)
+      }
+    }
+    var flagged: Set<LinkerFlags.Use> = []
+    for configuration in levels {
+      for value in configuration.values("OTHER_LDFLAGS") {
+        flagged.formUnion(LinkerFlags.uses(in: BuildSettingWords.split(value.text)))
+      }
+    }
+
+    // A legacy target runs an external tool (`make`) in a folder: what the folder holds may be its input.
+    let isa = object["isa"]?.string ?? ""
+    if isa == "PBXLegacyTarget" {
+      var legacy: [String: PlistValue] = [:]
+      for key in ["buildToolPath", "buildArgumentsString", "buildWorkingDirectory", "passBuildSettingsInEnvironment"] {
+        legacy[key] = object[key]
+      }
+      fingerprint["legacy"] = .dictionary(legacy)
+      let directory = object["buildWorkingDirectory"]?.string ?? ""
+      let tool = object["buildToolPath"]?.string ?? ""
+      for configuration in levels {
+        paths +=
+          directory.isEmpty
+          ? [sourceRoot]
+          : settingPaths(configuration.expand(directory), setting: "`buildWorkingDirectory`", user: user)
+        // A tool of the repository (`$(SRCROOT)/scripts/build.sh`); a bare name is looked up in PATH.
+        if tool.contains("/") {
+          paths += settingPaths(configuration.expand(tool), setting: "`buildToolPath`", user: user)
+        }
       }
     }
 
@@ -187,7 +256,9 @@ public struct ProjectResolver {
       }
       for key in ["inputPaths", "inputFileListPaths"] {
         for value in phase[key]?.strings ?? [] {
-          if let path = settingPath(value, target: name) { paths.append(path) }
+          for configuration in levels {
+            paths += settingPaths(configuration.expand(value), setting: "the script input `\(value)`", user: user)
+          }
         }
       }
       entry["files"] = .array(files)
@@ -242,14 +313,29 @@ public struct ProjectResolver {
     // The host app of a test bundle.
     var host: String?
     if let hostID = attributes?["TestTargetID"]?.string, let hostName = names[hostID] { host = hostName }
-    for configuration in settings.settings where host == nil {
-      if let name = configuration["TEST_TARGET_NAME"]?.string, names.values.contains(name) {
-        host = name
-      } else if let testHost = configuration["TEST_HOST"]?.string, let app = Self.appName(inTestHost: testHost) {
-        host = names.values.contains(app) ? app : nil
+    var unresolvedHost = false
+    for configuration in levels where host == nil {
+      for value in configuration.values("TEST_TARGET_NAME") where host == nil && names.values.contains(value.text) {
+        host = value.text
+      }
+      for value in configuration.values("TEST_HOST") where host == nil {
+        if let app = Self.appName(inTestHost: value.text) {
+          // The app's product (`MyApp.app`), else a target of that name.
+          host = productFiles[app + ".app"] ?? (names.values.contains(app) ? app : nil)
+        }
+        if host == nil && !value.unresolved.isEmpty { unresolvedHost = true }
       }
     }
-    if let host { dependencies.append(host) }
+    if let host {
+      dependencies.append(host)
+    } else if unresolvedHost {
+      // A host Ripple cannot name: every app of the project may be it (a missed test costs more).
+      let apps = appTargets.filter { $0 != name }.sorted()
+      dependencies += apps
+      warnings.add(
+        "\(user): `TEST_HOST` uses a build setting Ripple cannot resolve; every app of the project "
+          + "(\(apps.joined(separator: ", "))) is taken as its host.")
+    }
 
     var seen: Set<String> = []
     let dependencyNames = dependencies.filter { $0 != name && seen.insert($0).inserted }
@@ -265,7 +351,8 @@ public struct ProjectResolver {
         foreignDependencies.map { .string($0.project + ":" + $0.target) })
     }
     var target = XcodeTarget(
-      id: id, name: name, productType: productType, kind: XcodeTarget.kind(ofProductType: productType),
+      id: id, name: name, productType: productType,
+      kind: isa == "PBXNativeTarget" ? XcodeTarget.kind(ofProductType: productType) : .aggregate,
       paths: Self.unique(paths), excludedPaths: Self.unique(excluded), dependencies: dependencyNames, host: host,
       productDependencies: Array(Set(products)).sorted {
         ($0.name, $0.packageReference ?? "") < ($1.name, $1.packageReference ?? "")
@@ -273,13 +360,15 @@ public struct ProjectResolver {
       fingerprint: PlistValue.dictionary(fingerprint).canonicalText)
     target.foreignDependencies = foreignDependencies
     target.linkedProducts = Self.unique(linked)
-    if let product = object["productReference"]?.string, let file = document.objects[product] {
-      target.productFile = (file["path"]?.string ?? file["name"]?.string).flatMap {
-        $0.split(separator: "/").last.map(String.init)
-      }
+    target.linkerFlagProducts = flagged.sorted { ($0.product, $0.flag) < ($1.product, $1.flag) }
+    if let product = object["productReference"]?.string {
+      target.productFile = Self.productFile(document.objects[product]?.dictionary)
     }
     return target
   }
+
+  /// The targets that are nodes of the graph: native ones, and aggregate and legacy ones (kind `aggregate`).
+  static let targetKinds: Set<String> = ["PBXNativeTarget", "PBXAggregateTarget", "PBXLegacyTarget"]
 
   /// The phases whose files Xcode's "Find Implicit Dependencies" looks at: linked and embedded products.
   static let linkingPhases: Set<String> = ["PBXFrameworksBuildPhase", "PBXCopyFilesBuildPhase"]
@@ -327,7 +416,9 @@ public struct ProjectResolver {
   // MARK: - Build settings
 
   private struct Configurations {
-    var settings: [[String: PlistValue]] = []
+    /// Per configuration: its name and its assignments (its xcconfig's, then its own settings).
+    var entries: [(name: String, assignments: [BuildSettingAssignment])] = []
+    /// The xcconfig files (and their includes).
     var files: [String] = []
     var fingerprints: [String: PlistValue] = [:]
   }
@@ -340,47 +431,96 @@ public struct ProjectResolver {
     for id in list["buildConfigurations"]?.strings ?? [] {
       let configuration = try document.object(id, from: "configuration list \(listID)")
       let settings = configuration["buildSettings"]?.dictionary ?? [:]
-      result.settings.append(settings)
+      let name = configuration["name"]?.string ?? id
       var fingerprint: [String: PlistValue] = ["settings": .dictionary(settings)]
-      if let base = configuration["baseConfigurationReference"]?.string,
-        let path = try location(of: base, from: "configuration \(id)")
+      var base: String?
+      if let reference = configuration["baseConfigurationReference"]?.string,
+        let path = try location(of: reference, from: "configuration \(id)")
       {
-        result.files.append(path)
-        fingerprint["base"] = .string(path)
+        base = path
       }
       if let anchor = configuration["baseConfigurationReferenceAnchor"]?.string,
         let relative = configuration["baseConfigurationReferenceRelativePath"]?.string,
         let folder = try location(of: anchor, from: "configuration \(id)")
       {
-        let path = FastPath.join(folder, relative)
-        result.files.append(path)
-        fingerprint["base"] = .string(path)
+        base = FastPath.join(folder, relative)
       }
-      result.fingerprints[configuration["name"]?.string ?? id] = .dictionary(fingerprint)
+      var assignments: [BuildSettingAssignment] = []
+      if let base {
+        result.files.append(base)
+        fingerprint["base"] = .string(base)
+        if let xcconfigs {
+          let who = owner() == "PBXProject" ? "project" : owner()
+          let read = xcconfigs.settings(of: base, user: "`\(document.projectPath)` \(who), configuration \(name)")
+          assignments = read.assignments
+          result.files += read.files
+        }
+      }
+      result.entries.append((name, assignments + BuildSettingAssignment.assignments(of: settings)))
+      result.fingerprints[name] = .dictionary(fingerprint)
     }
     return result
   }
 
-  /// A path from a build setting, relative to the source root; variables other than the source root and
-  /// the target name are not expanded, so such a path is left out.
-  func settingPath(_ value: String, target: String) -> String? {
-    var text = value
-    var fromRoot = false
-    for variable in ["SRCROOT", "PROJECT_DIR", "SOURCE_ROOT"] {
-      for spelling in ["$(\(variable))", "${\(variable)}"] where text.hasPrefix(spelling) {
-        text.removeFirst(spelling.count)
-        fromRoot = true
+  /// What Xcode defines itself for a target's configuration. The source root is a marker that
+  /// `settingPaths` turns into the project's folder.
+  private func builtins(target: String, configuration: String) -> [String: String] {
+    let project = Self.projectName(document.projectPath)
+    var values = [
+      "TARGET_NAME": target, "TARGETNAME": target, "PRODUCT_NAME": target, "PROJECT_NAME": project,
+      "PROJECT": project, "CONFIGURATION": configuration,
+    ]
+    for root in ["SRCROOT", "PROJECT_DIR", "SOURCE_ROOT"] { values[root] = Self.sourceRootMarker }
+    return values
+  }
+
+  static let sourceRootMarker = "\u{1}"
+
+  /// Settings that point into the build folders or the toolchain, never at a file of the repository: a
+  /// path starting with one is left out without a warning.
+  static let buildLocations: Set<String> = [
+    "BUILT_PRODUCTS_DIR", "TARGET_BUILD_DIR", "CONFIGURATION_BUILD_DIR", "BUILD_DIR", "BUILD_ROOT", "SYMROOT",
+    "OBJROOT", "DERIVED_FILE_DIR", "DERIVED_FILES_DIR", "DERIVED_SOURCES_DIR", "DERIVED_DATA_DIR",
+    "SHARED_DERIVED_FILE_DIR", "PROJECT_TEMP_DIR", "TARGET_TEMP_DIR", "TEMP_DIR", "TEMP_FILES_DIR",
+    "CONFIGURATION_TEMP_DIR", "OBJECT_FILE_DIR", "SDKROOT", "SDK_DIR", "DEVELOPER_DIR", "PLATFORM_DIR",
+    "TOOLCHAIN_DIR", "DT_TOOLCHAIN_DIR", "HOME", "INSTALL_DIR", "DSTROOT", "CACHE_ROOT", "SCRIPT_OUTPUT_FILE_0",
+    "UNLOCALIZED_RESOURCES_FOLDER_PATH", "CONTENTS_FOLDER_PATH", "EXECUTABLE_PATH", "WRAPPER_NAME",
+  ]
+
+  /// The repository paths the values of a path setting name, relative to the source root. A value using
+  /// a variable Ripple cannot resolve is left out with a warning (a change to that file then counts as
+  /// unowned), unless it starts in a build folder (`$(BUILT_PRODUCTS_DIR)/…`: not a repository file).
+  func settingPaths(_ values: [BuildSettings.Value], setting: String, user: String) -> [String] {
+    var paths: [String] = []
+    for value in values {
+      if let unresolved = value.unresolved.first {
+        guard !Self.buildLocations.contains(unresolved) else { continue }
+        warnings.add(
+          "\(user): \(setting) uses `$(\(unresolved))`, which no build setting or xcconfig file Ripple read "
+            + "defines; that path is not owned by the target (a change to it counts as unowned).")
+        continue
       }
+      if let path = settingPath(value.text) { paths.append(path) }
     }
-    for spelling in ["$(TARGET_NAME)", "${TARGET_NAME}"] {
-      text = text.replacingOccurrences(of: spelling, with: target)
+    return paths
+  }
+
+  /// A path from an expanded setting: under the source root marker or relative, in the source root; an
+  /// absolute one only under the repository root.
+  func settingPath(_ text: String) -> String? {
+    var text = text
+    var fromRoot = false
+    if text.hasPrefix(Self.sourceRootMarker) {
+      text.removeFirst(Self.sourceRootMarker.count)
+      fromRoot = true
+      while text.hasPrefix("/") { text.removeFirst() }
     }
-    guard !text.contains("$"), !text.isEmpty else { return nil }
-    if text.hasPrefix("/") && !fromRoot {
+    guard !text.isEmpty || fromRoot, !text.contains(Self.sourceRootMarker) else { return nil }
+    if text.hasPrefix("/") {
       guard let root = repositoryRoot, text.hasPrefix(root + "/") else { return nil }
       return RepoPath.normalize(String(text.dropFirst(root.count + 1)))
     }
-    return inside(FastPath.join(sourceRoot, text))
+    return text.isEmpty ? sourceRoot : inside(FastPath.join(sourceRoot, text))
   }
 
   // MARK: - Project-wide
@@ -422,7 +562,9 @@ public struct ProjectResolver {
     return result
   }
 
-  private func projectFingerprint(_ project: [String: PlistValue]) throws(XcodeError) -> String {
+  private func projectFingerprint(_ project: [String: PlistValue], configurations settings: Configurations)
+    throws(XcodeError) -> String
+  {
     var fields = project
     for key in ["targets", "mainGroup", "productRefGroup", "packageReferences", "buildConfigurationList"] {
       fields[key] = nil
@@ -431,11 +573,20 @@ public struct ProjectResolver {
       attributes["TargetAttributes"] = nil
       fields["attributes"] = .dictionary(attributes)
     }
-    let settings = try configurations(project["buildConfigurationList"]?.string, owner: "PBXProject")
     fields["configurations"] = .dictionary(settings.fingerprints)
     fields["objectVersion"] = .string(document.objectVersion)
     return PlistValue.dictionary(fields).canonicalText
   }
 
   private static func unique(_ paths: [String]) -> [String] { Array(Set(paths)).sorted() }
+}
+
+/// Messages collected while resolving, each once, in the order met.
+final class Warnings {
+  private(set) var messages: [String] = []
+  private var seen: Set<String> = []
+
+  func add(_ message: String) {
+    if seen.insert(message).inserted { messages.append(message) }
+  }
 }

@@ -12,8 +12,12 @@ public enum XcodeGraphMapper {
   ) -> PackageGraph {
     var packages = graph.packages
     let implicit = ImplicitDependencies(projects: projects, workspaces: workspaces)
+    var edges: [String: [String: [ImplicitDependencies.Edge]]] = [:]
+    for project in projects { edges[project.path] = implicit.edges(of: project) }
+    // Schemes that do not find implicit dependencies drop the edges none of them rebuilds.
+    edges = ImplicitSchemeRule.kept(edges, projects: projects, schemes: schemes, testPlans: testPlans)
     for project in projects {
-      packages.append(package(of: project, graph: graph, files: files, implicit: implicit.edges(of: project)))
+      packages.append(package(of: project, graph: graph, files: files, implicit: edges[project.path] ?? [:]))
     }
     // A workspace depends on the projects and packages it holds: its Package.resolved covers them (rule 5).
     let known = Set(packages.map(\.path))

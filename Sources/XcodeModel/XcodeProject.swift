@@ -16,6 +16,9 @@ public struct XcodeProject: Sendable, Hashable {
   /// Every file reference's location; those holding a `Package.swift` are local packages (Xcode's older
   /// way of adding one: a folder reference).
   public var fileReferences: [String]
+  /// What could not be read or resolved but left the project usable (a missing xcconfig include, a
+  /// variable Ripple cannot expand), each once: shown as warnings.
+  public var warnings: [String] = []
 
   public init(
     path: String, name: String, sourceRoot: String, fingerprint: String, targets: [XcodeTarget],
@@ -63,6 +66,10 @@ public struct XcodeTarget: Sendable, Hashable {
   public var linkedProducts: [String] = []
   /// Its product's file name (`Library.framework`), from the target's `productReference`.
   public var productFile: String?
+  /// Products its `OTHER_LDFLAGS` names in any configuration (`-framework Library` → `Library.framework`,
+  /// `-lCore` → `libCore.a`, `libCore.dylib`): matched like `linkedProducts`, also Xcode's implicit
+  /// dependencies.
+  public var linkerFlagProducts: [LinkerFlags.Use] = []
 
   public init(
     id: String, name: String, productType: String, kind: TargetKind, paths: [String], excludedPaths: [String],

@@ -1,7 +1,8 @@
 import RippleCore
 
 /// A shared scheme (`xcshareddata/xcschemes/NAME.xcscheme`) as far as testing goes: what its test action
-/// tests, directly or through test plans. User schemes (`xcuserdata`) are not read.
+/// tests, directly or through test plans, and what its build action builds and whether it finds implicit
+/// dependencies. A container's user schemes (`xcuserdata`) are read only when it shares none.
 public struct XcodeScheme: Sendable, Hashable {
   public var name: String
   /// The repo-relative `.xcscheme` file.
@@ -12,6 +13,10 @@ public struct XcodeScheme: Sendable, Hashable {
   public var testables: [TestEntry]
   /// `TestAction` → `TestPlans`, repo-relative.
   public var testPlans: [TestPlanReference]
+  /// `BuildAction` → `BuildActionEntries`: the targets it builds (`enabled` unused).
+  public var buildEntries: [TestEntry] = []
+  /// `BuildAction`'s `buildImplicitDependencies` ("Find Implicit Dependencies"): false only for `NO`.
+  public var buildsImplicitDependencies = true
 
   public init(name: String, path: String, container: String, testables: [TestEntry], testPlans: [TestPlanReference]) {
     self.name = name

@@ -72,6 +72,43 @@ import XcodeFixtures
     #expect(result.standardOutput == "-only-testing:MyAppTests\n-only-testing:CoreTests\n")
   }
 
+  /// Xcode's implicit dependencies through `OTHER_LDFLAGS` set in an xcconfig file the project's
+  /// configuration includes, end to end (docs/DESIGN.md, rule 12).
+  @Test func aLinkerFlagOfAnIncludedXcconfigIsAnImplicitEdgeThatExplainNames() throws {
+    let app = ThinAppFixture { app in
+      var library = PBXProjFixture()
+      let source = library.file("Library.swift", in: library.group("Library"))
+      library.target("Library", .framework, sources: [source])
+      app.files["Library/Library.xcodeproj/project.pbxproj"] = library.text()
+      app.files["Library/Library/Library.swift"] = "public let library = 1\n"
+      app.project.projectBaseConfiguration = app.project.file("MyApp.xcconfig", in: app.project.group("Config"))
+      app.files["App/Config/MyApp.xcconfig"] = "#include \"Linked.xcconfig\"\n#include \"Missing.xcconfig\"\n"
+      app.files["App/Config/Linked.xcconfig"] = "OTHER_LDFLAGS = $(inherited) -ObjC -framework Library\n"
+    }
+    let repo = try makeRepository(app)
+    try repo.append("Library/Library/Library.swift", "// edit\n")
+    let (tests, json) = try RippleBinary.affectedTests([], in: repo.root)
+    #expect(tests == ["App/MyApp.xcodeproj:MyAppTests", "App/MyApp.xcodeproj:MyAppUITests"])
+    let warnings = try #require(json["warnings"] as? [String])
+    #expect(
+      warnings.contains {
+        $0.hasPrefix(
+          "`App/Config/MyApp.xcconfig` line 2: `#include \"Missing.xcconfig\"` names `App/Config/Missing.xcconfig`")
+      }, "\(warnings)")
+    let explain = try RippleBinary.run(["affected", "--explain", "MyAppUITests"], in: repo.root)
+    #expect(explain.status == 0)
+    #expect(
+      explain.standardOutput.contains(
+        "(links Library.framework through OTHER_LDFLAGS (-framework Library), the product of "
+          + "Library/Library.xcodeproj:Library, implicitly)"), "\(explain.standardOutput)")
+
+    // An edit of the included file selects every target of the project.
+    try repo.commitAll("Library edit")
+    try repo.append("App/Config/Linked.xcconfig", "// comment\n")
+    let (configTests, _) = try RippleBinary.affectedTests(["--base", "HEAD"], in: repo.root)
+    #expect(configTests == ["App/MyApp.xcodeproj:MyAppTests", "App/MyApp.xcodeproj:MyAppUITests"])
+  }
+
   @Test func committedHeadsAndTheOtherCommandsSeeTheProject() throws {
     let repo = try makeRepository()
     try repo.append("App/MyAppTests/AppTests.swift", "// more\n")

@@ -12,6 +12,7 @@ public struct PBXProjFixture: Sendable {
     case framework = "com.apple.product-type.framework"
     case unitTest = "com.apple.product-type.bundle.unit-test"
     case uiTest = "com.apple.product-type.bundle.ui-testing"
+    case staticLibrary = "com.apple.product-type.library.static"
 
     var fileExtension: String {
       switch self {
@@ -19,7 +20,13 @@ public struct PBXProjFixture: Sendable {
       case .appExtension: "appex"
       case .framework: "framework"
       case .unitTest, .uiTest: "xctest"
+      case .staticLibrary: "a"
       }
+    }
+
+    /// The product's file name, as Xcode names it: `Name.framework`, `libName.a`.
+    func productFile(_ name: String) -> String {
+      self == .staticLibrary ? "lib\(name).a" : "\(name).\(fileExtension)"
     }
   }
 
@@ -46,6 +53,8 @@ public struct PBXProjFixture: Sendable {
   private var targetAttributes: [(String, Value)] = []
   /// Project-wide build settings (Debug).
   public var projectSettings: [String: String] = ["SWIFT_VERSION": "5.0"]
+  /// The project's Debug configuration's xcconfig file (a file reference id).
+  public var projectBaseConfiguration: String?
 
   public init() {
     projectID = "0000000000000000000000AA"
@@ -110,7 +119,10 @@ public struct PBXProjFixture: Sendable {
 
   /// A file reference at `path` relative to its group (or as `sourceTree` says).
   public mutating func file(_ path: String, in group: String? = nil, sourceTree: String = "<group>") -> String {
-    let type = path.hasSuffix(".swift") ? "sourcecode.swift" : path.hasSuffix(".plist") ? "text.plist.xml" : "file"
+    let type =
+      path.hasSuffix(".swift")
+      ? "sourcecode.swift"
+      : path.hasSuffix(".plist") ? "text.plist.xml" : path.hasSuffix(".xcconfig") ? "text.xcconfig" : "file"
     let id = add(
       "PBXFileReference",
       [("lastKnownFileType", .string(type)), ("path", .string(path)), ("sourceTree", .string(sourceTree))],
@@ -221,7 +233,7 @@ public struct PBXProjFixture: Sendable {
     synchronized: [String] = [], settings: [String: String] = [:], dependencies: [String] = [],
     products: [ProductUse] = [], host: String? = nil, id: String? = nil,
     foreignDependencies: [(portal: String, remoteID: String, name: String)] = [], linked: [String] = [],
-    embedded: [String] = []
+    embedded: [String] = [], baseConfiguration: String? = nil
   ) -> String {
     let targetID = id ?? newID()
     func buildFiles(_ refs: [String]) -> [Value] {
@@ -317,12 +329,13 @@ public struct PBXProjFixture: Sendable {
       dependencyIDs.append(
         .string(add("PBXTargetDependency", [("name", .string(foreign.name)), ("targetProxy", .string(proxy))])))
     }
-    let configuration = add(
-      "XCBuildConfiguration",
-      [
-        ("buildSettings", .dictionary(buildSettings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
-        ("name", .string("Debug")),
-      ], comment: "Debug")
+    var configurationFields: [(String, Value)] = []
+    if let baseConfiguration { configurationFields.append(("baseConfigurationReference", .string(baseConfiguration))) }
+    configurationFields += [
+      ("buildSettings", .dictionary(buildSettings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })),
+      ("name", .string("Debug")),
+    ]
+    let configuration = add("XCBuildConfiguration", configurationFields, comment: "Debug")
     let list = add(
       "XCConfigurationList",
       [
@@ -332,8 +345,9 @@ public struct PBXProjFixture: Sendable {
     let product = add(
       "PBXFileReference",
       [
-        ("explicitFileType", .string("wrapper." + type.fileExtension)), ("includeInIndex", .string("0")),
-        ("path", .string("\(name).\(type.fileExtension)")), ("sourceTree", .string("BUILT_PRODUCTS_DIR")),
+        ("explicitFileType", .string(type == .staticLibrary ? "archive.ar" : "wrapper." + type.fileExtension)),
+        ("includeInIndex", .string("0")),
+        ("path", .string(type.productFile(name))), ("sourceTree", .string("BUILT_PRODUCTS_DIR")),
       ])
     append(child: product, to: productsGroup)
     var fields: [(String, Value)] = [
@@ -347,6 +361,66 @@ public struct PBXProjFixture: Sendable {
       ("productName", .string(name)), ("productReference", .string(product)), ("productType", .string(type.rawValue)),
     ]
     _ = add("PBXNativeTarget", fields, comment: name, id: targetID)
+    targetIDs.append(targetID)
+    return targetID
+  }
+
+  /// An aggregate target (`PBXAggregateTarget`) running a shell script whose inputs are `scriptInputs`.
+  @discardableResult
+  public mutating func aggregateTarget(_ name: String, scriptInputs: [String], dependencies: [String] = []) -> String {
+    let script = add(
+      "PBXShellScriptBuildPhase",
+      [
+        ("buildActionMask", .string("2147483647")), ("files", .list([])),
+        ("inputPaths", .list(scriptInputs.map(Value.string))), ("outputPaths", .list([])),
+        ("runOnlyForDeploymentPostprocessing", .string("0")), ("shellPath", .string("/bin/sh")),
+        ("shellScript", .string("./generate.sh\n")),
+      ])
+    return otherTarget(
+      "PBXAggregateTarget", name, fields: [("buildPhases", .list([.string(script)]))], dependencies: dependencies)
+  }
+
+  /// A legacy target (`PBXLegacyTarget`): `tool` run with `arguments` in `workingDirectory`.
+  @discardableResult
+  public mutating func legacyTarget(_ name: String, tool: String, arguments: String, workingDirectory: String)
+    -> String
+  {
+    otherTarget(
+      "PBXLegacyTarget", name,
+      fields: [
+        ("buildArgumentsString", .string(arguments)), ("buildPhases", .list([])), ("buildToolPath", .string(tool)),
+        ("buildWorkingDirectory", .string(workingDirectory)), ("passBuildSettingsInEnvironment", .string("1")),
+      ], dependencies: [])
+  }
+
+  private mutating func otherTarget(
+    _ isa: String, _ name: String, fields extra: [(String, Value)], dependencies: [String]
+  ) -> String {
+    let targetID = newID()
+    var dependencyIDs: [Value] = []
+    for dependency in dependencies {
+      let proxy = add(
+        "PBXContainerItemProxy",
+        [
+          ("containerPortal", .string(projectID)), ("proxyType", .string("1")),
+          ("remoteGlobalIDString", .string(dependency)), ("remoteInfo", .string(targetName(dependency) ?? "")),
+        ])
+      dependencyIDs.append(
+        .string(add("PBXTargetDependency", [("target", .string(dependency)), ("targetProxy", .string(proxy))])))
+    }
+    let configuration = add(
+      "XCBuildConfiguration", [("buildSettings", .dictionary([])), ("name", .string("Debug"))], comment: "Debug")
+    let list = add(
+      "XCConfigurationList",
+      [
+        ("buildConfigurations", .list([.string(configuration)])), ("defaultConfigurationIsVisible", .string("0")),
+        ("defaultConfigurationName", .string("Debug")),
+      ])
+    let fields: [(String, Value)] =
+      [("buildConfigurationList", .string(list))] + extra + [
+        ("dependencies", .list(dependencyIDs)), ("name", .string(name)), ("productName", .string(name)),
+      ]
+    _ = add(isa, fields, comment: name, id: targetID)
     targetIDs.append(targetID)
     return targetID
   }
@@ -369,7 +443,7 @@ public struct PBXProjFixture: Sendable {
         projectConfiguration,
         Object(
           isa: "XCBuildConfiguration",
-          fields: [
+          fields: (projectBaseConfiguration.map { [("baseConfigurationReference", Value.string($0))] } ?? []) + [
             (
               "buildSettings",
               .dictionary(projectSettings.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })

@@ -18,7 +18,11 @@ public enum SchemeFixture {
 
   /// A scheme building `buildTarget` that tests `testables`, or runs `testPlans` (`container:` references,
   /// the first one the default) when given.
-  public static func scheme(buildTarget: Testable, testables: [Testable], testPlans: [String] = []) -> String {
+  /// `implicitDependencies`: the build action's `buildImplicitDependencies` (Xcode's "Find Implicit
+  /// Dependencies").
+  public static func scheme(
+    buildTarget: Testable, testables: [Testable], testPlans: [String] = [], implicitDependencies: Bool = true
+  ) -> String {
     var xml = """
       <?xml version="1.0" encoding="UTF-8"?>
       <Scheme
@@ -26,7 +30,7 @@ public enum SchemeFixture {
          version = "1.7">
          <BuildAction
             parallelizeBuildables = "YES"
-            buildImplicitDependencies = "YES">
+            buildImplicitDependencies = "\(implicitDependencies ? "YES" : "NO")">
             <BuildActionEntries>
                <BuildActionEntry
                   buildForTesting = "YES"
