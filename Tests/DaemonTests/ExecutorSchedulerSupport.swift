@@ -132,7 +132,7 @@ final class DaemonRunFixture: Sendable {
 
   static let passing = swiftTest(failing: 0)
 
-  /// Waits (a bounded poll) until `condition` holds; records an issue when it never does.
+  /// Waits (a bounded poll) until `condition` holds: true then, false when it never does (callers `#expect` it).
   static func waitFor(_ what: String, timeout: Duration = .seconds(60), _ condition: () async throws -> Bool)
     async rethrows -> Bool
   {
