@@ -230,7 +230,9 @@ let package = Package(
       dependencies: [
         "XcodeLoading", "XcodeModel", "PackageModel", "PackageLoading", "Affected", "RippleCore", "XcodeFixtures",
       ]),
-    .testTarget(name: "TestRunnerTests", dependencies: ["TestRunner", "RippleConfig", "RippleCore", "SystemClients"]),
+    .testTarget(
+      name: "TestRunnerTests",
+      dependencies: ["TestRunner", "RippleConfig", "RippleCore", "SystemClients", "TestSupport"]),
     .testTarget(
       name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig", "TestSupport"], exclude: ["Helpers"]),
     .testTarget(

@@ -28,8 +28,8 @@ struct DaemonWork: Service {
   var listening: Latch
   /// Opened after READY: the sources start following.
   var started: Latch
-  /// The last commit statuses get a few seconds after the runs drained.
-  var statuses: CommitStatusReporter?
+  /// The last commit statuses and notifications get a few seconds after the runs drained.
+  var deliveries: FinalDeliveries
   var queued: [RunRecord]
 
   func run() async throws {
@@ -55,13 +55,31 @@ struct DaemonWork: Service {
     log.info("stopping: no new runs; running runs have \(configuration.shutdownGrace) to finish")
     notifier.stopping(status: "stopping: \(await scheduler.activity)")
     await scheduler.shutdown(grace: configuration.shutdownGrace)
-    if let statuses {
-      await withTaskGroup(of: Void.self) { group in
-        group.addTask { await statuses.drain() }
-        group.addTask { try? await Task.sleep(for: .seconds(5)) }
-        await group.next()
-        group.cancelAll()
+    await deliveries.send()
+  }
+}
+
+/// At shutdown, once the runs drained: the commit statuses and branch notifications still queued (those of the
+/// runs that ended during the shutdown too) go out, within `cap` in all on `clock`. Past it, what is left is
+/// dropped: the drain is cancelled, which cancels the deliveries themselves (a task group waits for its
+/// children, so a wait that ignored cancellation would outlast the cap).
+struct FinalDeliveries: Sendable {
+  var statuses: CommitStatusReporter?
+  var notifications: BranchNotifier?
+  var cap: Duration = .seconds(5)
+  var clock: ClockClient = .live
+
+  func send() async {
+    guard statuses != nil || notifications != nil else { return }
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        async let statusesSent: Void? = statuses?.drain()
+        async let notificationsSent: Void? = notifications?.drain()
+        _ = await (statusesSent, notificationsSent)
       }
+      group.addTask { try? await clock.sleep(cap) }
+      await group.next()
+      group.cancelAll()
     }
   }
 }

@@ -18,10 +18,16 @@ actor DeliveryQueue {
     Task { await self.takeInbox() }
   }
 
-  /// Waits until every item submitted before this call was delivered or given up (tests, shutdown).
+  /// Waits until every item submitted before this call was delivered or given up (tests, shutdown). Cancelling
+  /// the wait cancels the deliveries still queued or under way (shutdown's cap: `FinalDeliveries`).
   func drain() async {
     takeInbox()
-    for task in Array(tails.values) { await task.value }
+    let tasks = Array(tails.values)
+    await withTaskCancellationHandler {
+      for task in tasks { await task.value }
+    } onCancel: {
+      for task in tasks { task.cancel() }
+    }
   }
 
   private func takeInbox() {
@@ -32,7 +38,12 @@ actor DeliveryQueue {
     for item in items {
       let previous = tails[item.key]
       tails[item.key] = Task {
-        await previous?.value
+        // Cancelling the last task of a key cancels the ones before it too.
+        await withTaskCancellationHandler {
+          await previous?.value
+        } onCancel: {
+          previous?.cancel()
+        }
         await item.work()
       }
     }

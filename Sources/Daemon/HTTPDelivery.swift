@@ -26,6 +26,8 @@ enum HTTPDelivery {
   static func post(_ request: HTTPPost, send: Send, retryDelays: [Duration]) async -> Outcome {
     var attempt = 0
     while true {
+      // Cancelled (shutdown's cap): nothing more is sent.
+      if Task.isCancelled { return .gaveUp("was cancelled: the daemon is stopping") }
       let problem: String
       do {
         let code = try await send(request)
@@ -37,7 +39,7 @@ enum HTTPDelivery {
       } catch {
         problem = "could not be reached (\(error))"
       }
-      guard attempt < retryDelays.count else { return .gaveUp(problem) }
+      guard attempt < retryDelays.count, !Task.isCancelled else { return .gaveUp(problem) }
       try? await Task.sleep(for: retryDelays[attempt])
       attempt += 1
     }

@@ -93,12 +93,12 @@ public struct Rippled: Sendable {
     for warning in CommitStatusReporter.tokenFileWarnings(configuration.repositories) { log.warning(warning) }
     let statuses = CommitStatusReporter(
       repositories: configuration.repositories, publicURL: configuration.http.publicURL, log: log)
+    let notifications = BranchNotifier(
+      repositories: configuration.repositories, publicURL: configuration.http.publicURL, store: store, log: log)
     let scheduler = Scheduler(
       limit: configuration.concurrency, store: store, executor: executor, repositories: configuration.repositories,
       log: log, metrics: metrics, health: health, maxLogBytes: configuration.retention.maxLogBytes,
-      statuses: statuses,
-      notifications: BranchNotifier(
-        repositories: configuration.repositories, publicURL: configuration.http.publicURL, store: store, log: log)
+      statuses: statuses, notifications: notifications
     ) { text in
       let changed = activity.withLock { current in
         defer { current = text }
@@ -173,7 +173,8 @@ public struct Rippled: Sendable {
     let work = DaemonWork(
       scheduler: scheduler, branchSources: branchSources, worktreeSources: worktreeSources, notifier: notifier,
       log: log, configuration: configuration, ready: ready, listening: listening, started: started,
-      statuses: statuses, queued: try store.queued())
+      deliveries: FinalDeliveries(statuses: statuses, notifications: notifications, clock: services.clock),
+      queued: try store.queued())
     // Stopped in reverse order: watchdog, maintenance and sources first, then the runs drain, then HTTP.
     var lifecycle: [ServiceGroupConfiguration.ServiceConfiguration] = [.init(service: app), .init(service: work)]
     lifecycle += branchSources.map { .init(service: SourceService($0, started: started)) }

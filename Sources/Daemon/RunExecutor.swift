@@ -29,8 +29,14 @@ struct RunExecutor: Sendable {
   var isolation: RunIsolation? = nil
 
   /// Runs in a private TMPDIR (removed afterwards), recording the process groups of its children while they
-  /// run so a restart after `kill -9` can stop them.
-  func execute(_ run: RunRecord, settings: RepositorySettings, logFile: RunLogFile?) async -> RunOutcome {
+  /// run so a restart after `kill -9` can stop them. `repositoryTimeLimit` is told the repository's own
+  /// `daemon.runTimeout` (its `ripple.yml`, when it sets one) once the work tree is read, and awaited before
+  /// anything else runs: the scheduler enforces the shorter of it and `rippled.yml`'s (`RunTimeLimit`); the
+  /// executor itself keeps no deadline, and a stopped run is `.cancelled` here, whatever stopped it.
+  func execute(
+    _ run: RunRecord, settings: RepositorySettings, logFile: RunLogFile?,
+    repositoryTimeLimit: @escaping @Sendable (Duration) async -> Void = { _ in }
+  ) async -> RunOutcome {
     let temporary = paths.temporaryDirectory(run: run.id)
     defer {
       RunTemporaryDirectory.remove(temporary)
@@ -52,16 +58,20 @@ struct RunExecutor: Sendable {
       started: { pgid in try? store.recordProcessGroup(pgid, run: run.id) },
       ended: { pgid in try? store.forgetProcessGroups(run: run.id, pgid: pgid) })
     return await ProcessClient.$groupObserver.withValue(observer) {
-      await executor.executeHere(run, settings: settings, logFile: logFile)
+      await executor.executeHere(run, settings: settings, logFile: logFile, repositoryTimeLimit: repositoryTimeLimit)
     }
   }
 
-  private func executeHere(_ run: RunRecord, settings: RepositorySettings, logFile: RunLogFile?) async -> RunOutcome {
+  private func executeHere(
+    _ run: RunRecord, settings: RepositorySettings, logFile: RunLogFile?,
+    repositoryTimeLimit: @Sendable (Duration) async -> Void
+  ) async -> RunOutcome {
     let say: @Sendable (String) -> Void = { logFile?.line($0) }
     do {
       let prepared = try await prepare(run, settings: settings, say: say)
       try Task.checkCancellation()
-      return try await test(run, prepared: prepared, settings: settings, say: say)
+      return try await test(
+        run, prepared: prepared, settings: settings, say: say, repositoryTimeLimit: repositoryTimeLimit)
     } catch is CancellationError {
       return .cancelled
     } catch {
@@ -136,9 +146,15 @@ struct RunExecutor: Sendable {
   }
 
   private func test(
-    _ run: RunRecord, prepared: Prepared, settings: RepositorySettings, say: @escaping @Sendable (String) -> Void
+    _ run: RunRecord, prepared: Prepared, settings: RepositorySettings, say: @escaping @Sendable (String) -> Void,
+    repositoryTimeLimit: @Sendable (Duration) async -> Void
   ) async throws -> RunOutcome {
     let workspace = try Workspace.open(repository: prepared.repository, services: services)
+    if let limit = workspace.configuration.daemon.runTimeout {
+      say("ripple.yml sets daemon.runTimeout: \(limit) (the shorter of it and rippled.yml's runTimeout applies)")
+      await repositoryTimeLimit(limit)
+      try Task.checkCancellation()
+    }
     try await bootstrapIfNeeded(workspace, settings: settings, say: say)
     try Task.checkCancellation()
 
@@ -177,19 +193,11 @@ struct RunExecutor: Sendable {
     for warning in plan.warnings { say("warning: \(warning)") }
     try Task.checkCancellation()
 
-    // The scheduler enforces rippled.yml's timeout for the whole run; a shorter one from the repository's
-    // ripple.yml is only known now, and bounds the tests.
-    let deadline = workspace.configuration.daemon.runTimeout.flatMap { $0 < settings.runTimeout ? $0 : nil }
-    let result = try await Self.withDeadline(deadline, clock: services.clock) {
-      try await workspace.runTests(plan, onEvent: { say(Self.describe($0)) })
-    }
+    let result = try await workspace.runTests(plan, onEvent: { say(Self.describe($0)) })
     let selection = plan.selection
     let outcomes = Self.targetOutcomes(result, selection: selection)
     try store.recordResults(run.id, outcomes, failedTests: result.totals.failed)
     try store.recordTestOutcomes(run.id, TestOutcomeRecording.outcomes(result))
-    if result.cancelled, let deadline, !Task.isCancelled {
-      return .error("timed out after \(deadline) (daemon.runTimeout in ripple.yml); its processes were stopped")
-    }
     if result.cancelled { return .cancelled }
     if result.nothingAffected { return .passed("nothing testable is affected") }
     do {
@@ -222,25 +230,6 @@ struct RunExecutor: Sendable {
       .init(), makeFetcher: services.makeFetcher, onEvent: { say("bootstrap: \($0)") })
     if let failure = report.failures.first { throw failure }
     try? fingerprint.write(toFile: marker, atomically: true, encoding: .utf8)
-  }
-
-  /// Runs `body`, cancelling it when `deadline` (if any) passes first on `clock`; the body decides what a cancel
-  /// means.
-  static func withDeadline<T: Sendable>(
-    _ deadline: Duration?, clock: ClockClient = .live, _ body: @escaping @Sendable () async throws -> T
-  ) async throws -> T {
-    guard let deadline else { return try await body() }
-    let work = Task { try await body() }
-    let timer = Task {
-      try await clock.sleep(deadline)
-      work.cancel()
-    }
-    defer { timer.cancel() }
-    return try await withTaskCancellationHandler {
-      try await work.value
-    } onCancel: {
-      work.cancel()
-    }
   }
 
   /// A failed run's reason for the dashboard: the CLI's sentences point at output "above", the daemon's at

@@ -27,6 +27,8 @@ actor Scheduler {
   private var tasks: [Int64: Task<Void, Never>] = [:]
   private var causes: [Int64: StopCause] = [:]
   private var descriptions: [Int64: String] = [:]
+  /// Per running run: its one time limit (`RunTimeLimit`) and the timer that enforces it.
+  private var timers: [Int64: RunTimer] = [:]
   private var idleWaiters: [CheckedContinuation<Void, Never>] = []
   /// Runs that ended while the store could not record it (a full disk): their real ending, written once it can.
   private var unrecorded: [Int64: (state: RunState, reason: String?)] = [:]
@@ -152,30 +154,66 @@ actor Scheduler {
     log.info("started \(run.repository)/\(run.branch) at \(String(run.head.prefix(10)))", run: id)
     statuses?.started(run)
     let executor = executor
-    let timeout = settings.runTimeout
-    let clock = executor.services.clock
     tasks[id] = Task {
-      let work = Task { await executor.execute(run, settings: settings, logFile: logFile) }
-      let timer = Task {
-        guard (try? await clock.sleep(timeout)) != nil, !Task.isCancelled else { return }
-        await self.timedOut(id, after: timeout, work: work)
+      // The executor reports the repository's own `daemon.runTimeout` once it has read the work tree.
+      let work = Task {
+        await executor.execute(run, settings: settings, logFile: logFile) {
+          await self.repositoryTimeLimit($0, run: id)
+        }
       }
       let outcome = await withTaskCancellationHandler {
         await work.value
       } onCancel: {
         work.cancel()
       }
-      timer.cancel()
       logFile?.close()
       await self.completed(id, outcome: outcome)
     }
+    timers[id] = RunTimer(startedAt: executor.services.clock.now(), limit: .daemon(settings.runTimeout), log: logFile)
+    arm(.daemon(settings.runTimeout), run: id)
   }
 
-  private func timedOut(_ id: Int64, after timeout: Duration, work: Task<RunOutcome, Never>) {
-    guard tasks[id] != nil, causes[id] == nil else { return }
-    causes[id] = .timedOut(timeout)
-    log.warning("timed out after \(timeout): stopping its process group", run: id)
-    work.cancel()
+  /// A running run's time limit, when it started, and the timer that stops it.
+  private struct RunTimer {
+    var startedAt: Date
+    var limit: RunTimeLimit
+    var log: RunLogFile?
+    var task: Task<Void, Never>? = nil
+  }
+
+  /// Starts (or restarts) the run's one timer for `limit`, counted from the run's start.
+  private func arm(_ limit: RunTimeLimit, run id: Int64) {
+    guard var timer = timers[id] else { return }
+    timer.task?.cancel()
+    let clock = executor.services.clock
+    let remaining = limit.remaining(after: .seconds(clock.now().timeIntervalSince(timer.startedAt)))
+    timer.limit = limit
+    timer.task = Task {
+      guard (try? await clock.sleep(remaining)) != nil, !Task.isCancelled else { return }
+      await self.timedOut(id, limit: limit)
+    }
+    timers[id] = timer
+  }
+
+  /// The repository's `ripple.yml` sets a `daemon.runTimeout`: when shorter than `rippled.yml`'s, it bounds the
+  /// run from now on (still counted from its start). Returns once the timer is armed, before the tests start.
+  private func repositoryTimeLimit(_ duration: Duration, run id: Int64) {
+    guard tasks[id] != nil, causes[id] == nil, let current = timers[id]?.limit else { return }
+    let limit = current.applying(repository: duration)
+    guard limit != current else { return }
+    log.info("the repository's \(limit.settingName) (\(limit.duration)) bounds the run", run: id)
+    arm(limit, run: id)
+  }
+
+  /// The limit that applies passed: one outcome and one message whichever setting it came from; cancelling the
+  /// run's task stops its process groups (SIGINT, SIGTERM, SIGKILL: `ProcessGroupReaper`).
+  private func timedOut(_ id: Int64, limit: RunTimeLimit) {
+    guard tasks[id] != nil, causes[id] == nil, timers[id]?.limit == limit else { return }
+    causes[id] = .timedOut(limit)
+    let message = "timed out after \(limit.duration) (\(limit.settingName)): stopping its process group"
+    log.warning(message, run: id)
+    timers[id]?.log?.line(message)
+    tasks[id]?.cancel()
   }
 
   private func openLog(_ path: String, run id: Int64) -> RunLogFile? {
@@ -198,6 +236,7 @@ actor Scheduler {
   private func completed(_ id: Int64, outcome: RunOutcome) {
     tasks[id] = nil
     descriptions[id] = nil
+    timers.removeValue(forKey: id)?.task?.cancel()
     let cause = causes.removeValue(forKey: id)
     let (state, reason) = RunPlanning.ending(cause: cause, outcome: outcome)
     do {

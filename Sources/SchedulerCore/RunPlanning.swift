@@ -18,7 +18,8 @@ package enum RunOutcome: Sendable, Equatable {
 /// Why a running run was stopped from outside.
 package enum RunStopCause: Sendable, Equatable {
   case superseded(by: Int64)
-  case timedOut(Duration)
+  /// The run outlasted the limit that applies to it (`RunTimeLimit`).
+  case timedOut(RunTimeLimit)
   case shutdown
   case cancelledByUser
 }
@@ -103,7 +104,7 @@ package enum RunPlanning {
   package static func ending(cause: RunStopCause?, outcome: RunOutcome) -> (state: RunState, reason: String?) {
     switch (cause, outcome) {
     case (.superseded(let by), _): (.superseded, "superseded by run \(by) while it ran")
-    case (.timedOut(let limit), _): (.error, "timed out after \(limit); its processes were stopped")
+    case (.timedOut(let limit), _): (.error, limit.reason)
     case (.shutdown, _): (.interrupted, "the daemon stopped before the run finished (grace period over)")
     case (.cancelledByUser, _): (.cancelled, "cancelled through the API")
     case (nil, .passed(let note)): (.passed, note)

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import RippleCore
 import RunModel
 import Testing
 
@@ -62,18 +63,15 @@ import Testing
     let run = try fixture.store.enqueue(NewRun(repository: "app", branch: "main", head: "abc", trigger: .fetch))
     _ = try fixture.store.markRunning(run.id, logPath: log)
 
-    // While the client reads, the run writes two more lines and ends.
+    // Once the client follows (it holds a follower's place), the run writes two more lines and ends.
+    let followers = Slots(limit: 32)
     let writer = Task {
-      try await Task.sleep(for: .milliseconds(400))
-      let handle = try #require(FileHandle(forWritingAtPath: log))
-      try handle.seekToEnd()
-      try handle.write(contentsOf: Data("building .\n".utf8))
-      try await Task.sleep(for: .milliseconds(400))
-      try handle.write(contentsOf: Data("passed\n".utf8))
-      try handle.close()
+      try #require(await Self.waitUntil { followers.inUse == 1 }, "the client follows the log")
+      try Self.append("building .\n", to: log)
+      try Self.append("passed\n", to: log)
       _ = try fixture.store.finish(run.id, state: .passed, reason: nil)
     }
-    try await fixture.application(runs: .failing).test(.live) { client in
+    try await fixture.application(runs: .failing, followers: followers).test(.live) { client in
       try await client.execute(uri: "/api/runs/\(run.id)/log?follow=1", method: .get) { response in
         #expect(response.status == .ok)
         #expect(String(buffer: response.body) == "checked out\nbuilding .\npassed\n")
@@ -87,5 +85,55 @@ import Testing
       }
     }
     try await writer.value
+  }
+
+  /// The stream itself: it looks at the file again and again while the run goes on, and sends what was written
+  /// between two looks. Each look asks whether the run goes on before it reads, so a second question proves the
+  /// first read is done: the writes wait on that, never on a guessed delay.
+  @Test func aFollowedLogSendsWhatIsWrittenBetweenItsLooksAndTheRestOnceTheRunEnds() async throws {
+    let fixture = try Fixture()
+    let log = fixture.folder + "/stream.log"
+    try "checked out\n".write(toFile: log, atomically: false, encoding: .utf8)
+    let looks = Locked(0)
+    let running = Locked(true)
+    let router = Router()
+    router.get("log") { _, _ in
+      RunLogStream.response(path: log, offset: 0, follow: true) {
+        looks.withLock { $0 += 1 }
+        return running.withLock { $0 }
+      }
+    }
+    let writer = Task {
+      try #require(await Self.waitUntil { looks.withLock { $0 } >= 2 }, "the stream read the log once")
+      try Self.append("building .\n", to: log)
+      let seen = looks.withLock { $0 }
+      try #require(await Self.waitUntil { looks.withLock { $0 } >= seen + 2 }, "the stream read the new line")
+      try Self.append("passed\n", to: log)
+      running.withLock { $0 = false }
+    }
+    try await Application(router: router).test(.router) { client in
+      try await client.execute(uri: "/log", method: .get) { response in
+        #expect(response.status == .ok)
+        #expect(String(buffer: response.body) == "checked out\nbuilding .\npassed\n")
+      }
+    }
+    try await writer.value
+  }
+
+  static func append(_ text: String, to path: String) throws {
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    defer { try? handle.close() }
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data(text.utf8))
+  }
+
+  /// Waits (a bounded poll) until `condition` holds: true then, false when `timeout` passed first.
+  static func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      if condition() { return true }
+      try? await Task.sleep(for: .milliseconds(5))
+    }
+    return false
   }
 }

@@ -61,7 +61,7 @@ import Testing
       send: { _ in
         attempts.withLock { $0 += 1 }
         return 500
-      }, retryDelays: [.milliseconds(5), .milliseconds(5)])
+      }, retryDelays: [.zero, .zero])
     notifier.finished(failedRun)
     await notifier.drain()
     notifier.finished(failedRun)

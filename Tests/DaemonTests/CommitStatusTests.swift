@@ -104,7 +104,7 @@ import Testing
       send: { request in
         sent.withLock { $0.append(Self.body(request)["state"] ?? "?") }
         return answers.withLock { $0.isEmpty ? 201 : $0.removeFirst() }
-      }, retryDelays: [.milliseconds(10)])
+      }, retryDelays: [.zero])
     reporter.started(Self.run(.running))
     reporter.finished(Self.run(.passed))
     await reporter.drain()
@@ -120,7 +120,7 @@ import Testing
       send: { _ in
         calls.withLock { $0 += 1 }
         return 401
-      }, retryDelays: [.milliseconds(10)])
+      }, retryDelays: [.zero])
     for _ in 0..<3 { reporter.finished(Self.run(.passed)) }
     await reporter.drain()
     let lines = setup.lines.withLock { $0 }
@@ -140,7 +140,7 @@ import Testing
       send: { _ in
         calls.withLock { $0 += 1 }
         throw Down()
-      }, retryDelays: [.milliseconds(5), .milliseconds(5)])
+      }, retryDelays: [.zero, .zero])
     reporter.finished(Self.run(.failed, failed: 2))
     await reporter.drain()
     #expect(calls.withLock { $0 } == 3)

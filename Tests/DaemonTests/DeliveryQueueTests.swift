@@ -43,3 +43,32 @@ import Testing
     #expect(most.withLock { $0 } == 1)
   }
 }
+
+extension DeliveryQueueTests {
+  /// A drain that is cancelled (shutdown's cap) cancels what it waited for: the delivery under way and the ones
+  /// queued behind it, of every key.
+  @Test func cancellingADrainCancelsTheDeliveriesItWaitsFor() async {
+    let queue = DeliveryQueue()
+    let gate = Latch()
+    let started = Locked(0)
+    let stopped = Locked(0)
+    for index in 0..<4 {
+      queue.submit(key: index < 3 ? "a" : "b") {
+        started.withLock { $0 += 1 }
+        if await !gate.wait() { stopped.withLock { $0 += 1 } }
+      }
+    }
+    let drained = Locked(false)
+    let drain = Task {
+      await queue.drain()
+      drained.withLock { $0 = true }
+    }
+    #expect(await DaemonRunFixture.waitFor("a delivery of each key to start") { started.withLock { $0 } == 2 })
+    drain.cancel()
+    let ended = await DaemonRunFixture.waitFor("the drain to end") { drained.withLock { $0 } }
+    gate.open()  // frees what was not cancelled (a failure), so the test ends either way
+    await drain.value
+    #expect(ended)
+    #expect(stopped.withLock { $0 } == 4, "the two under way and the two queued behind the first")
+  }
+}

@@ -22,6 +22,8 @@ final class DaemonRunFixture: Sendable {
   let process: ScriptedProcess
   let clock = ManualClock()
   let health = HealthBoard()
+  /// The daemon log's lines of the fixture's schedulers (info and up).
+  let daemonLog = Locked<[String]>([])
   let head: String
 
   /// `swift test` answers for the run; the default passes.
@@ -49,6 +51,15 @@ final class DaemonRunFixture: Sendable {
 
   deinit { try? FileManager.default.removeItem(atPath: folder) }
 
+  /// A new commit of `main` that changes the `Core` target, fetched into the mirror as a poll would.
+  func commitAndFetch(_ message: String) throws -> String {
+    try repository.write("Sources/Core/Core.swift", "public let core = 2  // \(message)\n")
+    let head = try repository.commitAll(message)
+    _ = try GitFixture.git(
+      ["fetch", "-q", "--prune", repository.root, "+refs/heads/*:refs/heads/*"], in: paths.mirror("app"))
+    return head
+  }
+
   /// `.failing`, then the toolchain scripted, the clock manual and the caches in the fixture.
   var services: RippleServices {
     var services = RippleServices.failing
@@ -62,11 +73,19 @@ final class DaemonRunFixture: Sendable {
 
   var settings: RepositorySettings { RepositorySettings(name: "app", source: .remote(url: repository.root)) }
 
-  func scheduler(limit: Int = 1, settings: RepositorySettings? = nil) -> Scheduler {
+  func scheduler(
+    limit: Int = 1, settings: RepositorySettings? = nil, statuses: CommitStatusReporter? = nil,
+    notifications: BranchNotifier? = nil, onChange: @escaping @Sendable (String) -> Void = { _ in }
+  ) -> Scheduler {
     Scheduler(
-      limit: limit, store: store, executor: executor, repositories: [settings ?? self.settings],
-      log: DaemonLog(minimum: .error, sink: { _ in }), metrics: DaemonMetrics(repositories: ["app"]), health: health,
-      maxLogBytes: 1 << 20, onChange: { _ in })
+      limit: limit, store: store, executor: executor, repositories: [settings ?? self.settings], log: log,
+      metrics: DaemonMetrics(repositories: ["app"]), health: health, maxLogBytes: 1 << 20, statuses: statuses,
+      notifications: notifications, onChange: onChange)
+  }
+
+  /// A daemon log into `daemonLog`.
+  var log: DaemonLog {
+    DaemonLog(minimum: .info, sink: { [daemonLog] line in daemonLog.withLock { $0.append(line) } })
   }
 
   /// A queued and started run of `main` at the fixture's head, as the scheduler would hand it over.
@@ -113,7 +132,7 @@ final class DaemonRunFixture: Sendable {
 
   static let passing = swiftTest(failing: 0)
 
-  /// Waits (a bounded poll) until `condition` holds; records an issue when it never does.
+  /// Waits (a bounded poll) until `condition` holds: true then, false when it never does (callers `#expect` it).
   static func waitFor(_ what: String, timeout: Duration = .seconds(60), _ condition: () async throws -> Bool)
     async rethrows -> Bool
   {
@@ -130,16 +149,23 @@ final class DaemonRunFixture: Sendable {
 /// end): for runs that must still be running while the test acts.
 final class HeldProcess: Sendable {
   private let started = Locked(0)
+  private let stopped = Locked(0)
   private let gate = Latch()
 
   var startedCount: Int { started.withLock { $0 } }
+  /// Held commands that were stopped (their task cancelled, as `ProcessClient` then stops the process group)
+  /// rather than released.
+  var stoppedCount: Int { stopped.withLock { $0 } }
 
   func release() { gate.open() }
 
   var response: ScriptedProcess.Response {
     .run { request in
       self.started.withLock { $0 += 1 }
-      guard await self.gate.wait() else { throw CancellationError() }
+      guard await self.gate.wait() else {
+        self.stopped.withLock { $0 += 1 }
+        throw CancellationError()
+      }
       return try DaemonRunFixture.swiftTestResult(request, failing: 0)
     }
   }

@@ -15,8 +15,12 @@ import Testing
   @Test func aPassingRunIsRecordedWithItsAnalysisAndItsTarget() async throws {
     let fixture = try DaemonRunFixture()
     let run = try fixture.runningRun()
-    let outcome = await fixture.executor.execute(run, settings: fixture.settings, logFile: nil)
+    let reported = Locked<[Duration]>([])
+    let outcome = await fixture.executor.execute(run, settings: fixture.settings, logFile: nil) { limit in
+      reported.withLock { $0.append(limit) }
+    }
     #expect(outcome == .passed(nil))
+    #expect(reported.withLock { $0 }.isEmpty, "no ripple.yml: no limit of the repository's own")
     let recorded = try #require(try fixture.store.run(run.id))
     #expect(recorded.selectedTestTargets == 1 && recorded.totalTestTargets == 1)
     #expect(recorded.failedTests == 0)
@@ -45,20 +49,35 @@ import Testing
     #expect(message.contains("swift"), "\(message)")
   }
 
-  @Test func theRepositorysShorterDeadlineStopsTheTestsAndIsAnError() async throws {
+  @Test func theRepositorysOwnTimeoutIsReportedBeforeAnyTestRuns() async throws {
+    let fixture = try DaemonRunFixture(rippleYML: "daemon:\n  runTimeout: 5m\n")
+    let run = try fixture.runningRun()
+    let process = fixture.process
+    // What was reported, and how many `swift` commands had run by then.
+    let reported = Locked<[(Duration, Int)]>([])
+    let outcome = await fixture.executor.execute(run, settings: fixture.settings, logFile: nil) { limit in
+      let commands = process.requests(matching: .command("swift", "build")).count
+      reported.withLock { $0.append((limit, commands)) }
+    }
+    #expect(outcome == .passed(nil), "the executor keeps no deadline of its own")
+    let reports = reported.withLock { $0 }
+    #expect(reports.map(\.0) == [.seconds(300)])
+    #expect(reports.first?.1 == 0, "reported before the build and the tests")
+  }
+
+  @Test func aStoppedRunIsCancelledWithItsProcessesWhateverStoppedIt() async throws {
     let held = HeldProcess()
-    let fixture = try DaemonRunFixture(rippleYML: "daemon:\n  runTimeout: 5m\n", swiftTest: held.response)
+    let fixture = try DaemonRunFixture(swiftTest: held.response)
     let run = try fixture.runningRun()
     let executor = fixture.executor
     let settings = fixture.settings
     let execution = Task { await executor.execute(run, settings: settings, logFile: nil) }
-    // The tests are running and the deadline's timer is armed: only then does the time move.
     #expect(await DaemonRunFixture.waitFor("swift test to start") { held.startedCount == 1 })
-    #expect(await fixture.clock.waitForSleepers(1))
-    fixture.clock.advance(by: .seconds(5 * 60))
-    let outcome = await execution.value
-    #expect(
-      outcome == .error("timed out after 300.0 seconds (daemon.runTimeout in ripple.yml); its processes were stopped"))
+    // The scheduler stops a run that outlasted its limit this way, and records why (SchedulerTests).
+    execution.cancel()
+    #expect(await execution.value == .cancelled)
+    #expect(held.stoppedCount == 1)
+    #expect(fixture.clock.sleepsStarted == 0, "no timer of the executor's own")
   }
 
   @Test func aRunWithoutAMirrorEndsInAnErrorWithoutRunningAnything() async throws {

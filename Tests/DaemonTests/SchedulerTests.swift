@@ -39,20 +39,58 @@ import Testing
     #expect(try fixture.store.run(second.id)?.startedAt == nil, "the superseded run never ran")
   }
 
-  @Test func aRunLongerThanItsTimeoutIsStoppedAndRecordedAsAnError() async throws {
-    let held = HeldProcess()
-    let fixture = try DaemonRunFixture(swiftTest: held.response)
+  /// Runs `fixture`'s one run under `runTimeout` (rippled.yml), its `swift test` held, and moves the clock by
+  /// `elapsed` once the run's tests are running and its timer is armed. Returns the run as recorded once it ended.
+  static func timedOutRun(_ fixture: DaemonRunFixture, held: HeldProcess, runTimeout: Duration, elapsed: Duration)
+    async throws -> RunRecord
+  {
     var settings = fixture.settings
-    settings.runTimeout = .seconds(600)
+    settings.runTimeout = runTimeout
     let scheduler = fixture.scheduler(settings: settings)
     let run = try #require(await scheduler.submit(Self.newRun(fixture)))
+    // A limit from ripple.yml is reported (and its timer armed) before the tests start: only then does time move.
     #expect(await DaemonRunFixture.waitFor("the run's tests to start") { held.startedCount == 1 })
     #expect(await fixture.clock.waitForSleepers(1), "the scheduler's timer is armed")
-    fixture.clock.advance(by: .seconds(600))
+    fixture.clock.advance(by: elapsed)
     #expect(await DaemonRunFixture.waitFor("the run to end") { await Self.idle(scheduler) })
-    let recorded = try #require(try fixture.store.run(run.id))
+    return try #require(try fixture.store.run(run.id))
+  }
+
+  @Test func aRunLongerThanRippledYmlsTimeoutIsStoppedWithItsProcessesAndTheRecordNamesTheSetting() async throws {
+    let held = HeldProcess()
+    let fixture = try DaemonRunFixture(swiftTest: held.response)
+    let recorded = try await Self.timedOutRun(fixture, held: held, runTimeout: .seconds(600), elapsed: .seconds(600))
     #expect(recorded.state == .error)
-    #expect(recorded.reason == "timed out after 600.0 seconds; its processes were stopped")
+    #expect(recorded.reason == "timed out after 600.0 seconds (runTimeout in rippled.yml); its processes were stopped")
+    #expect(held.stoppedCount == 1, "its swift test was stopped, not left running")
+    let warning = "run \(recorded.id): timed out after 600.0 seconds (runTimeout in rippled.yml): stopping its process"
+    #expect(fixture.daemonLog.withLock { $0 }.contains { $0.contains(warning) })
+    let runLog = try String(contentsOfFile: fixture.paths.log(run: recorded.id), encoding: .utf8)
+    #expect(runLog.contains("timed out after 600.0 seconds (runTimeout in rippled.yml)"), "\(runLog)")
+  }
+
+  @Test func aShorterTimeoutInTheRepositorysRippleYmlStopsTheRunTheSameWayAndIsNamed() async throws {
+    let held = HeldProcess()
+    let fixture = try DaemonRunFixture(rippleYML: "daemon:\n  runTimeout: 5m\n", swiftTest: held.response)
+    // 300 s: past ripple.yml's limit, half of rippled.yml's.
+    let recorded = try await Self.timedOutRun(fixture, held: held, runTimeout: .seconds(600), elapsed: .seconds(300))
+    #expect(recorded.state == .error)
+    #expect(
+      recorded.reason == "timed out after 300.0 seconds (daemon.runTimeout in ripple.yml); its processes were stopped")
+    #expect(held.stoppedCount == 1, "its swift test was stopped, not left running")
+    let runLog = try String(contentsOfFile: fixture.paths.log(run: recorded.id), encoding: .utf8)
+    #expect(runLog.contains("ripple.yml sets daemon.runTimeout: 300.0 seconds"), "\(runLog)")
+    #expect(runLog.contains("timed out after 300.0 seconds (daemon.runTimeout in ripple.yml)"), "\(runLog)")
+    #expect(fixture.clock.sleepsStarted == 2, "one timer for rippled.yml's limit, then one for ripple.yml's")
+  }
+
+  @Test func aLongerTimeoutInTheRepositorysRippleYmlDoesNotExtendRippledYmls() async throws {
+    let held = HeldProcess()
+    let fixture = try DaemonRunFixture(rippleYML: "daemon:\n  runTimeout: 1h\n", swiftTest: held.response)
+    let recorded = try await Self.timedOutRun(fixture, held: held, runTimeout: .seconds(300), elapsed: .seconds(300))
+    #expect(recorded.reason == "timed out after 300.0 seconds (runTimeout in rippled.yml); its processes were stopped")
+    #expect(held.stoppedCount == 1)
+    #expect(fixture.clock.sleepsStarted == 1, "rippled.yml's timer was kept")
   }
 
   @Test func aCancelledRunningRunIsRecordedCancelledAndTheNextOneStarts() async throws {

@@ -1,13 +1,15 @@
 import Foundation
 import RippleKit
 import SystemClients
+import TestSupport
 import Testing
 
 @Suite struct SandboxDoctorTests {
   #if os(Linux)
     @Test func doctorWarnsWhenBubblewrapIsMissingAndSaysWhatItMeans() async {
       var services = RippleServices.failing
-      services.process = ProcessClient { request in throw ProcessError.notFound(executable: request.executable) }
+      services.process =
+        ScriptedProcess().on(.command("bwrap"), .fail(ProcessError.notFound(executable: "bwrap"))).client
       let check = await Doctor.sandbox(services)
       #expect(check.name == "sandbox")
       #expect(check.isWarning)

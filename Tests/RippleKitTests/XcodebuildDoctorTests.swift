@@ -1,6 +1,7 @@
 import Foundation
 import RippleConfig
 import SystemClients
+import TestSupport
 import Testing
 
 @testable import RippleKit
@@ -18,17 +19,14 @@ import Testing
   }
 
   @Test func onMacOSXcodebuildMustAnswer() async {
-    let answering = ProcessClient { request in
-      #expect(request.executable == "xcodebuild" && request.arguments == ["-version"])
-      return ProcessResult(
-        request: request, exitStatus: 0, standardOutput: Data("Xcode 16.2\nBuild version 16C5032a\n".utf8),
-        standardError: Data())
-    }
-    let check = await Doctor.xcodebuildRun(Self.run, host: .macos, process: answering)
+    let answering = ScriptedProcess()
+      .on(.command("xcodebuild", "-version"), .exit(0, stdout: "Xcode 16.2\nBuild version 16C5032a\n"))
+    let check = await Doctor.xcodebuildRun(Self.run, host: .macos, process: answering.client)
     #expect(check.ok && check.detail == "Xcode 16.2")
+    #expect(answering.requests.map(\.arguments) == [["-version"]])
 
-    let missing = ProcessClient { _ in throw ProcessError.notFound(executable: "xcodebuild") }
-    let failed = await Doctor.xcodebuildRun(Self.run, host: .macos, process: missing)
+    let missing = ScriptedProcess().on(.command("xcodebuild"), .fail(ProcessError.notFound(executable: "xcodebuild")))
+    let failed = await Doctor.xcodebuildRun(Self.run, host: .macos, process: missing.client)
     #expect(!failed.ok)
     #expect(failed.fix?.contains("xcode-select") == true)
   }

@@ -54,7 +54,14 @@ struct RunPlanningTests {
       RunPlanning.ending(cause: .superseded(by: 7), outcome: .passed(nil)) == (
         .superseded, "superseded by run 7 while it ran"
       ))
-    #expect(RunPlanning.ending(cause: .timedOut(.seconds(4)), outcome: .cancelled).state == .error)
+    #expect(
+      RunPlanning.ending(cause: .timedOut(.daemon(.seconds(4))), outcome: .cancelled) == (
+        .error, "timed out after 4.0 seconds (runTimeout in rippled.yml); its processes were stopped"
+      ))
+    #expect(
+      RunPlanning.ending(cause: .timedOut(RunTimeLimit(.seconds(2), setting: .repository)), outcome: .passed(nil)) == (
+        .error, "timed out after 2.0 seconds (daemon.runTimeout in ripple.yml); its processes were stopped"
+      ))
     #expect(RunPlanning.ending(cause: .shutdown, outcome: .cancelled).state == .interrupted)
     #expect(
       RunPlanning.ending(cause: .cancelledByUser, outcome: .failed("x")) == (.cancelled, "cancelled through the API"))

@@ -60,4 +60,24 @@ import Testing
     }
     #expect(!FileManager.default.fileExists(atPath: "/tmp/ripple-scripted-ran"))
   }
+
+  @Test func aScriptingClosureThatDeclinesACommandIsAnIssueAndAnError() async throws {
+    let process = ScriptedProcess { request in
+      request.arguments.first == "build" ? ScriptedProcess.result(request, stdout: "built") : nil
+    }
+    #expect(try await process.client.run(ProcessRequest("swift", ["build"])).outputString == "built")
+    await withKnownIssue {
+      await #expect(throws: UnimplementedClientError.self) {
+        try await process.client.run(ProcessRequest("swift", ["test"]))
+      }
+    } matching: { issue in
+      issue.description.contains("swift test")
+    }
+    #expect(process.requests.map(\.arguments) == [["build"], ["test"]])
+  }
+
+  @Test func aDecliningClosureLeavesTheCommandToTheNextRule() async throws {
+    let process = ScriptedProcess { _ in nil }.on(.command("git"), .exit(0, stdout: "clean"))
+    #expect(try await process.client.run(ProcessRequest("git", ["status"])).outputString == "clean")
+  }
 }

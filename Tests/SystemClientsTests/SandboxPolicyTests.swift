@@ -1,6 +1,7 @@
 import Foundation
 import RippleCore
 import SystemClients
+import TestSupport
 import Testing
 
 @Suite struct SandboxPolicyTests {
@@ -48,8 +49,8 @@ import Testing
   }
 
   @Test func probeSaysBubblewrapIsMissing() async {
-    let missing = ProcessClient { request in throw ProcessError.notFound(executable: request.executable) }
-    guard case .unavailable(let reason) = await SandboxProbe.probe(process: missing) else {
+    let missing = ScriptedProcess().on(.command("bwrap"), .fail(ProcessError.notFound(executable: "bwrap")))
+    guard case .unavailable(let reason) = await SandboxProbe.probe(process: missing.client) else {
       Issue.record("a missing bwrap was reported available")
       return
     }
@@ -58,16 +59,10 @@ import Testing
   }
 
   @Test func probeSaysWhenNamespacesAreRefused() async {
-    let refusing = ProcessClient { request in
-      if request.arguments == ["--version"] {
-        return ProcessResult(
-          request: request, exitStatus: 0, standardOutput: Data("bubblewrap 0.8.0\n".utf8), standardError: Data())
-      }
-      return ProcessResult(
-        request: request, exitStatus: 1, standardOutput: Data(),
-        standardError: Data("bwrap: No permissions to creating new namespace\n".utf8))
-    }
-    guard case .unavailable(let reason) = await SandboxProbe.probe(process: refusing) else {
+    let refusing = ScriptedProcess()
+      .on(.command("bwrap", "--version"), .exit(0, stdout: "bubblewrap 0.8.0\n"))
+      .on(.command("bwrap"), .exit(1, stderr: "bwrap: No permissions to creating new namespace\n"))
+    guard case .unavailable(let reason) = await SandboxProbe.probe(process: refusing.client) else {
       Issue.record("bwrap without namespaces was reported available")
       return
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SystemClients
@@ -36,9 +37,7 @@ final class LineLog: @unchecked Sendable {
   }
 
   @Test func clientsWithoutStreamingReplayTheOutput() async throws {
-    let client = ProcessClient { request in
-      ProcessResult(request: request, exitStatus: 0, standardOutput: Data("a\nb\n".utf8), standardError: Data("c".utf8))
-    }
+    let client = ScriptedProcess().on(.any, .exit(0, stdout: "a\nb\n", stderr: "c")).client
     let log = LineLog()
     _ = try await client.runStreaming(ProcessRequest("x"), log.append)
     #expect(

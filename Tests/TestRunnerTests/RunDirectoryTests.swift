@@ -1,5 +1,6 @@
 import Foundation
 import SystemClients
+import TestSupport
 import Testing
 
 @testable import TestRunner
@@ -106,7 +107,7 @@ import Testing
     let task = Task {
       try await TestRunner(process: process.client).run(Self.selection, options: TestRunOptions(repositoryRoot: "/r"))
     }
-    while directories.all.isEmpty { try await Task.sleep(for: .milliseconds(5)) }
+    try #require(await waitUntil { !directories.all.isEmpty }, "swift started")
     task.cancel()
     #expect(try await task.value.cancelled)
     let path = try #require(directories.all.first?.path)

@@ -1,6 +1,7 @@
 import Foundation
 import RippleCore
 import SystemClients
+import TestSupport
 import Testing
 
 @testable import TestRunner
@@ -236,9 +237,7 @@ import Testing
           ]),
           options: TestRunOptions(repositoryRoot: "/repo", workDirectory: dir))
       }
-      while !process.requests.contains(where: { $0.subcommand == "test" }) {
-        try await Task.sleep(for: .milliseconds(5))
-      }
+      try #require(await waitUntil { process.requests.contains { $0.subcommand == "test" } }, "swift test started")
       task.cancel()
       let result = try await task.value
       #expect(result.cancelled)

@@ -4,48 +4,6 @@ import Testing
 
 @testable import TestRunner
 
-/// A `ProcessClient` whose answers come from a closure; it records every request, and a request the
-/// closure does not expect (returns nil) fails the test.
-final class ScriptedProcess: @unchecked Sendable {
-  private let lock = NSLock()
-  private var recorded: [ProcessRequest] = []
-  private let answer: @Sendable (ProcessRequest) async throws -> ProcessResult?
-
-  init(_ answer: @escaping @Sendable (ProcessRequest) async throws -> ProcessResult?) {
-    self.answer = answer
-  }
-
-  var requests: [ProcessRequest] {
-    lock.lock()
-    defer { lock.unlock() }
-    return recorded
-  }
-
-  private func record(_ request: ProcessRequest) {
-    lock.lock()
-    recorded.append(request)
-    lock.unlock()
-  }
-
-  var client: ProcessClient {
-    ProcessClient { request in
-      self.record(request)
-      guard let result = try await self.answer(request) else {
-        Issue.record("unexpected command: \(request.commandLine)")
-        return ProcessResult(request: request, exitStatus: 99, standardOutput: Data(), standardError: Data())
-      }
-      return result
-    }
-  }
-
-  static func result(_ request: ProcessRequest, status: Int32 = 0, stdout: String = "", stderr: String = "")
-    -> ProcessResult
-  {
-    ProcessResult(
-      request: request, exitStatus: status, standardOutput: Data(stdout.utf8), standardError: Data(stderr.utf8))
-  }
-}
-
 extension ProcessRequest {
   /// `build`, `list` or `test`.
   var subcommand: String {
@@ -59,6 +17,16 @@ extension ProcessRequest {
   }
 
   var packagePath: String { value(after: "--package-path") ?? "" }
+}
+
+/// Waits (a bounded poll) until `condition` holds: true then, false when `timeout` passed first.
+func waitUntil(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async rethrows -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if try await condition() { return true }
+    try? await Task.sleep(for: .milliseconds(5))
+  }
+  return false
 }
 
 /// A temporary directory removed when the closure returns.

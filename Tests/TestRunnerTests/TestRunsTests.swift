@@ -1,6 +1,7 @@
 import Foundation
 import RippleCore
 import SystemClients
+import TestSupport
 import Testing
 
 @testable import TestRunner
@@ -40,17 +41,38 @@ import Testing
   }
 
   @Test func runsOfOnePackageRunOneAfterTheOtherEvenWithSeveralJobs() async throws {
+    // Two jobs, and a second package: a runner that started the root package's two runs side by side would
+    // fill both jobs with them, and `Other` could not start. So every command of the root package waits (a
+    // bounded poll) until `Other` has started: that proves the second job went to `Other` while a root run
+    // was going, and no two root commands may overlap meanwhile.
     let log = Locked<[String]>([])
-    let process = ProcessClient { request in
+    let rootRunning = Locked(0)
+    let overlaps = Locked(0)
+    let otherStarted = Locked(false)
+    let process = ScriptedProcess { request in
+      if request.packagePath.hasSuffix("/Other") {
+        otherStarted.withLock { $0 = true }
+        return ScriptedProcess.result(request)
+      }
       let run = request.environment["TEST_SERVER"].map { $0 == nil ? "client" : "server" } ?? "?"
+      if rootRunning.withLock({ running in
+        running += 1
+        return running
+      }) > 1 {
+        overlaps.withLock { $0 += 1 }
+      }
       log.withLock { $0.append("start \(run) \(request.arguments[0])") }
-      try await Task.sleep(for: .milliseconds(50))
+      let other = await waitUntil { otherStarted.withLock { $0 } }
       log.withLock { $0.append("end \(run) \(request.arguments[0])") }
-      return ProcessResult(request: request, exitStatus: 0, standardOutput: Data(), standardError: Data())
+      rootRunning.withLock { $0 -= 1 }
+      return other ? ScriptedProcess.result(request) : nil
     }
-    let result = try await TestRunner(process: process).run(
-      Self.selection, options: TestRunOptions(repositoryRoot: "/repo", jobs: 4))
-    #expect(result.packages.map(\.run) == ["server", "client"])
+    var selection = Self.selection
+    selection.packages.append(PackageSelection(path: "Other", testTargets: ["OtherTests"]))
+    let result = try await TestRunner(process: process.client).run(
+      selection, options: TestRunOptions(repositoryRoot: "/repo", jobs: 2))
+    #expect(result.packages.filter { $0.path == "." }.map(\.run) == ["server", "client"])
+    #expect(overlaps.withLock { $0 } == 0, "\(log.withLock { $0 })")
     let events = log.withLock { $0 }
     let lastServer = try #require(events.lastIndex { $0.hasPrefix("end server") })
     let firstClient = try #require(events.firstIndex { $0.hasPrefix("start client") })

@@ -1,6 +1,7 @@
 import Foundation
 import RippleConfig
 import SystemClients
+import TestSupport
 import Testing
 
 @testable import TestRunner
@@ -188,9 +189,9 @@ import Testing
         try await TestRunner(process: process.client).run(
           Self.selection, options: TestRunOptions(repositoryRoot: "/repo", workDirectory: dir))
       }
-      while !process.requests.contains(where: { $0.arguments.first == "test-without-building" }) {
-        try await Task.sleep(for: .milliseconds(5))
-      }
+      try #require(
+        await waitUntil { process.requests.contains { $0.arguments.first == "test-without-building" } },
+        "xcodebuild test-without-building started")
       task.cancel()
       let result = try await task.value
       #expect(result.cancelled)

@@ -12,6 +12,16 @@ import SystemClients
 ///       .on(.command("swift", "package", "dump-package"), .delegate(to: .live))
 ///     … Workspace.open(…, services: RippleServices(process: process.client, …))
 ///     #expect(process.requests(matching: .command("swift", "build")).count == 1)
+///
+/// A test whose answers are easier as one `switch` passes a closure instead: nil means "not scripted", an issue
+/// and a thrown error as for a command no rule matches.
+///
+///     let process = ScriptedProcess { request in
+///       switch request.arguments.first {
+///       case "build": ScriptedProcess.result(request)
+///       default: nil
+///       }
+///     }
 public final class ScriptedProcess: Sendable {
   /// Which requests a rule answers.
   public struct Pattern: Sendable, CustomStringConvertible {
@@ -46,6 +56,8 @@ public final class ScriptedProcess: Sendable {
     case exit(Int32, stdout: String = "", stderr: String = "")
     /// Computed from the request (may write files, sleep on a signal, or throw).
     case run(@Sendable (ProcessRequest) async throws -> ProcessResult)
+    /// Like `run`, but nil declines: the next matching rule answers, and without one the command is unscripted.
+    case answer(@Sendable (ProcessRequest) async throws -> ProcessResult?)
     /// Handed to another client, on purpose (the real toolchain for manifests).
     case delegate(to: ProcessClient)
     /// Thrown, as a process that cannot start would (`ProcessError.notFound`).
@@ -61,6 +73,20 @@ public final class ScriptedProcess: Sendable {
   private let recorded = Locked<[ProcessRequest]>([])
 
   public init() {}
+
+  /// One rule for every command, answered by `answer` (nil: not scripted).
+  public convenience init(_ answer: @escaping @Sendable (ProcessRequest) async throws -> ProcessResult?) {
+    self.init()
+    on(.any, .answer(answer))
+  }
+
+  /// A result of `request` with this status and output.
+  public static func result(_ request: ProcessRequest, status: Int32 = 0, stdout: String = "", stderr: String = "")
+    -> ProcessResult
+  {
+    ProcessResult(
+      request: request, exitStatus: status, standardOutput: Data(stdout.utf8), standardError: Data(stderr.utf8))
+  }
 
   /// Adds a rule; the first rule whose pattern matches answers.
   @discardableResult
@@ -82,19 +108,20 @@ public final class ScriptedProcess: Sendable {
 
   private func answer(_ request: ProcessRequest) async throws -> ProcessResult {
     recorded.withLock { $0.append(request) }
-    let rule = rules.withLock { rules in rules.first { $0.pattern.matches(request) } }
-    guard let rule else {
-      let scripted = rules.withLock { $0.map(\.pattern.description) }
-      throw unimplemented(
-        "ScriptedProcess", "run `\(request.commandLine)` (scripted: \(scripted.joined(separator: "; ")))")
+    let matching = rules.withLock { rules in rules.filter { $0.pattern.matches(request) } }
+    for rule in matching {
+      switch rule.response {
+      case .exit(let status, let stdout, let stderr):
+        return Self.result(request, status: status, stdout: stdout, stderr: stderr)
+      case .run(let body): return try await body(request)
+      case .answer(let body):
+        if let result = try await body(request) { return result }
+      case .delegate(let client): return try await client.run(request)
+      case .fail(let error): throw error
+      }
     }
-    switch rule.response {
-    case .exit(let status, let stdout, let stderr):
-      return ProcessResult(
-        request: request, exitStatus: status, standardOutput: Data(stdout.utf8), standardError: Data(stderr.utf8))
-    case .run(let body): return try await body(request)
-    case .delegate(let client): return try await client.run(request)
-    case .fail(let error): throw error
-    }
+    let scripted = rules.withLock { $0.map(\.pattern.description) }
+    throw unimplemented(
+      "ScriptedProcess", "run `\(request.commandLine)` (scripted: \(scripted.joined(separator: "; ")))")
   }
 }
