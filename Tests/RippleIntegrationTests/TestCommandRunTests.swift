@@ -23,7 +23,7 @@ struct SleepingPackageRun: Sendable {
   static let shared = Result { try SleepingPackageRun() }
 
   init() throws {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     try repo.write(
       "Package.swift",
       """
