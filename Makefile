@@ -31,8 +31,9 @@ build: deps
 # SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES=false: many tests wait for a child process synchronously (git
 # fixtures, the `ripple` binary), which holds a thread; Swift's cooperative pool has one per core and such waits
 # starve other tests' async work, plain dispatch queues add a thread instead. At most $(TEST_WIDTH) tests at once
-# (SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH): unbounded, all ~1,000 start together, the blocked ones use up
-# dispatch's thread limit and a process's exit is not seen until some wait times out.
+# (SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH): unbounded, all ~1,000 start together and for a minute almost
+# none ends (most likely every dispatch thread blocked in a wait, none left to see a child's exit), until bounded
+# waits time out and fail their tests.
 test: deps-test
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES=false SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
