@@ -27,24 +27,25 @@ deps-test:
 build: deps
 	$(SWIFT) build -c $(CONFIG) $(BUILD_FLAGS)
 
-## test: build and run every test
-# Serially for now (--no-parallel): the suite also passes in parallel (`make test-parallel`, 250-280 s of tests
-# instead of ~380 s), but three parallel runs each found a different timing-bound test, fixed since, and it has not
-# yet been green five times in a row (issue 24). Tests wait on signals (bounded polls), never on fixed sleeps;
-# suites that share an exclusive resource say so (`.exclusive`, docs/ARCHITECTURE.md, "Tests").
+## test: build and run every test, in parallel (Swift Testing, one process; docs/ARCHITECTURE.md, "Tests").
+# SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES=false: many tests wait for a child process synchronously (git
+# fixtures, the `ripple` binary), which holds a thread; Swift's cooperative pool has one per core and such waits
+# starve other tests' async work, plain dispatch queues add a thread instead. At most $(TEST_WIDTH) tests at once
+# (SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH): unbounded, all ~1,000 start together and for a minute almost
+# none ends (most likely every dispatch thread blocked in a wait, none left to see a child's exit), until bounded
+# waits time out and fail their tests.
 test: deps-test
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	$(SWIFT) test --skip-build $(TEST_FLAGS) $(BUILD_FLAGS)
+	SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES=false SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
+	  $(SWIFT) test --skip-build $(TEST_FLAGS) $(BUILD_FLAGS)
 	@scripts/check-units.sh
 	scripts/check-ci-examples.sh "$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/ripple"
 	@$(MAKE) --no-print-directory check-imports
-TEST_FLAGS ?= --no-parallel
+TEST_FLAGS ?=
+TEST_WIDTH ?= 8
 
-## test-parallel: the same, tests in parallel. Many tests wait for a child process synchronously (git fixtures, the
-# `ripple` binary), which holds a thread of Swift's cooperative pool (one per core) and starves the async work of
-# other tests; non-cooperative queues let the pool grow.
-test-parallel:
-	SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES=false $(MAKE) --no-print-directory test TEST_FLAGS=
+## test-parallel: the same as `make test` (kept for scripts that name it)
+test-parallel: test
 
 ## check-imports: every target's imports agree with its Package.swift dependencies (and the checker finds drift)
 check-imports:

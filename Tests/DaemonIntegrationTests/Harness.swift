@@ -20,14 +20,15 @@ final class DaemonHarness: @unchecked Sendable {
   private(set) var port: Int?
   private let stderrPath: String
 
-  /// The cache (mirrors, work trees, build folders) is shared by the tests of one run: the fixture builds
-  /// incrementally instead of from scratch in every test. The suites using it carry `.exclusive(.daemonCache)`
-  /// (TestSupport): one at a time, while the rest of the suite runs alongside.
-  static let sharedCache: String = {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rippled-it-cache-\(getpid())").path
+  /// The cache (mirrors, work trees, build folders) is shared by the tests of one lane in one run: the fixture builds
+  /// incrementally instead of from scratch in every test. The suites using it carry `.exclusive(.daemonCache(n))`
+  /// (TestSupport): one suite of a lane at a time, while the other lane and the rest of the suite run alongside.
+  static var sharedCache: String {
+    let lane = ExclusiveResource.current?.name.split(separator: " ").last.map(String.init) ?? "0"
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rippled-it-cache-\(getpid())-\(lane)").path
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     return dir
-  }()
+  }
 
   init() throws {
     let base = FileManager.default.temporaryDirectory.appendingPathComponent(

@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("rippled interfaces: webhook, health, config, single instance", .serialized, .exclusive(.daemonCache))
+@Suite("rippled interfaces: webhook, health, config, single instance", .serialized, .exclusive(.daemonCache(1)))
 struct InterfaceTests {
   private func signed(_ body: Data) -> String {
     let mac = HMAC<SHA256>.authenticationCode(

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// What runs leave behind: temporary files, and processes after the daemon was killed.
-@Suite("rippled runs leave nothing behind", .serialized, .exclusive(.daemonCache))
+@Suite("rippled runs leave nothing behind", .serialized, .exclusive(.daemonCache(2)))
 struct RunHygieneTests {
   @Test func aRunLeavesNoNewEntriesInTheDaemonsTMPDIR() async throws {
     let h = try DaemonHarness()

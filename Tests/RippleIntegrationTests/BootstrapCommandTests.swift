@@ -21,7 +21,7 @@ import Testing
   }
 
   static func make() throws -> Fixture {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     // The private asset lives outside the repository, like a download would.
     let assets = repo.root + "/../" + URL(fileURLWithPath: repo.root).lastPathComponent + "-assets"
     try FileManager.default.createDirectory(atPath: assets + "/fonts", withIntermediateDirectories: true)

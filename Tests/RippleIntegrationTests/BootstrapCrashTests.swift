@@ -37,7 +37,7 @@ import Testing
   }
 
   @Test func killedDuringTheTransformLeavesTheOldSetAndTheNextRunCompletes() async throws {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     let assets = repo.root + "/.git/test-assets"  // inside the temp repo, so it is cleaned up with it
     try repo.write(".gitignore", ".build/\nSources/Audio/Resources/\n")
     let v1 = try Self.archive(assets, version: "v1", count: 3)
@@ -84,7 +84,7 @@ import Testing
   }
 
   @Test func killedDuringTheDownloadLeavesTheOldSetAndTheNextRunCompletes() async throws {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     let assets = repo.root + "/.git/test-assets"
     try repo.write(".gitignore", ".build/\nSources/Audio/Resources/\n")
     let v1 = try Self.archive(assets, version: "v1", count: 2)

@@ -39,7 +39,7 @@ import Testing
   }
 
   @Test func aHookIsNeverInstalledIntoGitsFolder() throws {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     let outside = try Self.temporaryDirectory("hook")
     defer { try? FileManager.default.removeItem(atPath: outside) }
     let marker = outside + "/hook-ran"
@@ -75,7 +75,7 @@ import Testing
   /// port 1), auto mode falling back to placeholders, `--require-private`, `--public`, `--force`, doctor.
   /// The successful download's origin is redacted in AssetFetchTests' `SecretRedactionTests`.
   @Test func aPasswordInASourceURLIsNeverPrintedOrWritten() throws {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     let cache = try Self.temporaryDirectory("cache")
     defer { try? FileManager.default.removeItem(atPath: cache) }
     let password = "s3cretpw-81f2"

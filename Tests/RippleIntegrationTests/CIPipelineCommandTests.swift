@@ -168,7 +168,7 @@ import Testing
   /// would read `Packages/Net` and `Tools:NetToolsTests`, which match nothing.
   @Test(arguments: ["gitlab", "buildkite"])
   func aPackageFolderWithACommaSurvivesTheJobsTargetList(format: String) throws {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     for (folder, name) in [("Packages/Net,Tools", "NetTools"), ("Packages/Other", "Other")] {
       try repo.write(
         "\(folder)/Package.swift",

@@ -83,7 +83,7 @@ import Testing
     try origin.git("checkout", "-q", "main")
     try origin.append("README.md", "main moves on\n")
     try origin.commitAll("main work")
-    let clone = try TestRepository()
+    let clone = try TestRepository.checkout()
     try run([
       "/usr/bin/git", "clone", "-q", "--depth", "1", "--no-single-branch", "file://" + origin.root, clone.root + "/c",
     ])

@@ -76,7 +76,7 @@ enum ModularFixture {
 
   /// Writes the fixture and commits it on `main`.
   static func make() throws -> TestRepository {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     try repo.write("Package.swift", rootManifest)
     try repo.write("Packages/Shared/Package.swift", sharedManifest)
     try repo.write("Packages/Server/Package.swift", serverManifest)

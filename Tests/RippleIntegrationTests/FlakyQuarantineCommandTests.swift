@@ -6,7 +6,7 @@ import Testing
 /// to it), whose `testKnownBug` always fails and is quarantined, run with `--retry-failed`.
 @Suite(.serialized) struct FlakyQuarantineCommandTests {
   static func package() throws -> TestRepository {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     try repo.write(
       "Package.swift",
       """
@@ -110,7 +110,7 @@ import Testing
   }
 
   @Test func badQuarantineEntriesAndWindowsAreUsageErrors() throws {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     try repo.write(
       "Package.swift", "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"P\")\n")
     try repo.write(

@@ -22,7 +22,7 @@ import Testing
     """
 
   static func make() throws -> TestRepository {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     try repo.write("Bootstrap/words.txt", "apple\nbanana\ncherry\napple\n")
     try repo.write(
       "Bootstrap/sqlite-words-import.sql",
@@ -145,7 +145,7 @@ import Testing
   }
 
   @Test func sigtermStopsAHungCommandWithItsProcessGroup() async throws {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     let pidFile = repo.root + "/sleep.pid"
     try repo.write(
       "ripple.yml",

@@ -5,6 +5,14 @@ import Testing
 /// A real git repository in a temp dir, removed when the test ends (the shared fixture).
 typealias TestRepository = GitFixture
 
+extension GitFixture {
+  /// A new repository whose checkout folder is named `repo`. The manifest cache's key holds the checkout's folder
+  /// name (a `.package(path:)` may name the root package by it), so with one name for every fixture the tests of a
+  /// run share `RippleBinary.cacheDirectory`: a manifest another test already evaluated is read, not re-run through
+  /// `swift package dump-package`. Tests about evaluation itself use a private cache (CachedPathTests).
+  static func checkout() throws -> GitFixture { try GitFixture(folderName: "repo") }
+}
+
 /// Runs argv (no shell) and captures both streams; with `check`, a non-zero exit throws.
 @discardableResult
 func run(_ argv: [String], in directory: String? = nil, environment: [String: String] = [:], check: Bool = true)

@@ -6,7 +6,7 @@ import Testing
 @Suite(.serialized, .exclusive(.cooperativeThread)) struct TestCommandTests {
   /// Two packages linked by `.package(path:)`; XCTest and Swift Testing; one deliberately failing test.
   static func makeRepository() throws -> TestRepository {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     try repo.write(
       "Package.swift",
       """
@@ -153,7 +153,7 @@ import Testing
 
   @Test(arguments: ["0/3", "4/3", "x"])
   func badShardsAreUsageErrors(shard: String) throws {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     let result = try RippleBinary.run(["test", "--shard", shard], in: repo.root)
     #expect(result.status == 2)
     #expect(result.standardError.contains(shard) || result.standardError.contains("I/N"), "\(result.standardError)")

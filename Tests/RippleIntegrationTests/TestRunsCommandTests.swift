@@ -7,7 +7,7 @@ import Testing
 /// On Linux the server run builds and tests with `TEST_SERVER=1`; the client tests are named, not dropped.
 @Suite(.serialized, .exclusive(.cooperativeThread)) struct TestRunsCommandTests {
   static func shop() throws -> TestRepository {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     try repo.write(
       "Package.swift",
       """

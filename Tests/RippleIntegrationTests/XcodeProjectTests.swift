@@ -24,7 +24,7 @@ import XcodeFixtures
     """
 
   private func makeRepository(_ app: ThinAppFixture = ThinAppFixture()) throws -> TestRepository {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     for (path, text) in app.files { try repo.write(path, text) }
     try repo.write("Packages/Core/Package.swift", Self.coreManifest)
     try repo.write("ripple.yml", "selection:\n  ignore: [\"**/*.md\"]\n")

@@ -29,7 +29,7 @@ import XcodeFixtures
 
   /// The thin app with an xcodebuild run, and an edit of the app (selecting MyAppTests and MyAppUITests).
   private func makeRepository(scheme: String = "MyApp") throws -> TestRepository {
-    let repo = try TestRepository()
+    let repo = try TestRepository.checkout()
     for (path, text) in ThinAppFixture().files { try repo.write(path, text) }
     try repo.write("Packages/Core/Package.swift", Self.coreManifest)
     try repo.write("ripple.yml", Self.config(scheme: scheme))

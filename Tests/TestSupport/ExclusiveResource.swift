@@ -1,16 +1,24 @@
+import Foundation
 import Testing
 
 /// A trait for suites that share something only one of them may use at a time (rippled's integration tests
-/// share one cache folder: mirrors, work trees and build folders named by repository). The suites that carry the
+/// share a cache folder: mirrors, work trees and build folders named by repository). The suites that carry the
 /// same resource run one after the other; every other test of the run goes on alongside them. `.serialized` only
-/// orders the tests inside one suite.
+/// orders the tests inside one suite. Inside the suite, `ExclusiveResource.current` is the resource held.
 ///
-///     @Suite(.serialized, .exclusive(.daemonCache)) struct BranchRunTests { … }
+///     @Suite(.serialized, .exclusive(.daemonCache(1))) struct BranchRunTests { … }
 public struct ExclusiveResource: SuiteTrait, TestTrait, TestScoping {
   public let name: String
   private let lock: AsyncLock
 
-  public static let daemonCache = ExclusiveResource(name: "rippled integration cache")
+  /// rippled's integration suites run in two lanes, each with a cache folder of its own (`DaemonHarness.sharedCache`
+  /// names it after the lane held): the fixture builds incrementally within a lane, and the two lanes run at the
+  /// same time, so the longest chain of daemon suites is about half of them.
+  public static func daemonCache(_ lane: Int) -> ExclusiveResource { daemonLanes[lane - 1] }
+  private static let daemonLanes = [1, 2].map { ExclusiveResource(name: "rippled integration cache \($0)") }
+
+  /// The resource the running suite holds (nil outside `.exclusive` suites).
+  @TaskLocal public static var current: ExclusiveResource?
 
   /// This process's descriptor table, for suites that compare it with a snapshot: two at once would see each
   /// other's descriptors.
@@ -19,19 +27,28 @@ public struct ExclusiveResource: SuiteTrait, TestTrait, TestScoping {
   /// A thread of Swift's cooperative pool (one per core: two on the CI machine). The `ripple` integration tests
   /// wait for the binary synchronously (`Process.waitUntilExit`), holding a pool thread for the whole run of a
   /// real `swift build`: two at once would leave none for the rest of the suite (timers, in-process servers).
-  public static let cooperativeThread = ExclusiveResource(name: "a cooperative thread")
+  /// `make test` turns the cooperative pool off (SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES=false: a blocked
+  /// thread makes the runtime add one), and then there is nothing to share: the suites run alongside each other.
+  public static let cooperativeThread = ExclusiveResource(
+    name: "a cooperative thread",
+    needed: ProcessInfo.processInfo.environment["SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES"] != "false")
 
-  init(name: String) {
+  /// False: the resource is not scarce in this run and the trait does nothing.
+  private let needed: Bool
+
+  init(name: String, needed: Bool = true) {
     self.name = name
+    self.needed = needed
     lock = AsyncLock()
   }
 
   public func provideScope(
     for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
   ) async throws {
+    guard needed else { return try await function() }
     await lock.acquire()
     do {
-      try await function()
+      try await Self.$current.withValue(self) { try await function() }
     } catch {
       await lock.release()
       throw error

@@ -19,7 +19,7 @@ Routes (N is a byte count; the body of N bytes is byte i = i % 251; ID makes sta
   /always500                   500
   /flaky/ID/N                  500 on the first request for ID, then /data
   /ratelimit/ID/N              429 with Retry-After: 7 on the first request, then /data
-  /ratelimit-date/ID/N         429 with an HTTP-date Retry-After 5 s ahead, then /data
+  /ratelimit-date/ID/N         429 with an HTTP-date Retry-After 20 s ahead, then /data
   /cut/ID/N                    first request without Range: 200, Content-Length N, N/2 bytes, close
   /no-range/N                  ignores Range: always 200 with the whole body
   /bad-range/N                 answers a Range request with 206 for bytes 0-…
@@ -158,7 +158,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.serve_data(int(parts[2]))
         if route == "ratelimit-date":
             if hit(self.path) == 1:
-                when = formatdate(time.time() + 5, usegmt=True)
+                when = formatdate(time.time() + 20, usegmt=True)
                 return self.send(429, b"slow down", "text/plain", {"Retry-After": when})
             return self.serve_data(int(parts[2]))
         if route == "cut":
