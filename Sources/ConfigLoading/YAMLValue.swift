@@ -18,7 +18,16 @@ struct YAMLValue {
   }
 
   /// The resolved tag (`str`, `int`, `null`, …); Yams keeps `Tag.name` internal, so go through `rawValue`.
-  var tagName: Tag.Name { Tag.Name(rawValue: node.tag.rawValue) }
+  /// Configs are composed with Yams' `Resolver.basic` (every untagged scalar a `str`): an unquoted one is
+  /// classified by `PlainScalarTag` (YAML 1.1, as `Resolver.default` would, without its regexes). So an
+  /// explicit `!!str` on an unquoted scalar is not honoured: quoting it is the way to say "a string".
+  var tagName: Tag.Name {
+    let name = Tag.Name(rawValue: node.tag.rawValue)
+    if case .scalar(let scalar) = node, scalar.style == .plain, name == .str {
+      return PlainScalarTag.resolve(scalar.string)
+    }
+    return name
+  }
 
   var isNull: Bool { tagName == .null }
 

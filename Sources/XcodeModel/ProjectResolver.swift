@@ -88,7 +88,7 @@ public struct ProjectResolver {
   }
 
   /// The repo-relative path of a file reference or group; nil when it is not a file of the repository.
-  private func locate(_ object: [String: PlistValue], parent: String?) -> String? {
+  private func locate(_ object: PlistDictionary, parent: String?) -> String? {
     let path = object["path"]?.string
     switch object["sourceTree"]?.string ?? "<group>" {
     case "<group>":
@@ -127,7 +127,7 @@ public struct ProjectResolver {
   // MARK: - Targets
 
   private func target(
-    _ id: String, _ object: [String: PlistValue], names: [String: String], productOwners: [String: String],
+    _ id: String, _ object: PlistDictionary, names: [String: String], productOwners: [String: String],
     exceptions: [(group: String, files: [String])], attributes: PlistValue?, packages: [XcodePackageReference]
   ) throws(XcodeError) -> XcodeTarget {
     let name = names[id] ?? id
@@ -137,7 +137,7 @@ public struct ProjectResolver {
     var dependencies: [String] = []
     var products: [XcodeProductDependency] = []
     var foreign: [XcodeForeignDependency] = []
-    var fingerprint: [String: PlistValue] = [
+    var fingerprint: PlistDictionary = [
       "name": .string(name), "productType": .string(productType),
       "productName": object["productName"] ?? .string(""), "attributes": attributes ?? .string(""),
     ]
@@ -327,9 +327,9 @@ public struct ProjectResolver {
   // MARK: - Build settings
 
   private struct Configurations {
-    var settings: [[String: PlistValue]] = []
+    var settings: [PlistDictionary] = []
     var files: [String] = []
-    var fingerprints: [String: PlistValue] = [:]
+    var fingerprints: PlistDictionary = [:]
   }
 
   private func configurations(_ listID: String?, owner: @autoclosure () -> String) throws(XcodeError) -> Configurations
@@ -341,7 +341,7 @@ public struct ProjectResolver {
       let configuration = try document.object(id, from: "configuration list \(listID)")
       let settings = configuration["buildSettings"]?.dictionary ?? [:]
       result.settings.append(settings)
-      var fingerprint: [String: PlistValue] = ["settings": .dictionary(settings)]
+      var fingerprint: PlistDictionary = ["settings": .dictionary(settings)]
       if let base = configuration["baseConfigurationReference"]?.string,
         let path = try location(of: base, from: "configuration \(id)")
       {
@@ -402,7 +402,7 @@ public struct ProjectResolver {
     return result
   }
 
-  private func packages(of project: [String: PlistValue]) throws(XcodeError) -> [XcodePackageReference] {
+  private func packages(of project: PlistDictionary) throws(XcodeError) -> [XcodePackageReference] {
     var result: [XcodePackageReference] = []
     for id in project["packageReferences"]?.strings ?? [] {
       let object = try document.object(id, from: "PBXProject.packageReferences")
@@ -422,7 +422,7 @@ public struct ProjectResolver {
     return result
   }
 
-  private func projectFingerprint(_ project: [String: PlistValue]) throws(XcodeError) -> String {
+  private func projectFingerprint(_ project: PlistDictionary) throws(XcodeError) -> String {
     var fields = project
     for key in ["targets", "mainGroup", "productRefGroup", "packageReferences", "buildConfigurationList"] {
       fields[key] = nil
