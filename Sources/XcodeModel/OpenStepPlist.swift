@@ -231,7 +231,12 @@ public enum OpenStepPlist {
 
     mutating func unquoted() -> String {
       let start = index
-      while index < bytes.count && Self.isUnquoted(bytes[index]) { index += 1 }
+      // A local cursor: `self.index` would be stored back at every byte.
+      var end = index
+      let count = bytes.count
+      let base = bytes.baseAddress!
+      while end < count && Self.isUnquoted(base[end]) { end += 1 }
+      index = end
       lastStringEscaped = false
       lastStringRange = start..<index
       return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
