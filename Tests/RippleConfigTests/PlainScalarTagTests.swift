@@ -1,3 +1,4 @@
+import RippleConfig
 import Testing
 import Yams
 
@@ -24,5 +25,16 @@ import Yams
   @Test(arguments: samples) func resolvesAsYamsDefaultResolver(text: String) {
     let expected = Resolver.default.resolveTag(of: Node(text))
     #expect(PlainScalarTag.resolve(text) == expected, "`\(text)`")
+  }
+
+  /// In a config: an unquoted number is a number, an explicit `!!str` or quotes make it a string, and an
+  /// unquoted `yes` key is a boolean (keys must be strings), as with Yams' default resolver.
+  @Test func configScalarsKeepTheirTags() throws {
+    let error = try failure("selection:\n  global: [Makefile, 1.5]\n")
+    #expect(error.message == "expected a string, found the number `1.5`")
+    let config = try ConfigLoader.parse("selection:\n  global: [!!str 1.5, \"2\", ~x]\n", path: "ripple.yml")
+    #expect(config.selection.global.map(\.pattern) == ["1.5", "2", "~x"])
+    let key = try failure("selection:\n  inputs:\n    yes: [\"a\"]\n")
+    #expect(key.message.contains("keys must be strings, found the boolean `yes`"))
   }
 }
