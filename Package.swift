@@ -219,7 +219,7 @@ let package = Package(
     .testTarget(
       name: "PackageLoadingTests",
       dependencies: ["PackageLoading", "PackageModel", "RippleCore", "SystemClients", "TestSupport"]),
-    .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig", "ConfigLoading", "RippleCore"]),
+    .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig", "ConfigLoading", "RippleCore", "Yams"]),
     // Yams: the generated CI pipelines are read back as a CI system would read them.
     .testTarget(
       name: "AffectedTests", dependencies: ["Affected", "PackageModel", "RippleConfig", "RippleCore", "Yams"]),

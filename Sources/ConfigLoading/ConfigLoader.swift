@@ -34,7 +34,7 @@ public enum ConfigLoader {
   public static func parse(_ text: String, path: String) throws -> RippleConfiguration {
     let root: Node?
     do {
-      root = try Yams.compose(yaml: text)
+      root = try Yams.compose(yaml: text, .basic)  // tags: PlainScalarTag
     } catch let error as YamlError {
       throw syntaxError(error, file: path)
     }

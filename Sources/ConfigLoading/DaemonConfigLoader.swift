@@ -27,7 +27,7 @@ public enum DaemonConfigLoader {
   public static func parse(_ text: String, path: String) throws -> DaemonConfiguration {
     let root: Node?
     do {
-      root = try Yams.compose(yaml: text)
+      root = try Yams.compose(yaml: text, .basic)  // tags: PlainScalarTag
     } catch let error as YamlError {
       throw ConfigLoader.syntaxError(error, file: path)
     }

@@ -17,8 +17,21 @@ struct YAMLValue {
     ConfigLocation(file: file, line: node.mark?.line, column: node.mark?.column, keyPath: keyPath)
   }
 
+  /// A mapping key: Yams' duplicate check has already resolved its tag (to `str`, by `Resolver.basic`).
+  var isKey = false
+
   /// The resolved tag (`str`, `int`, `null`, …); Yams keeps `Tag.name` internal, so go through `rawValue`.
-  var tagName: Tag.Name { Tag.Name(rawValue: node.tag.rawValue) }
+  /// Configs are composed with Yams' `Resolver.basic`, which leaves an untagged scalar's tag empty until
+  /// first asked: an unquoted one is classified by `PlainScalarTag` (YAML 1.1, as `Resolver.default` would,
+  /// without its regexes) and an explicit tag (`!!str 1.0`) is kept. An unquoted key, resolved already, is
+  /// classified again (so `1:` is a number; `!!str` on a key is not honoured: quote it).
+  var tagName: Tag.Name {
+    if case .scalar(let scalar) = node, scalar.style == .plain {
+      let raw = scalar.tag.rawValue
+      if raw.isEmpty || (isKey && raw == Tag.Name.str.rawValue) { return PlainScalarTag.resolve(scalar.string) }
+    }
+    return Tag.Name(rawValue: node.tag.rawValue)
+  }
 
   var isNull: Bool { tagName == .null }
 
@@ -49,13 +62,13 @@ struct YAMLValue {
     }
     var entries: [(key: String, value: YAMLValue)] = []
     for (keyNode, valueNode) in mapping {
-      let keyValue = YAMLValue(node: keyNode, file: file, keyPath: keyPath)
+      let keyValue = YAMLValue(node: keyNode, file: file, keyPath: keyPath, isKey: true)
       guard case .scalar(let scalar) = keyNode, keyValue.tagName == .str else {
         throw keyValue.error("keys must be strings, found \(keyValue.typeDescription)", hint: "quote the key")
       }
       let key = scalar.string
       let child = YAMLValue(node: valueNode, file: file, keyPath: keyPath.isEmpty ? key : "\(keyPath).\(key)")
-      let keyAtPath = YAMLValue(node: keyNode, file: file, keyPath: child.keyPath)
+      let keyAtPath = YAMLValue(node: keyNode, file: file, keyPath: child.keyPath, isKey: true)
       if let allowedKeys, !allowedKeys.contains(key) {
         throw keyAtPath.error("unknown key `\(key)`", hint: Self.unknownKeyHint(key, allowedKeys))
       }

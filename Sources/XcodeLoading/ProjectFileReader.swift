@@ -59,7 +59,7 @@ public enum ProjectFileReader {
         guard let key = key as? String, let value = plistValue(value) else { continue }
         fields[key] = value
       }
-      return .dictionary(fields)
+      return .dictionary(PlistDictionary(fields))
     case let data as Data: return .string(data.base64EncodedString())
     default: return .string("\(object)")
     }

@@ -30,7 +30,7 @@ public struct BuildSettingAssignment: Sendable, Hashable {
   /// The assignments of a configuration's `buildSettings`: unconditional keys first (a dictionary has no
   /// order), so that conditional ones are alternatives on top of them. A list value (`("-framework", X)`)
   /// is its words joined by spaces, as Xcode reads it.
-  public static func assignments(of settings: [String: PlistValue]) -> [BuildSettingAssignment] {
+  public static func assignments(of settings: PlistDictionary) -> [BuildSettingAssignment] {
     var plain: [BuildSettingAssignment] = []
     var conditional: [BuildSettingAssignment] = []
     for (key, value) in settings {

@@ -97,10 +97,10 @@ public enum OpenStepPlist {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var depth = 0
-    /// The fields and items of the containers being read, innermost last: each container is built once at
-    /// its end at its final size, instead of growing (and rehashing) field by field.
-    var pendingFields: [(String, PlistValue)] = []
-    var pendingItems: [PlistValue] = []
+    /// Whether the last string read held an escape (its text is not the bytes it was read from).
+    var lastStringEscaped = false
+    /// Where the last string read started and ended in `bytes` (its quotes excluded).
+    var lastStringRange = 0..<0
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -132,23 +132,24 @@ public enum OpenStepPlist {
       index += 1
       try enter(at: open)
       defer { depth -= 1 }
-      let first = pendingFields.count
+      // Each container gathers its own values (moved as the buffer grows, never copied or re-hashed) and
+      // keeps them: a shared stack of pending values cost a retain and release per value taken off it.
+      var fields: [PlistDictionary.Entry] = []
+      fields.reserveCapacity(8)
       while true {
         guard try skipSpace() else {
           throw error("the dictionary opened on line \(line(open)) is not closed", at: open)
         }
         if bytes[index] == UInt8(ascii: "}") {
           index += 1
-          // Taken from the end (moved, not copied): a key given twice keeps its last value in the file,
-          // as Foundation does, so a value met again here (an earlier one) puts the later one back.
-          var fields = [String: PlistValue](minimumCapacity: pendingFields.count - first)
-          while pendingFields.count > first {
-            let (key, value) = pendingFields.removeLast()
-            if let later = fields.updateValue(value, forKey: key) { fields[key] = later }
-          }
-          return .dictionary(fields)
+          // A key given twice keeps its last value in the file, as Foundation does (`PlistDictionary`).
+          return .dictionary(PlistDictionary(uniquing: fields))
         }
         let key = try string(what: "a dictionary key")
+        let keyHash =
+          lastStringEscaped
+          ? PlistDictionary.hash(key)
+          : PlistDictionary.hash(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[lastStringRange])))
         guard try skipSpace() else { throw error("the file ends after the key `\(key)` (truncated?)") }
         let value: PlistValue
         switch bytes[index] {
@@ -166,7 +167,7 @@ public enum OpenStepPlist {
           throw error("missing `;` after the value of `\(key)`, found \(describe(bytes[index]))")
         }
         index += 1
-        pendingFields.append((key, value))
+        fields.append(PlistDictionary.Entry(key: key, value: value, hash: keyHash))
       }
     }
 
@@ -175,35 +176,25 @@ public enum OpenStepPlist {
       index += 1
       try enter(at: open)
       defer { depth -= 1 }
-      let first = pendingItems.count
+      var items: [PlistValue] = []
       while true {
         guard try skipSpace() else { throw error("the array opened on line \(line(open)) is not closed", at: open) }
         if bytes[index] == UInt8(ascii: ")") {
           index += 1
-          return .array(takeItems(from: first))
+          return .array(items)
         }
         let item = try value()
-        pendingItems.append(item)
+        items.append(item)
         guard try skipSpace() else { throw error("the array opened on line \(line(open)) is not closed", at: open) }
         switch bytes[index] {
         case UInt8(ascii: ","): index += 1
         case UInt8(ascii: ")"):
           index += 1
-          return .array(takeItems(from: first))
+          return .array(items)
         case let byte:
           throw error("expected `,` or `)` in the array opened on line \(line(open)), found \(describe(byte))")
         }
       }
-    }
-
-    /// The items read since `first`, as an array of their number, removed from `pendingItems`.
-    mutating func takeItems(from first: Int) -> [PlistValue] {
-      var items: [PlistValue] = []
-      items.reserveCapacity(pendingItems.count - first)
-      // Moved from the end, then put back in order.
-      while pendingItems.count > first { items.append(pendingItems.removeLast()) }
-      items.reverse()
-      return items
     }
 
     /// `<0fbd 7a>`: bytes in hex, given as Base64 text (as Foundation's `Data` is mapped).
@@ -240,7 +231,14 @@ public enum OpenStepPlist {
 
     mutating func unquoted() -> String {
       let start = index
-      while index < bytes.count && Self.isUnquoted(bytes[index]) { index += 1 }
+      // A local cursor: `self.index` would be stored back at every byte.
+      var end = index
+      let count = bytes.count
+      let base = bytes.baseAddress!
+      while end < count && Self.isUnquoted(base[end]) { end += 1 }
+      index = end
+      lastStringEscaped = false
+      lastStringRange = start..<index
       return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
@@ -254,6 +252,8 @@ public enum OpenStepPlist {
         let byte = bytes[index]
         if byte == quote {
           let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+          lastStringEscaped = false
+          lastStringRange = start..<index
           index += 1
           return text
         }
@@ -265,6 +265,7 @@ public enum OpenStepPlist {
         let byte = bytes[index]
         if byte == quote {
           index += 1
+          lastStringEscaped = true
           return String(decoding: text, as: UTF8.self)
         }
         if byte == UInt8(ascii: "\\") {

@@ -6,7 +6,7 @@ public struct PBXDocument: Sendable {
   public var revision: String
   /// The `objects` dictionary as read, each a `.dictionary` with an `isa` (checked by `init`): kept as
   /// read rather than copied into a table of its own, which cost more than parsing on a large project.
-  public var objects: [String: PlistValue]
+  public var objects: PlistDictionary
   public var rootObject: String
   public var objectVersion: String
   /// The ids of the folder-synchronised groups (`PBXFileSystemSynchronizedRootGroup`), sorted: found while
@@ -44,8 +44,7 @@ public struct PBXDocument: Sendable {
 
   /// The object `id`, which must exist: a dangling reference is a `missingObject` naming who refers to it
   /// (`referrer` is only made then).
-  public func object(_ id: String, from referrer: @autoclosure () -> String) throws(XcodeError) -> [String: PlistValue]
-  {
+  public func object(_ id: String, from referrer: @autoclosure () -> String) throws(XcodeError) -> PlistDictionary {
     guard case .dictionary(let fields) = objects[id] else {
       throw .missingObject(path: filePath, revision: revision, id: id, referencedBy: referrer())
     }
@@ -53,5 +52,5 @@ public struct PBXDocument: Sendable {
   }
 
   /// The fields of object `id`, nil when there is none.
-  public func fields(_ id: String) -> [String: PlistValue]? { objects[id]?.dictionary }
+  public func fields(_ id: String) -> PlistDictionary? { objects[id]?.dictionary }
 }

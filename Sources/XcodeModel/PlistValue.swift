@@ -3,7 +3,7 @@
 public enum PlistValue: Sendable, Hashable {
   case string(String)
   case array([PlistValue])
-  case dictionary([String: PlistValue])
+  case dictionary(PlistDictionary)
 
   public subscript(key: String) -> PlistValue? {
     if case .dictionary(let fields) = self { return fields[key] }
@@ -20,7 +20,7 @@ public enum PlistValue: Sendable, Hashable {
     return nil
   }
 
-  public var dictionary: [String: PlistValue]? {
+  public var dictionary: PlistDictionary? {
     if case .dictionary(let value) = self { return value }
     return nil
   }
@@ -55,11 +55,11 @@ public enum PlistValue: Sendable, Hashable {
       out.append(")")
     case .dictionary(let fields):
       out.append("{")
-      for (index, key) in fields.keys.sorted().enumerated() {
+      for (index, field) in fields.sorted(by: { $0.key < $1.key }).enumerated() {
         if index > 0 { out.append(";") }
-        Self.quote(key, into: &out)
+        Self.quote(field.key, into: &out)
         out.append("=")
-        fields[key]!.write(into: &out)
+        field.value.write(into: &out)
       }
       out.append("}")
     }

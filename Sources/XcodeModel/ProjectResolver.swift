@@ -96,7 +96,7 @@ public struct ProjectResolver {
   }
 
   /// The file name of a product reference: `Library.framework`.
-  static func productFile(_ file: [String: PlistValue]?) -> String? {
+  static func productFile(_ file: PlistDictionary?) -> String? {
     (file?["path"]?.string ?? file?["name"]?.string).flatMap { $0.split(separator: "/").last.map(String.init) }
   }
 
@@ -122,7 +122,7 @@ public struct ProjectResolver {
   }
 
   /// The repo-relative path of a file reference or group; nil when it is not a file of the repository.
-  private func locate(_ object: [String: PlistValue], parent: String?) -> String? {
+  private func locate(_ object: PlistDictionary, parent: String?) -> String? {
     let path = object["path"]?.string
     switch object["sourceTree"]?.string ?? "<group>" {
     case "<group>":
@@ -161,7 +161,7 @@ public struct ProjectResolver {
   // MARK: - Targets
 
   private func target(
-    _ id: String, _ object: [String: PlistValue], names: [String: String], productOwners: [String: String],
+    _ id: String, _ object: PlistDictionary, names: [String: String], productOwners: [String: String],
     productFiles: [String: String], exceptions: [(group: String, files: [String])], attributes: PlistValue?,
     packages: [XcodePackageReference]
   ) throws(XcodeError) -> XcodeTarget {
@@ -172,7 +172,7 @@ public struct ProjectResolver {
     var dependencies: [String] = []
     var products: [XcodeProductDependency] = []
     var foreign: [XcodeForeignDependency] = []
-    var fingerprint: [String: PlistValue] = [
+    var fingerprint: PlistDictionary = [
       "name": .string(name), "productType": .string(productType),
       "productName": object["productName"] ?? .string(""), "attributes": attributes ?? .string(""),
     ]
@@ -202,7 +202,7 @@ public struct ProjectResolver {
     // A legacy target runs an external tool (`make`) in a folder: what the folder holds may be its input.
     let isa = object["isa"]?.string ?? ""
     if isa == "PBXLegacyTarget" {
-      var legacy: [String: PlistValue] = [:]
+      var legacy: PlistDictionary = [:]
       for key in ["buildToolPath", "buildArgumentsString", "buildWorkingDirectory", "passBuildSettingsInEnvironment"] {
         legacy[key] = object[key]
       }
@@ -420,7 +420,7 @@ public struct ProjectResolver {
     var entries: [(name: String, assignments: [BuildSettingAssignment])] = []
     /// The xcconfig files (and their includes).
     var files: [String] = []
-    var fingerprints: [String: PlistValue] = [:]
+    var fingerprints: PlistDictionary = [:]
   }
 
   private func configurations(_ listID: String?, owner: @autoclosure () -> String) throws(XcodeError) -> Configurations
@@ -432,7 +432,7 @@ public struct ProjectResolver {
       let configuration = try document.object(id, from: "configuration list \(listID)")
       let settings = configuration["buildSettings"]?.dictionary ?? [:]
       let name = configuration["name"]?.string ?? id
-      var fingerprint: [String: PlistValue] = ["settings": .dictionary(settings)]
+      var fingerprint: PlistDictionary = ["settings": .dictionary(settings)]
       var base: String?
       if let reference = configuration["baseConfigurationReference"]?.string,
         let path = try location(of: reference, from: "configuration \(id)")
@@ -542,7 +542,7 @@ public struct ProjectResolver {
     return result
   }
 
-  private func packages(of project: [String: PlistValue]) throws(XcodeError) -> [XcodePackageReference] {
+  private func packages(of project: PlistDictionary) throws(XcodeError) -> [XcodePackageReference] {
     var result: [XcodePackageReference] = []
     for id in project["packageReferences"]?.strings ?? [] {
       let object = try document.object(id, from: "PBXProject.packageReferences")
@@ -562,7 +562,7 @@ public struct ProjectResolver {
     return result
   }
 
-  private func projectFingerprint(_ project: [String: PlistValue], configurations settings: Configurations)
+  private func projectFingerprint(_ project: PlistDictionary, configurations settings: Configurations)
     throws(XcodeError) -> String
   {
     var fields = project
