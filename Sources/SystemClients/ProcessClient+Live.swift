@@ -47,7 +47,7 @@ extension ProcessClient {
     do {
       let result = try await ProcessGroupReaper.reaping { reaper in
         try await Subprocess.run(
-          configuration(for: request), input: .none, output: .bytes(limit: outputLimit),
+          try configuration(for: request), input: .none, output: .bytes(limit: outputLimit),
           error: .bytes(limit: outputLimit)
         ) { execution in reaper.started(execution.processIdentifier.value) }
       }
@@ -62,15 +62,14 @@ extension ProcessClient {
   /// The child runs in a process group of its own. Cancellation sends SIGINT to the whole group first,
   /// as Ctrl-C would: SwiftPM then stops the processes it started in groups of their own (the test
   /// runner); SIGTERM follows after three seconds, SIGKILL two seconds later.
-  static func configuration(for request: ProcessRequest) -> Subprocess.Configuration {
+  static func configuration(for request: ProcessRequest) throws -> Subprocess.Configuration {
     var options = PlatformOptions()
     options.processGroupID = 0  // a new group led by the child
     options.teardownSequence = [
       .send(signal: .interrupt, toProcessGroup: true, allowedDurationToNextStep: .seconds(3)),
       .gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: .seconds(2)),
     ]
-    let executable: Executable =
-      request.executable.contains("/") ? .path(FilePath(request.executable)) : .name(request.executable)
+    let executable = try resolvedExecutable(request)
     var environment = Environment.inherit
     if !request.environment.isEmpty {
       environment = environment.updating(
@@ -80,6 +79,22 @@ extension ProcessClient {
     return Subprocess.Configuration(
       executable: executable, arguments: Arguments(request.arguments), environment: environment,
       workingDirectory: request.workingDirectory.map { FilePath($0) }, platformOptions: options)
+  }
+
+  /// A path as given; a name looked up (`ExecutableLookup`) on the PATH the child gets (the request's own
+  /// PATH, else this process's), so swift-subprocess does not try each PATH entry by spawning it. A name
+  /// on no PATH entry is `ProcessError.notFound`, as swift-subprocess reports it.
+  static func resolvedExecutable(_ request: ProcessRequest, lookup: ExecutableLookup = .shared) throws -> Executable {
+    let name = request.executable
+    if name.contains("/") { return .path(FilePath(name)) }
+    let path: String? =
+      if case .some(.some(let overridden)) = request.environment["PATH"] { overridden } else { ProcessInfo.path }
+    // No PATH at all: swift-subprocess's default search list.
+    guard let path else { return .name(name) }
+    guard !name.isEmpty, let resolved = lookup.resolve(name, path: path) else {
+      throw ProcessError.notFound(executable: name)
+    }
+    return .path(FilePath(resolved))
   }
 
   /// The exit status, or 128 + the signal number, as a shell reports it.

@@ -39,7 +39,7 @@ extension ProcessClient {
     do {
       let result = try await ProcessGroupReaper.reaping { reaper in
         try await Subprocess.run(
-          configuration(for: request), input: .none, output: .sequence, error: .sequence
+          try configuration(for: request), input: .none, output: .sequence, error: .sequence
         ) { execution in
           reaper.started(execution.processIdentifier.value)
           let errorStream = execution.standardError
