@@ -66,6 +66,18 @@ def timed(argv, cwd, env=None, repeat=5):
     return statistics.median(times), max(peaks)
 
 
+def timed_pair(a, b, repeat=21):
+    """`timed` of two commands [(argv, cwd, env)], their runs alternated: a ratio between them is not at the
+    mercy of the machine getting busier between the first command's runs and the second's."""
+    runs = ([], []), ([], [])
+    for _ in range(repeat):
+        for (argv, cwd, env), (times, peaks) in zip((a, b), runs):
+            elapsed, peak = timed(argv, cwd, env, repeat=1)
+            times.append(elapsed)
+            peaks.append(peak)
+    return [(statistics.median(times), max(peaks)) for times, peaks in runs]
+
+
 def timed_sequence(commands, repeat=3, check=True):
     """Median wall time of running `commands` [(argv, cwd, env)] one after another."""
     times = []
@@ -475,9 +487,8 @@ def bench_xcode(ripple, work):
     argv = [ripple, "affected", "--base", "HEAD~1", "--head", "HEAD", "--format", "json"]
     one = json.loads(subprocess.run(argv, cwd=big, env=env, capture_output=True, text=True, check=True).stdout)
     tests = sorted(t["name"] for t in one["testTargets"])
-    warm, warm_mem = timed(argv, big, env, repeat=15)
     subprocess.run(argv, cwd=small, env=env, capture_output=True, check=True)
-    copy, _ = timed(argv, small, env, repeat=15)
+    (warm, warm_mem), (copy, _) = timed_pair((argv, big, env), (argv, small, env))
     # The generated project read by both readers gives the same graph (the differential test, at size).
     graphs = [subprocess.run([ripple, "graph", "--format", "json"], cwd=big, env=e, capture_output=True, text=True,
                              check=True).stdout for e in (env, foundation) if drop_xcode_cache(cache) is None]
@@ -507,9 +518,8 @@ def bench_xcode(ripple, work):
     git(iso, "commit", "-q", "-am", "One app file")
     os.sync()
     subprocess.run(argv, cwd=iso, env=env, capture_output=True, check=True)
-    iso_time, iso_mem = timed(argv, iso, env, repeat=15)
+    (iso_time, iso_mem), (floor, _) = timed_pair((argv, iso, env), ([ripple, "--version"], iso, env))
     iso_before, _ = timed_uncached(argv, iso, foundation, cache, repeat=9)
-    floor, _ = timed([ripple, "--version"], iso, env, repeat=15)
 
     # The reader alone, in one process: Ripple's OpenStepPlist vs PropertyListSerialization, same bytes.
     reader_bench = os.path.join(os.path.dirname(ripple), "XcodeReaderBench")
