@@ -309,14 +309,7 @@ public struct PBXProjFixture: Sendable {
       if !allDependencies.contains(host) { allDependencies.append(host) }
     }
     for dependency in allDependencies {
-      let proxy = add(
-        "PBXContainerItemProxy",
-        [
-          ("containerPortal", .string(projectID)), ("proxyType", .string("1")),
-          ("remoteGlobalIDString", .string(dependency)), ("remoteInfo", .string(targetName(dependency) ?? "")),
-        ])
-      dependencyIDs.append(
-        .string(add("PBXTargetDependency", [("target", .string(dependency)), ("targetProxy", .string(proxy))])))
+      dependencyIDs.append(.string(targetDependency(on: dependency)))
     }
     // A target of another project: the proxy's container is that project's file reference.
     for foreign in foreignDependencies {
@@ -399,14 +392,7 @@ public struct PBXProjFixture: Sendable {
     let targetID = newID()
     var dependencyIDs: [Value] = []
     for dependency in dependencies {
-      let proxy = add(
-        "PBXContainerItemProxy",
-        [
-          ("containerPortal", .string(projectID)), ("proxyType", .string("1")),
-          ("remoteGlobalIDString", .string(dependency)), ("remoteInfo", .string(targetName(dependency) ?? "")),
-        ])
-      dependencyIDs.append(
-        .string(add("PBXTargetDependency", [("target", .string(dependency)), ("targetProxy", .string(proxy))])))
+      dependencyIDs.append(.string(targetDependency(on: dependency)))
     }
     let configuration = add(
       "XCBuildConfiguration", [("buildSettings", .dictionary([])), ("name", .string("Debug"))], comment: "Debug")
@@ -423,6 +409,17 @@ public struct PBXProjFixture: Sendable {
     _ = add(isa, fields, comment: name, id: targetID)
     targetIDs.append(targetID)
     return targetID
+  }
+
+  /// A `PBXTargetDependency` on a target of this project, through its `PBXContainerItemProxy`.
+  private mutating func targetDependency(on dependency: String) -> String {
+    let proxy = add(
+      "PBXContainerItemProxy",
+      [
+        ("containerPortal", .string(projectID)), ("proxyType", .string("1")),
+        ("remoteGlobalIDString", .string(dependency)), ("remoteInfo", .string(targetName(dependency) ?? "")),
+      ])
+    return add("PBXTargetDependency", [("target", .string(dependency)), ("targetProxy", .string(proxy))])
   }
 
   private func targetName(_ id: String) -> String? {
