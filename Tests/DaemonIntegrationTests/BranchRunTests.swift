@@ -21,6 +21,7 @@ struct BranchRunTests {
             remote: \(h.remote)
             fetchInterval: 1h
             branches: [main, {pattern: "feature/*", cancelRunning: true}]
+            \(DaemonHarness.testArguments)
             status:
               provider: github
               api: http://127.0.0.1:\(forge.port)
@@ -261,6 +262,7 @@ struct PolicyTests {
             remote: \(h.remote)
             fetchInterval: 1h
             runTimeout: 4s
+            \(DaemonHarness.testArguments)
         """)
     try await h.waitForReady()
     // The baseline builds the fixture (it may time out on a cold build folder); what matters is the gated run.

@@ -169,6 +169,7 @@ final class DaemonHarness: @unchecked Sendable {
             remote: \(remote)
             fetchInterval: 1h
             branches: [main, {pattern: "feature/*", cancelRunning: true}]
+            \(sandbox == "off" ? Self.testArguments : "")
         """)
 
       """
@@ -292,6 +293,11 @@ final class DaemonHarness: @unchecked Sendable {
     let targets = analysis?["targets"] as? [[String: Any]] ?? []
     return targets.filter { ($0["isTest"] as? Bool) == true }.compactMap { $0["name"] as? String }.sorted()
   }
+
+  /// The repository setting that builds the fixture with TestSupport's `SharedModuleCache` (a run's build folder is
+  /// new for every branch and every lane). Not in a sandboxed run: the sandbox lets a run write only its own folders.
+  static let testArguments =
+    "testArguments: [\(SharedModuleCache.swiftArguments.map { "\"\($0)\"" }.joined(separator: ", "))]"
 
   static let token = "integration-token"
   static let webhookSecret = "integration-webhook-secret"

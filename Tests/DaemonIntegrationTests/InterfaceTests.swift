@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("rippled interfaces: webhook, health, config, single instance", .serialized, .exclusive(.daemonCache(1)))
+@Suite("rippled interfaces: webhook, health, config, single instance", .serialized, .exclusive(.daemonCache(3)))
 struct InterfaceTests {
   private func signed(_ body: Data) -> String {
     let mac = HMAC<SHA256>.authenticationCode(

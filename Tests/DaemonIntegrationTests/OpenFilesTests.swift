@@ -8,7 +8,7 @@ import Testing
 
 /// Issue 23, item 1: a daemon with a small open-file limit, flooded with idle connections for the whole of a run,
 /// keeps answering `/healthz`, finishes the run, and stays alive; a foreign Host is refused (item 8).
-@Suite(.serialized, .exclusive(.daemonCache(1))) struct OpenFilesTests {
+@Suite(.serialized, .exclusive(.daemonCache(3))) struct OpenFilesTests {
   /// Idle TCP connections to the daemon, kept open (and reopened when the daemon closes them).
   final class Flood: @unchecked Sendable {
     private let lock = NSLock()

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// rippled with `runs.sandbox: required` and the real bubblewrap (scripts/install-deps.sh --test installs it).
-@Suite("a branch cannot change what main selects", .serialized, .exclusive(.daemonCache(2)))
+@Suite("a branch cannot change what main selects", .serialized, .exclusive(.daemonCache(4)))
 struct SandboxTests {
   /// A branch's test rewrites every `tree-*.txt` of the manifest cache with a valid, recomputed header and no
   /// manifests (without the sandbox, main's next run then finds no package and selects nothing, silently). In

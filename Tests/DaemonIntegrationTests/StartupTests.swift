@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// Start-up and request handling of a daemon with nothing to run (an empty remote): quick, no builds.
-@Suite("rippled start-up, the store, stderr and request bodies", .serialized, .exclusive(.daemonCache(1)))
+@Suite("rippled start-up, the store, stderr and request bodies", .serialized, .exclusive(.daemonCache(3)))
 struct StartupTests {
   @Test func aBusyPortExitsThreeNamingTheAddressAndNeverSaysReady() async throws {
     let h = try DaemonHarness()

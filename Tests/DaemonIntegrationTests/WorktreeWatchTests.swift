@@ -4,7 +4,7 @@ import Testing
 
 /// The dev-box source: a working tree watched with inotify. The fixture has no Package.swift, so a run
 /// finds nothing to build and these tests measure only when runs are queued.
-@Suite("rippled watches a working tree", .serialized, .exclusive(.daemonCache(2)))
+@Suite("rippled watches a working tree", .serialized, .exclusive(.daemonCache(3)))
 struct WorktreeWatchTests {
   private func makeCheckout(_ h: DaemonHarness) throws -> String {
     let checkout = h.root + "/checkout"

@@ -84,7 +84,7 @@ import Testing
     #expect(files(repo, "Sources/Styleguide/Fonts") == ["empty.otf"])
     #expect(
       try String(contentsOfFile: repo.root + "/Sources/Styleguide/Secrets.swift", encoding: .utf8).contains("example"))
-    try run(["/usr/bin/env", "swift", "build"] + scratch, in: repo.root)
+    try run(["/usr/bin/env", "swift", "build"] + scratch + SharedModuleCache.swiftArguments, in: repo.root)
 
     let secret = "a\"b\\c\nd\\(x) é"
     let privateRun = try RippleBinary.run(["bootstrap"], in: repo.root, environment: ["RIPPLE_TEST_SECRET": secret])
@@ -94,7 +94,7 @@ import Testing
     let mode = try FileManager.default.attributesOfItem(atPath: generated)[.posixPermissions] as? Int
     #expect(mode == 0o600)
     #expect(!privateRun.standardOutput.contains("a\"b") && !privateRun.standardError.contains("a\"b"), "never logged")
-    try run(["/usr/bin/env", "swift", "build"] + scratch, in: repo.root)
+    try run(["/usr/bin/env", "swift", "build"] + scratch + SharedModuleCache.swiftArguments, in: repo.root)
 
     let again = try RippleBinary.run(["bootstrap"], in: repo.root, environment: ["RIPPLE_TEST_SECRET": secret])
     #expect(again.status == 0)

@@ -60,8 +60,8 @@ import Testing
   @Test func aFlakyTestIsNamedAQuarantinedOneContainedAndBothRemembered() throws {
     #if os(Linux)
       let repo = try Self.package()
-      let first = try RippleBinary.run(
-        ["test", "--all", "--retry-failed", "2", "--junit", "out/junit.xml", "--report-json", "out/report.json"],
+      let first = try RippleBinary.test(
+        ["--all", "--retry-failed", "2", "--junit", "out/junit.xml", "--report-json", "out/report.json"],
         in: repo.root)
       let text = first.standardOutput
       #expect(first.status == 0, "\(text)\(first.standardError)")
@@ -85,12 +85,12 @@ import Testing
       #expect(report.contains("\"quarantined\" : 1") && report.contains("\"flaky\" : 1"), "\(report)")
 
       // --fail-on-flaky: the same flake fails the run (the counter makes run 3 fail again, 4 pass).
-      let strict = try RippleBinary.run(["test", "--all", "--retry-failed", "1", "--fail-on-flaky"], in: repo.root)
+      let strict = try RippleBinary.test(["--all", "--retry-failed", "1", "--fail-on-flaky"], in: repo.root)
       #expect(strict.status == 1, "\(strict.standardOutput)\(strict.standardError)")
       #expect(strict.standardError.contains("--fail-on-flaky: 1 test passed only on a retry"))
 
       // --no-quarantine: the known bug fails the run; no warning about the quarantine it ignores.
-      let gate = try RippleBinary.run(["test", "--all", "--no-quarantine"], in: repo.root)
+      let gate = try RippleBinary.test(["--all", "--no-quarantine"], in: repo.root)
       #expect(gate.status == 1, "\(gate.standardOutput)\(gate.standardError)")
       #expect(gate.standardOutput.contains("✘ CoreTests.FlakeTests/testKnownBug"))
       #expect(!gate.standardError.contains("quarantine of"))

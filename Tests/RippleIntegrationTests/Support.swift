@@ -51,6 +51,19 @@ enum RippleBinary {
       environment: ["RIPPLE_CACHE_DIR": cacheDirectory, "NO_COLOR": "1"].merging(environment) { $1 }, check: false)
   }
 
+  /// `ripple test ARGUMENTS -- <the shared module cache>`, for runs that build fixtures with the real toolchain:
+  /// they pass TestSupport's `SharedModuleCache.swiftArguments` after `--`, as a user passes build arguments.
+  static func test(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws
+    -> CommandResult
+  {
+    try run(["test"] + testArguments(arguments), in: directory, environment: environment)
+  }
+
+  /// `arguments` with the shared module cache's build arguments after `--`.
+  static func testArguments(_ arguments: [String]) -> [String] {
+    arguments + (arguments.contains("--") ? [] : ["--"]) + SharedModuleCache.swiftArguments
+  }
+
   /// `ripple affected --format json` → the test targets as "package:Name", asserting exit 0.
   static func affectedTests(_ arguments: [String], in directory: String) throws -> (
     tests: [String], json: [String: Any]

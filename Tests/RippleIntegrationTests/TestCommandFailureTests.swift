@@ -10,7 +10,7 @@ import Testing
     try repo.append("Tests/AppTests/AppTests.swift", "let broken: Int = \"not a number\"\n")
     try repo.append("Packages/Shared/Sources/Greeting/Greeting.swift", "// edit\n")
     let report = repo.root + "/report.json"
-    let result = try RippleBinary.run(["test", "--report-json", report], in: repo.root)
+    let result = try RippleBinary.test(["--report-json", report], in: repo.root)
     #expect(result.status == 1, "\(result.standardOutput)\(result.standardError)")
     let all = result.standardOutput + result.standardError
     #expect(all.contains("AppTests.swift"), "the compiler's error is shown: \(all)")
@@ -43,7 +43,7 @@ import Testing
     let report = repo.root + "/report.json"
     let process = Process()
     process.executableURL = URL(fileURLWithPath: RippleBinary.path)
-    process.arguments = ["test", "--report-json", report]
+    process.arguments = ["test"] + RippleBinary.testArguments(["--report-json", report])
     process.currentDirectoryURL = URL(fileURLWithPath: repo.root)
     process.environment = ProcessInfo.processInfo.environment.merging(
       ["RIPPLE_CACHE_DIR": RippleBinary.cacheDirectory, "NO_COLOR": "1"]) { $1 }

@@ -72,9 +72,9 @@ struct SleepingPackageRun: Sendable {
     guard dryRun.status == 0 else { throw CommandFailure(argv: ["ripple", "test", "--dry-run"], result: dryRun) }
     let reportPath = repo.root + "/out/report.json"
     let timingsPath = repo.root + "/out/timings.json"
-    let result = try RippleBinary.run(
+    let result = try RippleBinary.test(
       [
-        "test", "--all", "--report-json", reportPath, "--timings", timingsPath, "--scratch-path",
+        "--all", "--report-json", reportPath, "--timings", timingsPath, "--scratch-path",
         repo.root + "/.build/scratch",
       ], in: repo.root, environment: ["TMPDIR": temporary])
     guard result.status == 0 else { throw CommandFailure(argv: ["ripple", "test", "--all"], result: result) }

@@ -78,8 +78,8 @@ import Testing
     let junit = repo.root + "/out/junit.xml"
     let report = repo.root + "/out/report.json"
     let scratch = repo.root + "/.build/ripple-scratch"
-    let result = try RippleBinary.run(
-      ["test", "--junit", junit, "--report-json", report, "--scratch-path", scratch], in: repo.root)
+    let result = try RippleBinary.test(
+      ["--junit", junit, "--report-json", report, "--scratch-path", scratch], in: repo.root)
     #expect(result.status == 1, "a test fails deliberately: \(result.standardOutput)\(result.standardError)")
     #expect(result.standardOutput.contains("deliberate failure"))
     #expect(result.standardOutput.contains("AppTests.swift:6"), "failures carry file:line")

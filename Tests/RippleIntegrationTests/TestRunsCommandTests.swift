@@ -87,7 +87,7 @@ import Testing
       // The real run: Client would not compile on Linux, so only the server graph may be built.
       let report = repo.root + "/out/report.json"
       let junit = repo.root + "/out/junit.xml"
-      let run = try RippleBinary.run(["test", "--all", "--report-json", report, "--junit", junit], in: repo.root)
+      let run = try RippleBinary.test(["--all", "--report-json", report, "--junit", junit], in: repo.root)
       #expect(run.status == 0, "\(run.standardOutput)\n\(run.standardError)")
       #expect(run.standardOutput.contains("not run on linux: ClientTests"))
       let result = try #require(
@@ -102,7 +102,7 @@ import Testing
       #expect(xml.contains("<skipped message=\"not run on linux: ClientTests"))
 
       // --require-all: the same run fails because a selected target cannot run here.
-      let strict = try RippleBinary.run(["test", "--all", "--require-all"], in: repo.root)
+      let strict = try RippleBinary.test(["--all", "--require-all"], in: repo.root)
       #expect(strict.status == 1)
       #expect(strict.standardError.contains("ClientTests"), "\(strict.standardError)")
     #endif

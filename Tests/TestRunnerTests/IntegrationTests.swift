@@ -1,5 +1,6 @@
 import Foundation
 import SystemClients
+import TestSupport
 import Testing
 
 @testable import TestRunner
@@ -91,7 +92,8 @@ import Testing
       defer { Self.removeSwiftPMLocks(for: root) }
       try Self.makePackages(in: root)
       let scratch = root + "/.scratch"
-      let options = TestRunOptions(repositoryRoot: root, scratchPath: scratch)
+      let options = TestRunOptions(
+        repositoryRoot: root, extraArguments: SharedModuleCache.swiftArguments, scratchPath: scratch)
       let events = EventLog()
       let runner = TestRunner(process: .live, onEvent: events.append)
       let selection = TestSelection(packages: [

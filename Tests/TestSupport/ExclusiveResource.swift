@@ -11,11 +11,14 @@ public struct ExclusiveResource: SuiteTrait, TestTrait, TestScoping {
   public let name: String
   private let lock: AsyncLock
 
-  /// rippled's integration suites run in two lanes, each with a cache folder of its own (`DaemonHarness.sharedCache`
-  /// names it after the lane held): the fixture builds incrementally within a lane, and the two lanes run at the
-  /// same time, so the longest chain of daemon suites is about half of them.
+  /// rippled's integration suites run in four lanes, each with a cache folder of its own (`DaemonHarness.sharedCache`
+  /// names it after the lane held): the fixture builds incrementally within a lane, and the lanes run at the same
+  /// time. With two lanes their chain was the end of the whole suite. The lanes are balanced by serial time: the
+  /// branch suite; the policies and clean-up; the interfaces with the suites that build nothing; and the sandbox
+  /// suite alone, whose runs build without the shared module cache (TestSupport's `SharedModuleCache`, which the
+  /// sandbox cannot write): in a lane with other suites, every switch of build arguments rebuilt the whole fixture.
   public static func daemonCache(_ lane: Int) -> ExclusiveResource { daemonLanes[lane - 1] }
-  private static let daemonLanes = [1, 2].map { ExclusiveResource(name: "rippled integration cache \($0)") }
+  private static let daemonLanes = (1...4).map { ExclusiveResource(name: "rippled integration cache \($0)") }
 
   /// The resource the running suite holds (nil outside `.exclusive` suites).
   @TaskLocal public static var current: ExclusiveResource?
