@@ -28,7 +28,7 @@ struct RunExecutor: Sendable {
   /// The sandbox and cache layer of each run (nil: neither).
   var isolation: RunIsolation? = nil
 
-  /// Runs in a private TMPDIR (removed afterwards), recording the process groups of its children while they
+  /// Runs in its lane's private TMPDIR (the same path in every run of the lane, removed afterwards), recording the process groups of its children while they
   /// run so a restart after `kill -9` can stop them. `repositoryTimeLimit` is told the repository's own
   /// `daemon.runTimeout` (its `ripple.yml`, when it sets one) once the work tree is read, and awaited before
   /// anything else runs: the scheduler enforces the shorter of it and `rippled.yml`'s (`RunTimeLimit`); the
@@ -37,7 +37,8 @@ struct RunExecutor: Sendable {
     _ run: RunRecord, settings: RepositorySettings, logFile: RunLogFile?,
     repositoryTimeLimit: @escaping @Sendable (Duration) async -> Void = { _ in }
   ) async -> RunOutcome {
-    let temporary = paths.temporaryDirectory(run: run.id)
+    let temporary = paths.temporaryDirectory(
+      run.repository, lane: DaemonPaths.lane(branch: run.branch, source: settings.source))
     defer {
       RunTemporaryDirectory.remove(temporary)
       try? store.forgetProcessGroups(run: run.id)
@@ -162,11 +163,13 @@ struct RunExecutor: Sendable {
     let effective = settings.applying(workspace.configuration.daemon)
     // `fallbackAll`: a manifest that does not evaluate on one side still gives a run (every test of the
     // other side's graph, whose build then shows the error) instead of no run at all.
-    let plan = try await workspace.planTests(
-      TestRequest(
-        scope: prepared.change.map { .affected(AffectedRequest(changes: $0, fallbackAll: true)) } ?? .everything,
-        scratchPath: paths.scratch(run.repository, lane: prepared.lane), timingsPath: paths.timings(run.repository),
-        extraArguments: effective.testArguments))
+    var request = TestRequest(
+      scope: prepared.change.map { .affected(AffectedRequest(changes: $0, fallbackAll: true)) } ?? .everything,
+      scratchPath: paths.scratch(run.repository, lane: prepared.lane), timingsPath: paths.timings(run.repository),
+      extraArguments: effective.testArguments)
+    // The run's TMPDIR is its lane's and no other run uses it meanwhile: the same children's TMPDIR every run.
+    request.runFolderName = "ripple-test"
+    let plan = try await workspace.planTests(request)
     var analysis: RunAnalysis
     if let outcome = plan.affected {
       if outcome.headGraph == nil && outcome.baseGraph == nil {

@@ -72,8 +72,7 @@ struct RunIsolation: Sendable {
 
   /// The lane's folders (as `RunExecutor.prepare` names them).
   private func lane(_ run: RunRecord, _ settings: RepositorySettings) -> String {
-    if case .workingTree = settings.source { return "worktree" }
-    return run.branch
+    DaemonPaths.lane(branch: run.branch, source: settings.source)
   }
 
   func policy(run: RunRecord, settings: RepositorySettings) -> SandboxPolicy {
@@ -89,7 +88,9 @@ struct RunIsolation: Sendable {
       hiddenFiles: secretFiles.filter { FileManager.default.fileExists(atPath: $0) && !Self.isDirectory($0) }.map(
         Self.real),
       readOnly: readOnly.filter(Self.isDirectory).map(Self.real),
-      writable: [worktree, paths.scratch(run.repository, lane: lane), paths.temporaryDirectory(run: run.id)].map(
+      writable: [
+        worktree, paths.scratch(run.repository, lane: lane), paths.temporaryDirectory(run.repository, lane: lane),
+      ].map(
         Self.real))
   }
 

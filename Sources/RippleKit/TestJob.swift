@@ -104,6 +104,8 @@ public struct TestRequest: Sendable {
   public var quarantine = true
   /// `--fail-on-flaky`: a test that passed only on a retry fails the run.
   public var failOnFlaky = false
+  /// See `TestRunOptions.runFolderName` (rippled's runs; nil for `ripple test`).
+  public var runFolderName: String?
 
   public init(
     scope: Scope, shard: Shard? = nil, retryFailed: Int = 0, jobs: Int = 1, scratchPath: String? = nil,
@@ -216,10 +218,11 @@ extension Workspace {
     let store = TimingStore(path: request.timingsPath ?? TimingStore.defaultPath(repositoryRoot: root))
     let (history, warning) = store.load()
     if let warning { warnings.append(warning) }
-    let options = TestRunOptions(
+    var options = TestRunOptions(
       repositoryRoot: root, extraArguments: request.extraArguments, scratchPath: request.scratchPath,
       jobs: request.jobs, retryFailed: request.retryFailed, shard: request.shard,
       swiftExecutable: services.swiftExecutable)
+    options.runFolderName = request.runFolderName
     var job = TestJob(
       selection: TestSelection(packages: runs.selection.packages + (xcode?.selection.packages ?? [])),
       options: options, history: history, timingStore: store, warnings: warnings,

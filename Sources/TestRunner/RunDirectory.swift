@@ -16,10 +16,13 @@ struct RunDirectory: Sendable, Hashable {
   /// Where the xunit files of the run go.
   func xunitDirectory(_ options: TestRunOptions) -> String { options.workDirectory ?? root }
 
-  /// Creates `<base>/ripple-test-<UUID>/tmp`; `base` nil: this process's `$TMPDIR`.
-  static func create(in base: String? = nil) throws(TestRunnerError) -> RunDirectory {
+  /// Creates `<base>/ripple-test-<UUID>/tmp`, or `<base>/<name>/tmp` emptied first (`TestRunOptions.runFolderName`);
+  /// `base` nil: this process's `$TMPDIR`.
+  static func create(in base: String? = nil, named name: String? = nil) throws(TestRunnerError) -> RunDirectory {
     let run = RunDirectory(
-      root: ((base ?? NSTemporaryDirectory()) as NSString).appendingPathComponent("ripple-test-\(UUID().uuidString)"))
+      root: ((base ?? NSTemporaryDirectory()) as NSString).appendingPathComponent(
+        name ?? "ripple-test-\(UUID().uuidString)"))
+    if name != nil { run.remove() }
     do {
       try FileManager.default.createDirectory(atPath: run.temporary, withIntermediateDirectories: true)
     } catch {

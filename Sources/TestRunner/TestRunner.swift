@@ -57,7 +57,7 @@ public struct TestRunner: Sendable {
       onEvent(.finished(result))
       return result
     }
-    let runDirectory = try RunDirectory.create(in: temporaryRoot)
+    let runDirectory = try RunDirectory.create(in: temporaryRoot, named: options.runFolderName)
     defer { runDirectory.remove() }
     if let workDirectory = options.workDirectory { try Self.createWorkDirectory(workDirectory) }
     let plan = Self.plan(selection, options: options, history: history, in: runDirectory)

@@ -116,6 +116,11 @@ public struct TestRunOptions: Sendable, Hashable {
   public var swiftExecutable: String
   /// Where the xunit files of the runs go; nil: a temporary directory, removed afterwards.
   public var workDirectory: String?
+  /// A fixed name for the run's folder in `TestRunner.temporaryRoot` instead of a unique one, for a caller that
+  /// runs one run at a time there (rippled: per branch). The `swift` children's TMPDIR is then the same path in
+  /// every run, and SwiftPM, whose manifest cache key holds the environment, compiles a manifest once instead of
+  /// in every run. nil: `ripple-test-<UUID>`, since two `ripple test` runs may share a TMPDIR.
+  public var runFolderName: String?
   /// `xcodebuild` and `xcrun` for `runner: xcodebuild` runs, looked up on PATH, or paths to them.
   public var xcodebuildExecutable = "xcodebuild"
   public var xcrunExecutable = "xcrun"

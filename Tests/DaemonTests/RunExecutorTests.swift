@@ -30,6 +30,26 @@ import Testing
     #expect(fixture.process.requests(matching: .command("swift", "test")).count >= 1)
   }
 
+  /// Two runs of one branch give `swift` the same TMPDIR (SwiftPM's manifest cache key holds it), made for the run
+  /// and removed after it.
+  @Test func theRunsOfABranchGiveSwiftTheSameTemporaryDirectoryRemovedAfterEach() async throws {
+    let fixture = try DaemonRunFixture()
+    var folders: [String] = []
+    for _ in 1...2 {
+      let run = try fixture.runningRun()
+      #expect(await fixture.executor.execute(run, settings: fixture.settings, logFile: nil) == .passed(nil))
+      _ = try fixture.store.finish(run.id, state: .failed, reason: "not a passing base")
+      folders.append(fixture.paths.temporaryDirectory("app", lane: "main"))
+      #expect(!FileManager.default.fileExists(atPath: folders.last!), "removed with the run")
+    }
+    let builds = fixture.process.requests(matching: .command("swift", "build"))
+    #expect(builds.count == 2)
+    let temporary = Set(builds.map { $0.environment["TMPDIR"] ?? nil })
+    #expect(temporary == [folders[0] + "/ripple-test/tmp"], "\(temporary)")
+    #expect(fixture.paths.temporaryDirectory("app", lane: "main") != fixture.paths.temporaryDirectory("app", lane: "x"))
+    #expect(fixture.paths.temporaryDirectory("a_b", lane: "c") != fixture.paths.temporaryDirectory("a", lane: "b_c"))
+  }
+
   @Test func aTestFailureIsAFailedOutcomeNamingTheCountAndThePackage() async throws {
     let fixture = try DaemonRunFixture(swiftTest: DaemonRunFixture.swiftTest(failing: 2))
     let run = try fixture.runningRun()

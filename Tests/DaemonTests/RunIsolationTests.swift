@@ -49,7 +49,8 @@ struct RunIsolationTests {
     #expect(policy.hiddenDirectories == [paths.state, paths.cache, paths.logs])
     #expect(policy.hiddenFiles == [folders.root + "/token"], "a file that does not exist is not mounted over")
     #expect(policy.readOnly == [worktree + "/.git", paths.mirror("app")])
-    #expect(policy.writable == [worktree, paths.scratch("app", lane: "main"), paths.temporaryDirectory(run: 7)])
+    #expect(
+      policy.writable == [worktree, paths.scratch("app", lane: "main"), paths.temporaryDirectory("app", lane: "main")])
   }
 
   @Test func protectedBranchesWriteTheSharedLayerOthersTheirOwn() {

@@ -83,6 +83,36 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: path))
   }
 
+  /// rippled's runs: the same children's TMPDIR in every run (SwiftPM's manifest cache key holds it), emptied of a
+  /// killed run's leftovers when a run starts, and removed when it ends.
+  @Test func aFixedRunFolderNameGivesEveryRunTheSameTemporaryDirectory() async throws {
+    try await withTemporaryDirectory { base in
+      let directories = TemporaryDirectories()
+      let sample = RunnerTests.samplePackage()
+      let leftover = base + "/ripple-test/tmp/TemporaryDirectory.left-by-a-killed-run"
+      try FileManager.default.createDirectory(atPath: leftover, withIntermediateDirectories: true)
+      let process = ScriptedProcess { request in
+        directories.record(request)
+        if let path = request.environment["TMPDIR"] ?? nil, FileManager.default.fileExists(atPath: leftover) {
+          Issue.record("a leftover is still in \(path)")
+        }
+        return try await sample.client.run(request)
+      }
+      var runner = TestRunner(process: process.client)
+      runner.temporaryRoot = base
+      var options = TestRunOptions(repositoryRoot: "/repo")
+      options.runFolderName = "ripple-test"
+      _ = try await runner.run(Self.selection, options: options)
+      let first = directories.all.count
+      _ = try await runner.run(Self.selection, options: options)
+      let seen = directories.all
+      #expect(first > 0 && seen.count > first)
+      #expect(Set(seen.map(\.path)) == [base + "/ripple-test/tmp"], "\(seen)")
+      #expect(seen.allSatisfy { $0.existed })
+      #expect(try FileManager.default.contentsOfDirectory(atPath: base).isEmpty, "removed after the run")
+    }
+  }
+
   @Test func theTemporaryDirectoryIsRemovedWhenSwiftCannotRun() async throws {
     let directories = TemporaryDirectories()
     let process = ScriptedProcess { request in
