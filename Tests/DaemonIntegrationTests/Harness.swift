@@ -25,9 +25,7 @@ final class DaemonHarness: @unchecked Sendable {
   /// (TestSupport): one suite of a lane at a time, while the other lane and the rest of the suite run alongside.
   static var sharedCache: String {
     let lane = ExclusiveResource.current?.name.split(separator: " ").last.map(String.init) ?? "0"
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("rippled-it-cache-\(getpid())-\(lane)").path
-    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    return dir
+    return RunFolder.path(prefix: "rippled-it-cache", suffix: "-\(lane)")
   }
 
   init() throws {

@@ -37,11 +37,7 @@ enum RippleBinary {
   }()
 
   /// A manifest cache shared by the tests of one run, so each manifest is evaluated once.
-  static let cacheDirectory: String = {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-it-cache-\(getpid())").path
-    try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    return dir
-  }()
+  static let cacheDirectory = RunFolder.path(prefix: "ripple-it-cache")
 
   static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws
     -> CommandResult
