@@ -28,11 +28,12 @@ struct RunExecutor: Sendable {
   /// The sandbox and cache layer of each run (nil: neither).
   var isolation: RunIsolation? = nil
 
-  /// Runs in its lane's private TMPDIR (the same path in every run of the lane, removed afterwards), recording the process groups of its children while they
-  /// run so a restart after `kill -9` can stop them. `repositoryTimeLimit` is told the repository's own
-  /// `daemon.runTimeout` (its `ripple.yml`, when it sets one) once the work tree is read, and awaited before
-  /// anything else runs: the scheduler enforces the shorter of it and `rippled.yml`'s (`RunTimeLimit`); the
-  /// executor itself keeps no deadline, and a stopped run is `.cancelled` here, whatever stopped it.
+  /// Runs in its lane's private TMPDIR (the same path in every run of the lane, removed afterwards), recording
+  /// the process groups of its children while they run so a restart after `kill -9` can stop them.
+  /// `repositoryTimeLimit` is told the repository's own `daemon.runTimeout` (its `ripple.yml`, when it sets one)
+  /// once the work tree is read, and awaited before anything else runs: the scheduler enforces the shorter of it
+  /// and `rippled.yml`'s (`RunTimeLimit`); the executor itself keeps no deadline, and a stopped run is
+  /// `.cancelled` here, whatever stopped it.
   func execute(
     _ run: RunRecord, settings: RepositorySettings, logFile: RunLogFile?,
     repositoryTimeLimit: @escaping @Sendable (Duration) async -> Void = { _ in }
