@@ -38,8 +38,7 @@ struct RunExecutor: Sendable {
     _ run: RunRecord, settings: RepositorySettings, logFile: RunLogFile?,
     repositoryTimeLimit: @escaping @Sendable (Duration) async -> Void = { _ in }
   ) async -> RunOutcome {
-    let temporary = paths.temporaryDirectory(
-      run.repository, lane: DaemonPaths.lane(branch: run.branch, source: settings.source))
+    let temporary = paths.temporaryDirectory(run.repository, lane: run.branch)
     defer {
       RunTemporaryDirectory.remove(temporary)
       try? store.forgetProcessGroups(run: run.id)

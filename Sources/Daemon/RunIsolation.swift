@@ -72,7 +72,8 @@ struct RunIsolation: Sendable {
 
   /// The lane's folders (as `RunExecutor.prepare` names them).
   private func lane(_ run: RunRecord, _ settings: RepositorySettings) -> String {
-    DaemonPaths.lane(branch: run.branch, source: settings.source)
+    if case .workingTree = settings.source { return "worktree" }
+    return run.branch
   }
 
   func policy(run: RunRecord, settings: RepositorySettings) -> SandboxPolicy {
@@ -89,7 +90,7 @@ struct RunIsolation: Sendable {
         Self.real),
       readOnly: readOnly.filter(Self.isDirectory).map(Self.real),
       writable: [
-        worktree, paths.scratch(run.repository, lane: lane), paths.temporaryDirectory(run.repository, lane: lane),
+        worktree, paths.scratch(run.repository, lane: lane), paths.temporaryDirectory(run.repository, lane: run.branch),
       ].map(
         Self.real))
   }

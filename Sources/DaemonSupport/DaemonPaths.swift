@@ -40,18 +40,14 @@ public struct DaemonPaths: Sendable {
 
   /// Each run's private TMPDIR lives under here (what SwiftPM and the tests leave there goes with the run).
   package var runTemporaryRoot: String { cache + "/tmp" }
-  /// The TMPDIR of a lane's runs, which run one at a time. It is created empty when a run starts and removed
-  /// when it ends (`RunTemporaryDirectory`), and is the same path in every run of the lane: SwiftPM's manifest
-  /// cache key holds the environment, TMPDIR included, so with a new path per run every `swift build` compiled
-  /// each manifest again. Both names are escaped, and `__` never occurs in an escaped name, so no two lanes meet.
+  /// The TMPDIR of a lane's runs. A lane is `SchedulerCore`'s (repository and branch; a watched working tree's
+  /// runs have the branch `workingTreeLane`) and runs one run at a time. The folder is created empty when a run
+  /// starts and removed when it ends (`RunTemporaryDirectory`), and is the same path in every run of the lane:
+  /// SwiftPM's manifest cache key holds the environment, TMPDIR included, so with a new path per run every
+  /// `swift build` compiled each manifest again. Both names are escaped, and `__` never occurs in an escaped name,
+  /// so no two lanes meet.
   package func temporaryDirectory(_ repository: String, lane: String) -> String {
     runTemporaryRoot + "/run-\(PathComponent.escaped(repository))__\(PathComponent.escaped(lane))"
-  }
-
-  /// The lane (folder name under the repository's) of a run of `branch`: a watched working tree has one.
-  package static func lane(branch: String, source: RepositorySettings.Source) -> String {
-    if case .workingTree = source { return workingTreeLane }
-    return branch
   }
 
   package func mirror(_ repository: String) -> String { cache + "/mirrors/\(repository).git" }
