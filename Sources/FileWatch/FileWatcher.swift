@@ -14,7 +14,8 @@ import Foundation
 /// an idle watcher uses no CPU (inotify) or one scan per interval (polling). Keep the watcher alive while
 /// consuming `events`: releasing it stops watching and ends the stream, as does ending the iteration.
 public final class FileWatcher: Sendable {
-  private let core: WatcherCore
+  /// Internal, not private: the lifecycle tests tell the watcher's own wake pipe from other tests' pipes.
+  let core: WatcherCore
 
   /// Starts watching `root` recursively. `isIgnored(relativePath, isDirectory)` is consulted for every
   /// directory and file (the daemon implements it with libgit2's .gitignore rules); ignored directories

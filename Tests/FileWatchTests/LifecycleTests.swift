@@ -25,10 +25,10 @@ import Testing
     try tree.mkdir("a/b")
     let before = openDescriptors()
     let watcher = try FileWatcher(root: tree.path, backend: backend, isIgnored: notIgnored)
-    let held = watcherDescriptors(root: tree.path, openedSince: before)
+    let held = ownDescriptors(of: watcher, root: tree.path, openedSince: before)
     #if os(Linux)
       // Its wake pipe (two ends), and its inotify instance with that backend.
-      #expect(held.filter { $0.contains("pipe:") }.count >= 2, "\(held)")
+      #expect(held.filter { $0.contains("pipe:") }.count == 2, "its wake pipe, both ends: \(held)")
       #expect(held.contains { $0.hasSuffix("inotify of \(tree.path)") } == (backend == .inotify), "\(held)")
     #endif
     let recorder = EventRecorder(watcher.events)
@@ -47,7 +47,7 @@ import Testing
     defer { tree.remove() }
     let before = openDescriptors()
     var watcher: FileWatcher? = try FileWatcher(root: tree.path, backend: backend, isIgnored: notIgnored)
-    let held = watcherDescriptors(root: tree.path, openedSince: before)
+    let held = ownDescriptors(of: watcher!, root: tree.path, openedSince: before)
     let recorder = EventRecorder(watcher!.events)
     watcher = nil
     #expect(await recorder.wait { $0.finished })
@@ -60,7 +60,7 @@ import Testing
     let before = openDescriptors()
     let watcher = try FileWatcher(
       root: tree.path, backend: .auto(pollInterval: .milliseconds(50)), isIgnored: notIgnored)
-    let held = watcherDescriptors(root: tree.path, openedSince: before)
+    let held = ownDescriptors(of: watcher, root: tree.path, openedSince: before)
     let received = Locked(0)
     let consumer = Task {
       for await _ in watcher.events { received.withLock { $0 += 1 } }

@@ -119,6 +119,20 @@ func watcherDescriptors(root: String, openedSince before: [Int32: String]) -> Se
   return found
 }
 
+/// `watcher`'s own descriptors among `watcherDescriptors(root:openedSince:)`: of the new pipes only its wake pipe.
+/// A watcher another test starts in the meantime has a wake pipe too, and it may outlive this watcher.
+func ownDescriptors(of watcher: FileWatcher, root: String, openedSince before: [Int32: String]) -> Set<String> {
+  let found = watcherDescriptors(root: root, openedSince: before)
+  #if os(Linux)
+    let wakeWrite = watcher.core.status.withLock { $0.wakeWrite }
+    guard let wakePipe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(wakeWrite)")
+    else { return found }
+    return found.filter { !$0.contains(" pipe:") || $0.hasSuffix(" " + wakePipe) }
+  #else
+    return found
+  #endif
+}
+
 /// This process's descriptors and what each refers to (`pipe:[123]`, `anon_inode:inotify`, a path); Linux only.
 func openDescriptors() -> [Int32: String] {
   var out: [Int32: String] = [:]
