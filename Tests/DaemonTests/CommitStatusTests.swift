@@ -78,8 +78,8 @@ import Testing
     #expect(CommitStatus.gitLabState(.cancelled) == "canceled")
   }
 
-  /// A token file, and a log whose lines the test reads.
-  struct Setup {
+  /// A token file, and a log whose lines the test reads; the folder goes with the value.
+  final class Setup {
     let directory: String
     let lines = Locked<[String]>([])
     var log: DaemonLog { DaemonLog(minimum: .debug) { [lines] line in lines.withLock { $0.append(line) } } }
@@ -93,6 +93,8 @@ import Testing
       settings.status = CommitStatusSettings(
         provider: .github, api: api, repository: "acme/shop", tokenFile: directory + "/token")
     }
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
   }
 
   @Test func serverErrorsAreRetriedAndStatusesKeepTheirOrder() async throws {
@@ -148,7 +150,7 @@ import Testing
   }
 
   @Test func aMissingTokenFileIsReportedOnceAndNothingIsSent() async throws {
-    var setup = try Setup()
+    let setup = try Setup()
     setup.settings.status?.tokenFile = setup.directory + "/missing"
     let reporter = CommitStatusReporter(
       repositories: [setup.settings], publicURL: nil, log: setup.log,

@@ -9,12 +9,15 @@ import Testing
     (NSTemporaryDirectory() as NSString).appendingPathComponent("ripple-lock-\(UUID().uuidString)/sub/x.lock")
   }
 
+  /// The `ripple-lock-…` folder of a `temporaryPath()`.
+  static func removeFolder(of path: String) {
+    try? FileManager.default.removeItem(
+      atPath: ((path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
+  }
+
   @Test func aHeldLockIsNotTakenAgainUntilReleased() throws {
     let path = Self.temporaryPath()
-    defer {
-      try? FileManager.default.removeItem(
-        atPath: ((path as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent)
-    }
+    defer { Self.removeFolder(of: path) }
     let first = try #require(try FileLock.tryAcquire(path), "the folder is made and the lock taken")
     #expect(FileLock.holder(of: path).hasPrefix("pid \(getpid()) since "))
     #expect(try FileLock.tryAcquire(path) == nil, "flock is per open file: a second holder is refused")
@@ -26,6 +29,7 @@ import Testing
 
   @Test func aWaiterIsToldWhoHoldsItAndGetsItOnRelease() async throws {
     let path = Self.temporaryPath()
+    defer { Self.removeFolder(of: path) }
     let first = try #require(try FileLock.tryAcquire(path))
     let told = AsyncStream<String>.makeStream()
     let waiter = Task { try await FileLock.acquire(path) { told.continuation.yield($0) } }
