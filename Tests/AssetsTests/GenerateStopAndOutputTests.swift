@@ -3,6 +3,7 @@ import Assets
 import Foundation
 import RippleConfig
 import RippleCore
+import TestSupport
 import Testing
 
 /// `generate:` commands that hang or are interrupted (their process groups are stopped), and outputs that
@@ -24,15 +25,10 @@ struct GenerateStopAndOutputTests {
 
   /// Whether `pid` has gone (or is a zombie waiting for its parent), polled for up to 20 s.
   static func ended(_ pid: Int32) async throws -> Bool {
-    let deadline = ContinuousClock.now + .seconds(20)
-    while ContinuousClock.now < deadline {
+    await poll(every: .milliseconds(100), timeout: .seconds(20)) {
       let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-      if kill(pid, 0) != 0 || stat == nil || stat?.split(separator: ")").last?.split(separator: " ").first == "Z" {
-        return true
-      }
-      try await Task.sleep(for: .milliseconds(100))
+      return kill(pid, 0) != 0 || stat == nil || stat?.split(separator: ")").last?.split(separator: " ").first == "Z"
     }
-    return false
   }
 
   static func waitForPID(_ file: String) async throws -> Int32 {

@@ -134,6 +134,6 @@ import Testing
       if condition() { return true }
       try? await Task.sleep(for: .milliseconds(5))
     }
-    return false
+    return condition()  // once more: the last sleep may have resumed long after the deadline
   }
 }

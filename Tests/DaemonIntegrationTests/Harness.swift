@@ -253,11 +253,7 @@ final class DaemonHarness: @unchecked Sendable {
   func eventually(
     _ what: String, timeout: Duration, _ condition: @escaping () async throws -> Bool
   ) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      if try await condition() { return }
-      try await Task.sleep(for: .milliseconds(100))
-    }
+    if try await poll(every: .milliseconds(100), timeout: timeout, until: condition) { return }
     throw HarnessError("timed out after \(timeout) waiting for \(what)\n--- rippled output ---\n\(output.suffix(6000))")
   }
 

@@ -136,12 +136,7 @@ final class DaemonRunFixture: Sendable {
   static func waitFor(_ what: String, timeout: Duration = .seconds(60), _ condition: () async throws -> Bool)
     async rethrows -> Bool
   {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      if try await condition() { return true }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return false
+    try await poll(timeout: timeout, until: condition)
   }
 }
 

@@ -53,12 +53,9 @@ import Testing
     func freeDisk() throws { try store.execute(sql: "DROP TRIGGER full") }
 
     func waitFor(_ what: String, _ condition: () async throws -> Bool) async throws {
-      let deadline = ContinuousClock.now + .seconds(60)
-      while ContinuousClock.now < deadline {
-        if try await condition() { return }
-        try await Task.sleep(for: .milliseconds(20))
+      if try await !poll(every: .milliseconds(20), timeout: .seconds(60), until: condition) {
+        Issue.record("timed out waiting for \(what)")
       }
-      Issue.record("timed out waiting for \(what)")
     }
   }
 

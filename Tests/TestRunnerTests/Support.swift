@@ -1,5 +1,6 @@
 import Foundation
 import SystemClients
+import TestSupport
 import Testing
 
 @testable import TestRunner
@@ -21,12 +22,7 @@ extension ProcessRequest {
 
 /// Waits (a bounded poll) until `condition` holds: true then, false when `timeout` passed first.
 func waitUntil(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async rethrows -> Bool {
-  let deadline = ContinuousClock.now + timeout
-  while ContinuousClock.now < deadline {
-    if try await condition() { return true }
-    try? await Task.sleep(for: .milliseconds(5))
-  }
-  return false
+  try await poll(every: .milliseconds(5), timeout: timeout, until: condition)
 }
 
 /// A temporary directory removed when the closure returns.

@@ -49,12 +49,7 @@ public final class ManualClock: Sendable {
 
   /// Waits (a bounded poll) until `count` sleeps are waiting: a timer the code under test armed.
   public func waitForSleepers(_ count: Int = 1, timeout: Duration = .seconds(60)) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      if sleepers >= count { return true }
-      try? await Task.sleep(for: .milliseconds(5))
-    }
-    return false
+    await poll(every: .milliseconds(5), timeout: timeout) { sleepers >= count }
   }
 
   private func sleep(_ duration: Duration) async throws {
