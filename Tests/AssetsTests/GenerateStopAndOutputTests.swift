@@ -25,10 +25,7 @@ struct GenerateStopAndOutputTests {
 
   /// Whether `pid` has gone (or is a zombie waiting for its parent), polled for up to 20 s.
   static func ended(_ pid: Int32) async throws -> Bool {
-    await poll(every: .milliseconds(100), timeout: .seconds(20)) {
-      let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
-      return kill(pid, 0) != 0 || stat == nil || stat?.split(separator: ")").last?.split(separator: " ").first == "Z"
-    }
+    await poll(every: .milliseconds(100), timeout: .seconds(20)) { processHasEnded(pid) }
   }
 
   static func waitForPID(_ file: String) async throws -> Int32 {

@@ -187,10 +187,8 @@ import Testing
     let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(process.terminationStatus == 3, "\(stderr)")
     #expect(stderr.contains("generate entry `hang`: interrupted"), "\(stderr)")
-    var gone = false
-    while !gone && ContinuousClock.now - stoppedAt < .seconds(30) {
-      gone = kill(pid, 0) != 0 || TestCommandFailureTests.isZombie(pid)
-      if !gone { try await Task.sleep(for: .milliseconds(100)) }
+    let gone = await poll(every: .milliseconds(100), timeout: .seconds(30)) {
+      processHasEnded(pid)
     }
     if !gone { kill(pid, SIGKILL) }
     #expect(gone, "the command's background sleep was stopped with its group")

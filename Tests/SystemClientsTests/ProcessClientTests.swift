@@ -1,6 +1,7 @@
 import Foundation
 import RippleCore
 import SystemClients
+import TestSupport
 import Testing
 
 @Suite struct ProcessClientTests {
@@ -65,17 +66,8 @@ import Testing
     #expect(ContinuousClock.now - started < .seconds(300))
     let grandchild = try #require(
       Int32(String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-    var alive = true
-    for _ in 0..<50 where alive {
-      alive = kill(grandchild, 0) == 0 && !isZombie(grandchild)
-      if alive { try await Task.sleep(for: .milliseconds(100)) }
-    }
-    #expect(!alive, "the background sleep should have been killed with its process group")
-  }
-
-  private func isZombie(_ pid: Int32) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
-    return stat.split(separator: ")").last?.split(separator: " ").first == "Z"
+    let ended = await poll(every: .milliseconds(100), timeout: .seconds(5)) { processHasEnded(grandchild) }
+    #expect(ended, "the background sleep should have been killed with its process group")
   }
 
   @Test func shellQuoteOnlyQuotesWhenNeeded() {
