@@ -276,9 +276,11 @@ struct PolicyTests {
     #expect(run["state"] as? String == "error")
     #expect((run["reason"] as? String ?? "").contains("timed out after"), "\(run)")
     // The gated test process was part of the run's process group: it is gone although the gate is closed. (This
-    // lane's: the other lane's daemon may be running the same fixture's tests from its own cache.)
-    try await h.eventually("the test process to be gone", timeout: .seconds(10)) {
-      processes(matching: "FixturePackageTests").filter { $0.contains(DaemonHarness.sharedCache) }.isEmpty
-    }
+    // lane's: the other lanes' daemons may be running the same fixture's tests from their own caches.) The reaper
+    // sends SIGKILL 5 s after the timeout; 10 s for the rest once failed on a loaded 2-core machine, and without the
+    // reaper the test process would wait at the gate for as long as it exists.
+    let laneTests = { processes(matching: "FixturePackageTests").filter { $0.contains(DaemonHarness.sharedCache) } }
+    let gone = await poll(every: .milliseconds(100), timeout: .seconds(30)) { laneTests().isEmpty }
+    #expect(gone, "still running: \(laneTests())\n--- rippled output ---\n\(h.output.suffix(4000))")
   }
 }
