@@ -29,16 +29,15 @@ struct GenerateStopAndOutputTests {
   }
 
   static func waitForPID(_ file: String) async throws -> Int32 {
-    let deadline = ContinuousClock.now + .seconds(60)
-    while ContinuousClock.now < deadline {
-      if let text = try? String(contentsOfFile: file, encoding: .utf8),
-        let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
-      {
-        return pid
+    var pid: Int32?
+    _ = await poll(every: .milliseconds(50), timeout: .seconds(60)) {
+      pid = (try? String(contentsOfFile: file, encoding: .utf8)).flatMap {
+        Int32($0.trimmingCharacters(in: .whitespacesAndNewlines))
       }
-      try await Task.sleep(for: .milliseconds(50))
+      return pid != nil
     }
-    throw ShellFailure(message: "the command never wrote \(file)")
+    guard let pid else { throw ShellFailure(message: "the command never wrote \(file)") }
+    return pid
   }
 
   @Test func aHungCommandIsKilledAtItsTimeoutAndThePreviousOutputsAreKept() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import RippleCore
+import TestSupport
 import Testing
 
 @testable import FileWatch
@@ -81,10 +82,7 @@ final class EventRecorder: Sendable {
 
 /// Polls `condition` every 10 ms until it holds or `timeout` passes (long: a loaded machine runs the timers late).
 func waitFor(timeout: Duration = .seconds(120), _ condition: () -> Bool) async throws {
-  let deadline = ContinuousClock.now.advanced(by: timeout)
-  while !condition() && ContinuousClock.now < deadline {
-    try await Task.sleep(for: .milliseconds(10))
-  }
+  _ = await poll(every: .milliseconds(10), timeout: timeout) { condition() }
 }
 
 /// Every path under `root` that matches one of the always-skipped names or a given prefix.
