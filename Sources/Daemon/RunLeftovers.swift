@@ -10,33 +10,10 @@ import SystemClients
   import Darwin
 #endif
 
-/// One process as /proc shows it.
-struct ProcessEntry: Sendable, Equatable {
-  var pid: Int32
-  var parent: Int32
-  var group: Int32
-  var user: UInt32
-}
-
 /// What `kill -9` of the daemon leaves behind: its runs' children (a `swift test`, the test runner it started)
 /// go on running, holding the build folder's lock. Their process groups were recorded while they ran; at the
 /// next start they are stopped, before the interrupted runs are queued again.
 enum ProcessGroupCleanup {
-  /// The processes to stop: members of the recorded groups, and their descendants (a test runner may lead a
-  /// group of its own), owned by `user` only — a recorded group id may since belong to someone else.
-  static func leftovers(recorded groups: Set<Int32>, user: UInt32, in table: [ProcessEntry]) -> [ProcessEntry] {
-    let ours = table.filter { $0.user == user && $0.pid > 1 }
-    var found = ours.filter { groups.contains($0.group) }
-    var seen = Set(found.map(\.pid))
-    var index = 0
-    while index < found.count {
-      let parent = found[index].pid
-      for child in ours where child.parent == parent && seen.insert(child.pid).inserted { found.append(child) }
-      index += 1
-    }
-    return found
-  }
-
   /// Stops (SIGKILL) what the recorded groups left running, then forgets the groups.
   static func stopLeftovers(store: RunStore, log: DaemonLog) {
     let recorded: [(run: Int64, pgid: Int32)]
@@ -47,7 +24,8 @@ enum ProcessGroupCleanup {
       return
     }
     guard !recorded.isEmpty else { return }
-    let victims = leftovers(recorded: Set(recorded.map(\.pgid)), user: getuid(), in: processTable())
+    // The recorded groups' members and their descendants (a test runner may lead a group of its own).
+    let victims = ProcessTable.reached(from: Set(recorded.map(\.pgid)), user: getuid(), in: ProcessTable.current())
     let own = getpgrp()
     for entry in victims where entry.pid != getpid() && entry.group != own {
       kill(entry.pid, SIGKILL)
@@ -62,27 +40,6 @@ enum ProcessGroupCleanup {
     } catch {
       log.warning("cannot forget the stopped process groups: \(error)")
     }
-  }
-
-  /// Every process this user can see in /proc (empty where there is no /proc).
-  static func processTable() -> [ProcessEntry] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
-    return names.compactMap { name in
-      guard let pid = Int32(name) else { return nil }
-      var info = stat()
-      guard stat("/proc/\(name)", &info) == 0,
-        let data = FileManager.default.contents(atPath: "/proc/\(name)/stat")
-      else { return nil }
-      return entry(pid: pid, user: info.st_uid, stat: String(decoding: data, as: UTF8.self))
-    }
-  }
-
-  /// Parses `/proc/<pid>/stat`: `pid (command) state ppid pgrp …`; the command may hold spaces and parentheses.
-  static func entry(pid: Int32, user: UInt32, stat text: String) -> ProcessEntry? {
-    guard let close = text.lastIndex(of: ")") else { return nil }
-    let fields = text[text.index(after: close)...].split(separator: " ")
-    guard fields.count >= 3, let parent = Int32(fields[1]), let group = Int32(fields[2]) else { return nil }
-    return ProcessEntry(pid: pid, parent: parent, group: group, user: user)
   }
 }
 

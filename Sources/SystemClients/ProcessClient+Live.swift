@@ -59,12 +59,13 @@ extension ProcessClient {
     }
   }
 
-  /// The child runs in a process group of its own. Cancellation sends SIGINT to the whole group first,
-  /// as Ctrl-C would: SwiftPM then stops the processes it started in groups of their own (the test
-  /// runner); SIGTERM follows after three seconds, SIGKILL two seconds later.
+  /// The child leads a session (so a process group) of its own, without a controlling terminal.
+  /// Cancellation sends SIGINT to the whole group first, as Ctrl-C would: SwiftPM then stops the
+  /// processes it started in groups of their own (the test runner); SIGTERM follows after three seconds,
+  /// SIGKILL two seconds later. `ProcessGroupReaper` sends the same to the groups in the child's session.
   static func configuration(for request: ProcessRequest) throws -> Subprocess.Configuration {
     var options = PlatformOptions()
-    options.processGroupID = 0  // a new group led by the child
+    options.createSession = true  // setsid(): the child leads a new session and a new group
     options.teardownSequence = [
       .send(signal: .interrupt, toProcessGroup: true, allowedDurationToNextStep: .seconds(3)),
       .gracefulShutDown(toProcessGroup: true, allowedDurationToNextStep: .seconds(2)),

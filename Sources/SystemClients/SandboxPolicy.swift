@@ -9,8 +9,9 @@
 ///
 /// What stays as the caller has it:
 /// - the network (bwrap shares it unless told otherwise): SwiftPM fetches dependencies;
-/// - the process group: no `--new-session`, whose `setsid()` would take the command out of the group that
-///   `ProcessGroupReaper` signals (SIGINT, SIGTERM, SIGKILL). bwrap itself dies of the SIGINT while the
+/// - the session and process group: no `--new-session`, whose `setsid()` would take the command out of the
+///   session and group that `ProcessGroupReaper` signals (SIGINT, SIGTERM, SIGKILL). bwrap already runs in
+///   a session of its own without a controlling terminal. bwrap itself dies of the SIGINT while the
 ///   command, in the same group, gets it too and stops as it would without the sandbox; SIGKILL follows;
 /// - no `--die-with-parent`: it would turn bwrap's death on that first SIGINT into an immediate SIGKILL of
 ///   the command, skipping its graceful stop. A daemon killed with `kill -9` stops the recorded groups at

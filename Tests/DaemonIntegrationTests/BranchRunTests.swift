@@ -275,10 +275,10 @@ struct PolicyTests {
     let run = try await h.waitForRunAfterFetch(head: head)
     #expect(run["state"] as? String == "error")
     #expect((run["reason"] as? String ?? "").contains("timed out after"), "\(run)")
-    // The gated test process was part of the run's process group: it is gone although the gate is closed. (This
-    // lane's: the other lanes' daemons may be running the same fixture's tests from their own caches.) The reaper
-    // sends SIGKILL 5 s after the timeout; 10 s for the rest once failed on a loaded 2-core machine, and without the
-    // reaper the test process would wait at the gate for as long as it exists.
+    // The gated test process is in a process group of its own (SwiftPM starts it so) but in the run's session: it is
+    // gone although the gate is closed. (This lane's: the other lanes' daemons may be running the same fixture's
+    // tests from their own caches.) The reaper sends SIGKILL 5 s after the timeout; without it the test process
+    // would wait at the gate for as long as it exists. 30 s allows for a loaded 2-core machine.
     let laneTests = { processes(matching: "FixturePackageTests").filter { $0.contains(DaemonHarness.sharedCache) } }
     let gone = await poll(every: .milliseconds(100), timeout: .seconds(30)) { laneTests().isEmpty }
     #expect(gone, "still running: \(laneTests())\n--- rippled output ---\n\(h.output.suffix(4000))")

@@ -23,29 +23,6 @@ struct StartupUnitTests {
     #expect(!RunsAPIRoutes.isFullCommitID(""))
   }
 
-  @Test func leftoversAreTheRecordedGroupsAndTheirDescendantsOfThisUserOnly() {
-    let table = [
-      ProcessEntry(pid: 100, parent: 1, group: 100, user: 1000),  // swift test, leads a recorded group
-      ProcessEntry(pid: 101, parent: 100, group: 100, user: 1000),  // swift-build, same group
-      ProcessEntry(pid: 102, parent: 100, group: 102, user: 1000),  // the test runner, a group of its own
-      ProcessEntry(pid: 103, parent: 102, group: 102, user: 1000),  // its child
-      ProcessEntry(pid: 200, parent: 1, group: 200, user: 1000),  // unrelated, not recorded
-      ProcessEntry(pid: 300, parent: 1, group: 300, user: 0),  // recorded id, now someone else's
-      ProcessEntry(pid: 301, parent: 300, group: 300, user: 0),
-    ]
-    let found = ProcessGroupCleanup.leftovers(recorded: [100, 300, 999], user: 1000, in: table)
-    #expect(found.map(\.pid).sorted() == [100, 101, 102, 103])
-    #expect(ProcessGroupCleanup.leftovers(recorded: [], user: 1000, in: table).isEmpty)
-  }
-
-  @Test func procStatLinesParseEvenWithParenthesesInTheCommand() {
-    let entry = ProcessGroupCleanup.entry(pid: 42, user: 7, stat: "42 (my (odd) cmd) S 17 40 40 0 -1 4194560 1")
-    #expect(entry == ProcessEntry(pid: 42, parent: 17, group: 40, user: 7))
-    #expect(ProcessGroupCleanup.entry(pid: 1, user: 0, stat: "garbage") == nil)
-    let live = ProcessGroupCleanup.processTable()
-    #expect(live.contains { $0.pid == getpid() && $0.group == getpgrp() && $0.user == getuid() })
-  }
-
   @Test func aFailedStoreReadMakesTheDaemonUnhealthyAndAnswers503() throws {
     let health = HealthBoard()
     let lines = Locked<[String]>([])

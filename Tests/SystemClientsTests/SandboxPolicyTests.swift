@@ -131,12 +131,10 @@ import Testing
     await #expect(throws: ProcessError.self) {
       _ = try await client.run(ProcessRequest("/bin/sh", ["-c", script], timeout: .seconds(2)))
     }
-    // The trap runs within the 3 s before SIGTERM; poll, do not sleep a fixed time.
-    let deadline = ContinuousClock.now + .seconds(10)
-    while !FileManager.default.fileExists(atPath: lane + "/signal"), ContinuousClock.now < deadline {
-      try await Task.sleep(for: .milliseconds(50))
-    }
+    // The trap runs within the 3 s before SIGTERM. Poll for the content: the file exists before `echo` wrote it.
+    let signalled = { (try? String(contentsOfFile: lane + "/signal", encoding: .utf8)) == "interrupted\n" }
+    let interrupted = await poll(every: .milliseconds(50), timeout: .seconds(10), until: signalled)
     #expect(FileManager.default.fileExists(atPath: lane + "/ready"))
-    #expect((try? String(contentsOfFile: lane + "/signal", encoding: .utf8)) == "interrupted\n")
+    #expect(interrupted, "signal file: \((try? String(contentsOfFile: lane + "/signal", encoding: .utf8)) ?? "none")")
   }
 }
