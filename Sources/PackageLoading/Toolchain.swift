@@ -45,13 +45,11 @@ struct Toolchain: Sendable {
     }
     let cacheFile = cache.writeDirectory.map { $0 + cacheName }
     let result: ProcessResult
-    // A private TMPDIR: the driver leaves `TemporaryDirectory.*` folders in the one it is given.
-    let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("ripple-swift-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: temporary) }
     do {
-      result = try await process.run(
-        ProcessRequest(path, ["--version"], environment: ["TMPDIR": temporary.path], timeout: .seconds(60)))
+      result = try await PrivateTemporaryDirectory.with { temporary in
+        try await process.run(
+          ProcessRequest(path, ["--version"], environment: ["TMPDIR": temporary], timeout: .seconds(60)))
+      }
     } catch let error as ProcessError {
       if case .notFound = error { throw .swiftNotFound(executable: executable) }
       throw .toolchainUnusable(executable: path, message: error.description)

@@ -139,7 +139,10 @@ public enum Doctor {
   static func swiftToolchain(_ services: RippleServices) async -> DoctorCheck {
     let swift = services.swiftExecutable
     do {
-      let result = try await services.process.runChecked(ProcessRequest(swift, ["--version"], timeout: .seconds(60)))
+      let result = try await PrivateTemporaryDirectory.with { temporary in
+        try await services.process.runChecked(
+          ProcessRequest(swift, ["--version"], environment: ["TMPDIR": temporary], timeout: .seconds(60)))
+      }
       let first = result.outputString.split(separator: "\n").first.map(String.init) ?? "swift"
       return DoctorCheck(name: "swift", ok: true, detail: first, fix: nil)
     } catch {

@@ -39,7 +39,11 @@ struct SecretsTests {
     let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
     #expect(mode == 0o600)
     // The real compiler reads the literal back to the same bytes.
-    let output = try shell(["swift", path]).trimmingCharacters(in: .whitespacesAndNewlines)
+    // The driver leaves a `TemporaryDirectory.*` folder in TMPDIR: one inside the repository goes with it.
+    let temporary = repo.path(".build/tmp")
+    try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+    let output = try shell(["swift", path], environment: ["TMPDIR": temporary]).trimmingCharacters(
+      in: .whitespacesAndNewlines)
     #expect(output == "\(Array(Self.nasty.utf8))")
 
     // Unchanged value: the file is not rewritten.

@@ -78,13 +78,18 @@ import Testing
     let fixture = try Self.make()
     let repo = fixture.repo
     let scratch = ["--scratch-path", repo.root + "/.build/swift"]
+    // SwiftPM and the driver leave `TemporaryDirectory.*` folders in TMPDIR: give them one that goes with the repo.
+    let swiftTemporary = repo.root + "/.build/tmp"
+    try FileManager.default.createDirectory(atPath: swiftTemporary, withIntermediateDirectories: true)
+    let build =
+      ["/usr/bin/env", "TMPDIR=\(swiftTemporary)", "swift", "build"] + scratch + SharedModuleCache.swiftArguments
 
     let publicRun = try RippleBinary.run(["bootstrap", "--public"], in: repo.root)
     #expect(publicRun.status == 0, "\(publicRun.standardOutput)\(publicRun.standardError)")
     #expect(files(repo, "Sources/Styleguide/Fonts") == ["empty.otf"])
     #expect(
       try String(contentsOfFile: repo.root + "/Sources/Styleguide/Secrets.swift", encoding: .utf8).contains("example"))
-    try run(["/usr/bin/env", "swift", "build"] + scratch + SharedModuleCache.swiftArguments, in: repo.root)
+    try run(build, in: repo.root)
 
     let secret = "a\"b\\c\nd\\(x) é"
     let privateRun = try RippleBinary.run(["bootstrap"], in: repo.root, environment: ["RIPPLE_TEST_SECRET": secret])
@@ -94,7 +99,7 @@ import Testing
     let mode = try FileManager.default.attributesOfItem(atPath: generated)[.posixPermissions] as? Int
     #expect(mode == 0o600)
     #expect(!privateRun.standardOutput.contains("a\"b") && !privateRun.standardError.contains("a\"b"), "never logged")
-    try run(["/usr/bin/env", "swift", "build"] + scratch + SharedModuleCache.swiftArguments, in: repo.root)
+    try run(build, in: repo.root)
 
     let again = try RippleBinary.run(["bootstrap"], in: repo.root, environment: ["RIPPLE_TEST_SECRET": secret])
     #expect(again.status == 0)

@@ -96,8 +96,12 @@ import Testing
 
   @Test func doctorReportsEachCheck() throws {
     let repo = try ModularFixture.make()
-    let result = try RippleBinary.run(["doctor"], in: repo.root)
+    // The checks' children (`swift --version` leaves a `TemporaryDirectory.*` folder) litter no TMPDIR.
+    let temporary = repo.root + "/../doctor-tmp"
+    try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
+    let result = try RippleBinary.run(["doctor"], in: repo.root, environment: ["TMPDIR": temporary])
     #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [], "doctor left files in TMPDIR")
     for name in ["ripple", "libgit2", "libarchive", "swift", "repository", "config", "cache"] {
       #expect(result.standardOutput.contains("✓ \(name)"), "\(name) in \(result.standardOutput)")
     }

@@ -74,8 +74,9 @@ final class TestRepository: @unchecked Sendable {
 
 /// Runs a command (no shell; looked up on PATH) and returns stdout; a non-zero exit throws with stderr.
 @discardableResult
-func shell(_ arguments: [String], in directory: String? = nil) throws -> String {
-  let result = try Command.run(arguments, in: directory)
+func shell(_ arguments: [String], in directory: String? = nil, environment: [String: String] = [:]) throws -> String {
+  let result = try Command.run(
+    arguments, in: directory, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
   guard result.status == 0 else {
     throw ShellFailure(message: "\(arguments.joined(separator: " ")): \(result.standardError)")
   }
