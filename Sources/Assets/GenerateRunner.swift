@@ -360,7 +360,8 @@ extension Bootstrapper {
 }
 
 /// The process groups a command started, stopped on timeout or interruption: SIGTERM, then SIGKILL to
-/// whatever is left after two seconds.
+/// whatever is left after two seconds. Each command leads a session; the groups its processes lead in it
+/// (`swift run` starts the tool in one of its own) are stopped too (`ProcessTable`).
 final class GroupStopper: @unchecked Sendable {
   private let lock = NSLock()
   private var groups: [pid_t] = []
@@ -368,7 +369,9 @@ final class GroupStopper: @unchecked Sendable {
   func add(_ group: pid_t) { lock.withLock { groups.append(group) } }
 
   func stop() async {
-    let groups = lock.withLock { self.groups }
+    let recorded = lock.withLock { self.groups }
+    let reached = ProcessTable.reached(from: Set(recorded), user: getuid(), in: ProcessTable.current()).map(\.group)
+    let groups = Set(recorded + reached).subtracting([getpgrp()]).sorted()
     for group in groups { _ = kill(-group, SIGTERM) }
     let deadline = ContinuousClock.now + .seconds(2)
     // `kill(-group, 0)` fails (ESRCH) once no process of the group is left.

@@ -10,14 +10,15 @@ import Testing
 /// are hard links to files outside the repository or carry setuid bits (issue 23, items 6 and 10).
 @Suite("bootstrap: generate timeouts, interruption and output files")
 struct GenerateStopAndOutputTests {
-  /// First run writes `v1`; with `HANG` set, the command starts a background `sleep` (a grandchild in its
-  /// process group), records its pid and waits.
+  /// First run writes `v1`; with `HANG` set, the command starts a background `sleep` that leads a process
+  /// group of its own (as the tool `swift run` starts does), records its pid and waits.
   static func entry(timeout: Duration = GenerateSpec.defaultTimeout, pidFile: String) -> GenerateSpec {
     GenerateSpec(
       id: "words",
       command: [
         "sh", "-c",
-        "if [ -n \"$HANG\" ]; then sleep 300 & echo $! > \"$0\"; wait; fi; echo v1 > \"$RIPPLE_OUTPUT_DIR/words.txt\"",
+        "if [ -n \"$HANG\" ]; then perl -e 'setpgrp(0, 0); exec @ARGV' sleep 300 & echo $! > \"$0\"; wait; fi; "
+          + "echo v1 > \"$RIPPLE_OUTPUT_DIR/words.txt\"",
         pidFile,
       ],
       destination: "Sources/Words/Resources", environment: ["HANG"], timeout: timeout)
