@@ -52,6 +52,30 @@ import Testing
     #expect(later == [100, 102, 104])
   }
 
+  /// swift-subprocess reports the child from a task of its own, which a busy pool may start after the request
+  /// was cancelled: the reaper then stops the child once it learns of it.
+  @Test(.timeLimit(.minutes(1)))
+  func aChildReportedAfterTheCancellationIsStoppedToo() async throws {
+    #if os(Linux)
+      let child = Process()
+      child.executableURL = URL(fileURLWithPath: "/usr/bin/perl")
+      child.arguments = ["-e", "setpgrp(0, 0); exec @ARGV", "sleep", "300"]
+      try child.run()
+      defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
+      let pid = child.processIdentifier
+      let leads = await poll(every: .milliseconds(20), timeout: .seconds(10)) {
+        ProcessTable.current().contains { $0.pid == pid && $0.group == pid }
+      }
+      try #require(leads, "setpgrp made the sleep lead a group of its own")
+      let reaper = ProcessGroupReaper()
+      reaper.cancel()
+      #expect(!processHasEnded(pid), "nothing to signal before the child is known")
+      reaper.started(pid)
+      let ended = await poll(every: .milliseconds(50), timeout: .seconds(20)) { processHasEnded(pid) }
+      #expect(ended, "the child reported after the cancellation was not stopped")
+    #endif
+  }
+
   /// A real child whose own child leads a process group of its own, as `swift test`'s runner and llbuild's
   /// compile jobs do: the child's group alone misses it, and it would run on after the cancelled request. As a
   /// background job of `sh` it ignores SIGINT, so it takes the SIGTERM that follows.
