@@ -1,6 +1,7 @@
 import Foundation
 import RippleConfig
 import TestSupport
+import Testing
 
 @testable import AssetFetch
 
@@ -21,6 +22,14 @@ struct S3Fixture: Sendable {
     var bucket: String
     var key: String
     var content: String
+  }
+
+  /// The server of the running suite (`@Suite(.s3Server)`): one per suite, not one per test (starting moto costs
+  /// about 1.3 s of CPU). Tests only read from it, each into a download file of its own.
+  @TaskLocal static var current: S3Fixture?
+
+  static func suiteServer() throws -> S3Fixture {
+    try #require(current, "the suite needs the .s3Server trait")
   }
 
   static func with(_ body: (S3Fixture) async throws -> Void) async throws {
@@ -55,4 +64,19 @@ struct S3Fixture: Sendable {
           pathStyle: pathStyle)),
       credentials: Self.credentials, destination: directory + "/download-\(UUID().uuidString)")
   }
+}
+
+/// Starts moto once for the suite that carries it and stops it when the suite ends.
+struct S3ServerTrait: SuiteTrait, TestScoping {
+  var isRecursive: Bool { false }
+
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await S3Fixture.with { s3 in try await S3Fixture.$current.withValue(s3) { try await function() } }
+  }
+}
+
+extension Trait where Self == S3ServerTrait {
+  static var s3Server: Self { Self() }
 }
