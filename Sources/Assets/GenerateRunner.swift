@@ -370,8 +370,9 @@ final class GroupStopper: @unchecked Sendable {
 
   func stop() async {
     let recorded = lock.withLock { self.groups }
-    let reached = ProcessTable.reached(from: Set(recorded), user: getuid(), in: ProcessTable.current()).map(\.group)
-    let groups = Set(recorded + reached).subtracting([getpgrp()]).sorted()
+    let groups = ProcessTable.groups(
+      reachedFrom: Set(recorded), user: getuid(), in: ProcessTable.current(), excluding: getpgrp()
+    ).sorted()
     for group in groups { _ = kill(-group, SIGTERM) }
     let deadline = ContinuousClock.now + .seconds(2)
     // `kill(-group, 0)` fails (ESRCH) once no process of the group is left.

@@ -47,9 +47,8 @@ final class ProcessGroupReaper: @unchecked Sendable {
   func groupsToSignal(in table: [ProcessEntry]) -> Set<pid_t> {
     lock.withLock {
       guard let group else { return [] }
-      let start = reached.union([group])
-      reached = start.union(ProcessTable.reached(from: start, user: getuid(), in: table).map(\.group))
-      reached.remove(getpgrp())
+      reached = ProcessTable.groups(
+        reachedFrom: reached.union([group]), user: getuid(), in: table, excluding: getpgrp())
       return reached
     }
   }

@@ -44,6 +44,14 @@ public enum ProcessTable {
     return found
   }
 
+  /// The process groups to signal to stop what `leaders` started: their own, and the group of every process
+  /// `reached` finds from them; never `ownGroup` (the caller's, which a signal would stop too).
+  public static func groups(
+    reachedFrom leaders: Set<Int32>, user: UInt32, in table: [ProcessEntry], excluding ownGroup: Int32
+  ) -> Set<Int32> {
+    leaders.union(reached(from: leaders, user: user, in: table).map(\.group)).subtracting([ownGroup])
+  }
+
   /// Every process this user can see in /proc (empty where there is no /proc, as on macOS).
   public static func current() -> [ProcessEntry] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []

@@ -22,6 +22,8 @@ import Testing
     let found = ProcessTable.reached(from: [100, 300, 999], user: 1000, in: table)
     #expect(found.map(\.pid).sorted() == [100, 101, 102, 103, 104, 105])
     #expect(ProcessTable.reached(from: [], user: 1000, in: table).isEmpty)
+    let groups = ProcessTable.groups(reachedFrom: [100, 999], user: 1000, in: table, excluding: 102)
+    #expect(groups == [100, 104, 105, 999], "the leaders' and the reached processes' groups, not the caller's")
   }
 
   @Test func procStatLinesParseEvenWithParenthesesInTheCommand() {
@@ -52,6 +54,13 @@ import Testing
     #expect(later == [100, 102, 104])
   }
 
+  /// Whether `pid` leads a process group within 10 s (`perl`'s `setpgrp` runs before it execs `sleep`).
+  static func leadsAGroup(_ pid: Int32) async -> Bool {
+    await poll(every: .milliseconds(20), timeout: .seconds(10)) {
+      ProcessTable.current().contains { $0.pid == pid && $0.group == pid }
+    }
+  }
+
   /// swift-subprocess reports the child from a task of its own, which a busy pool may start after the request
   /// was cancelled: the reaper then stops the child once it learns of it.
   @Test(.timeLimit(.minutes(1)))
@@ -63,10 +72,7 @@ import Testing
       try child.run()
       defer { if child.isRunning { kill(child.processIdentifier, SIGKILL) } }
       let pid = child.processIdentifier
-      let leads = await poll(every: .milliseconds(20), timeout: .seconds(10)) {
-        ProcessTable.current().contains { $0.pid == pid && $0.group == pid }
-      }
-      try #require(leads, "setpgrp made the sleep lead a group of its own")
+      try #require(await Self.leadsAGroup(pid), "setpgrp made the sleep lead a group of its own")
       let reaper = ProcessGroupReaper()
       reaper.cancel()
       #expect(!processHasEnded(pid), "nothing to signal before the child is known")
@@ -96,10 +102,7 @@ import Testing
       let text = try String(contentsOfFile: pidFile, encoding: .utf8)
       let pid = try #require(Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)))
       defer { kill(pid, SIGKILL) }
-      let sleeper = await poll(every: .milliseconds(20), timeout: .seconds(10)) {
-        ProcessTable.current().contains { $0.pid == pid && $0.group == pid }
-      }
-      try #require(sleeper, "setpgrp made the sleep lead a group of its own")
+      try #require(await Self.leadsAGroup(pid), "setpgrp made the sleep lead a group of its own")
       task.cancel()
       _ = try? await task.value
       let ended = await poll(every: .milliseconds(50), timeout: .seconds(20)) { processHasEnded(pid) }
