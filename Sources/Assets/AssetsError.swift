@@ -26,6 +26,8 @@ public enum AssetsError: RippleError, Hashable {
   case overlappingDestinations(first: String, second: String, path: String)
   case missingTool(asset: String, tool: String)
   case toolVersionMismatch(asset: String, command: String, expected: String)
+  /// The version check itself did not run to a successful end (not started, timed out, non-zero status).
+  case toolVersionCheckFailed(asset: String, command: String, reason: String)
   case transformFailed(asset: String, file: String, command: String, status: Int32, stderrTail: String)
   case missingFromCache([String])
   case accessRequired(asset: String, reason: String)
@@ -84,7 +86,8 @@ public enum AssetsError: RippleError, Hashable {
       .secretNotIgnored, .secretTemplate, .generateInputMatchedNothing, .generateInputOutsideRepository,
       .sharedOutputFile, .lfsPathsMatchedNothing, .notAnLFSPointer:
       .usage
-    case .missingTool, .toolVersionMismatch, .lfsMissing, .lfsObjectUnavailable, .generateMissingTool,
+    case .missingTool, .toolVersionMismatch, .toolVersionCheckFailed, .lfsMissing, .lfsObjectUnavailable,
+      .generateMissingTool,
       .generateInterrupted, .missingFromCache,
       .accessRequired, .fetchFailed,
       .fileSystem,
@@ -132,6 +135,8 @@ public enum AssetsError: RippleError, Hashable {
         + " or `brew install \(tool)`) and run again. Nothing was downloaded."
     case .toolVersionMismatch(let asset, let command, let expected):
       "asset `\(asset)`: `\(command)` does not report `\(expected)`; install a matching version. Nothing was downloaded."
+    case .toolVersionCheckFailed(let asset, let command, let reason):
+      "asset `\(asset)`: checking the transform tool's version with `\(command)` failed: \(reason). Nothing was downloaded."
     case .transformFailed(let asset, let file, let command, let status, let tail):
       "asset `\(asset)`: transforming `\(file)` failed: `\(command)` exited with status \(status)"
         + (tail.isEmpty ? "" : ":\n" + tail) + "\nNothing was installed for this asset."

@@ -175,9 +175,18 @@ public struct Bootstrapper: Sendable {
       }
       guard let check = transform.requireVersion else { continue }
       let request = ProcessRequest(check.command[0], Array(check.command.dropFirst()), timeout: .seconds(30))
-      let result = try? await process.run(request)
-      let output = (result?.outputString ?? "") + (result?.errorString ?? "")
-      if result?.succeeded != true || !output.contains(check.contains) {
+      let result: ProcessResult
+      do {
+        result = try await process.run(request)
+      } catch {
+        errors.append(.toolVersionCheckFailed(asset: plan.spec.id, command: request.commandLine, reason: "\(error)"))
+        continue
+      }
+      if !result.succeeded {
+        let tail = Self.tail(result.errorString)
+        let reason = "it exited with status \(result.exitStatus)" + (tail.isEmpty ? "" : ":\n" + tail)
+        errors.append(.toolVersionCheckFailed(asset: plan.spec.id, command: request.commandLine, reason: reason))
+      } else if !(result.outputString + result.errorString).contains(check.contains) {
         errors.append(
           .toolVersionMismatch(asset: plan.spec.id, command: request.commandLine, expected: check.contains))
       }
@@ -334,7 +343,7 @@ public struct Bootstrapper: Sendable {
       let request = ProcessRequest(step.argv[0], Array(step.argv.dropFirst()), workingDirectory: work)
       let result = try await process.run(request)
       guard result.succeeded, FileIO.exists(output) else {
-        let tail = result.errorString.split(separator: "\n").suffix(15).map { "    " + $0 }.joined(separator: "\n")
+        let tail = Self.tail(result.errorString)
         throw AssetsError.transformFailed(
           asset: spec.id, file: step.input, command: request.commandLine, status: result.exitStatus,
           stderrTail: result.succeeded ? "    (it did not write \(step.output))" : tail)

@@ -96,6 +96,32 @@ struct TransformTests {
     #expect(log.requests.isEmpty)
   }
 
+  /// A version check that cannot run, or fails, says so with its reason instead of blaming the version.
+  @Test(arguments: [
+    (["/nonexistent/ffmpeg", "-version"], "/nonexistent/ffmpeg"),
+    (["sh", "-c", "echo broken >&2; exit 3"], "it exited with status 3:\n    broken"),
+  ])
+  func aVersionCheckThatFailsNamesWhy(command: [String], says: String) async throws {
+    let repo = try TestRepository()
+    let data = Data("x".utf8)
+    let transform = TransformSpec(
+      command: ["sh", "-c", "cp $0 $1", "{input}", "{output}"], outputName: "{name}.out",
+      requireVersion: (command: command, contains: "version 2"))
+    let log = FetchLog()
+    let error = try await expectAssetsError {
+      _ = try await repo.bootstrapper(testFetcher(["a": data], log: log)).run(
+        AssetsConfig(assets: [.test("a", data: data, transform: transform)]))
+    }
+    guard case .toolVersionCheckFailed("a", _, let reason) = error else {
+      Issue.record("expected a failed version check, got \(error)")
+      return
+    }
+    #expect(reason.contains(says), "\(reason)")
+    #expect(error.description.contains("checking the transform tool's version with `"), "\(error)")
+    #expect(error.category.exitCode == 3)
+    #expect(log.requests.isEmpty, "nothing was downloaded")
+  }
+
   @Test func argumentsAreSubstitutedWithoutAShell() async throws {
     let repo = try TestRepository()
     let data = Data("$(touch /tmp/pwned) ; rm -rf /".utf8)
