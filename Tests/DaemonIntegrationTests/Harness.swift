@@ -167,7 +167,7 @@ final class DaemonHarness: @unchecked Sendable {
             remote: \(remote)
             fetchInterval: 1h
             branches: [main, {pattern: "feature/*", cancelRunning: true}]
-            \(sandbox == "off" ? Self.testArguments : "")
+            \(sandbox == "off" ? Self.testArguments : Self.sandboxedTestArguments)
         """)
 
       """
@@ -290,8 +290,12 @@ final class DaemonHarness: @unchecked Sendable {
 
   /// The repository setting that builds the fixture with TestSupport's `SharedModuleCache` (a run's build folder is
   /// new for every branch and every lane). Not in a sandboxed run: the sandbox lets a run write only its own folders.
-  static let testArguments =
-    "testArguments: [\(SharedModuleCache.swiftArguments.map { "\"\($0)\"" }.joined(separator: ", "))]"
+  static let testArguments = setting(SharedModuleCache.swiftArguments)
+  /// A sandboxed run's: no shared module cache, but no index of the system's modules either.
+  static let sandboxedTestArguments = setting(SharedModuleCache.noSystemIndex)
+  private static func setting(_ arguments: [String]) -> String {
+    "testArguments: [\(arguments.map { "\"\($0)\"" }.joined(separator: ", "))]"
+  }
 
   static let token = "integration-token"
   static let webhookSecret = "integration-webhook-secret"
