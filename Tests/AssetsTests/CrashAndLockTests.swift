@@ -3,6 +3,7 @@ import Assets
 import Foundation
 import RippleConfig
 import RippleCore
+import TestSupport
 import Testing
 
 @Suite("bootstrap: locks, crashes, full disks")
@@ -68,9 +69,9 @@ struct CrashAndLockTests {
     try FileManager.default.createDirectory(atPath: repo.path(".build/ripple"), withIntermediateDirectories: true)
     // Another process takes the lock, says who it is, and hangs.
     let holder = Process()
-    holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    holder.executableURL = URL(fileURLWithPath: try python3Executable())
     holder.arguments = [
-      "python3", "-c",
+      "-c",
       "import fcntl, os, sys, time\nf = open(sys.argv[1], 'w')\nfcntl.flock(f, fcntl.LOCK_EX)\n"
         + "f.write('pid %d since then' % os.getpid()); f.flush()\ntime.sleep(60)",
       lockPath,

@@ -345,7 +345,7 @@ struct IsowordsWorld {
       ])
       stored_gzip(out + "/Words.en.txt.gz", b"APPLE\\nBANANA\\nCUBE\\nISOWORDS\\nPUZZLE\\n")
       """
-    try run(["python3", "-c", script, directory])
+    try run([try python3Executable(), "-c", script, directory])
     // The example pins these digests; a change here must change them there.
     let example = try String(contentsOfFile: example + "/ripple.yml", encoding: .utf8)
     for name in ["Audio.zip", "fonts.zip", "Words.en.txt.gz"] {

@@ -16,6 +16,31 @@ public func requireTool(_ tool: String, install: String) throws -> String {
   throw TestSetupError(description: "`\(tool)` is not on PATH; these tests need it: \(install)")
 }
 
+/// The Python interpreter itself, asked once per test process. `python3` on PATH may be a version manager's shim
+/// (pyenv's, on the CI machine, is a bash script that starts ~30 processes per call: ~4 s of CPU over the suite's
+/// ~80 starts), which every helper server and script would otherwise pay again.
+public func python3Executable() throws -> String {
+  try resolvedPython3.get()
+}
+
+private let resolvedPython3: Result<String, TestSetupError> = {
+  do {
+    let onPath = try requireTool("python3", install: "apt-get install python3")
+    let asked = try Command.run([onPath, "-c", "import sys; print(sys.executable)"])
+    let executable = asked.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard asked.status == 0, executable.hasPrefix("/"), FileManager.default.isExecutableFile(atPath: executable)
+    else {
+      return .failure(
+        TestSetupError(description: "\(onPath) does not say where its interpreter is: \(asked.standardError)"))
+    }
+    return .success(executable)
+  } catch let error as TestSetupError {
+    return .failure(error)
+  } catch {
+    return .failure(TestSetupError(description: "cannot run python3: \(error)"))
+  }
+}()
+
 /// A helper server started by a test (a Python script): it writes one JSON line to a ready file when listening,
 /// and exits when its stdin closes (or on SIGTERM). `stop()` waits for it, bounded.
 public final class HelperProcess: @unchecked Sendable {
@@ -31,7 +56,7 @@ public final class HelperProcess: @unchecked Sendable {
     async throws
     -> (HelperProcess, Data)
   {
-    let python = try requireTool("python3", install: "apt-get install python3")
+    let python = try python3Executable()
     let readyFile = directory + "/ready-\(UUID().uuidString).json"
     let helper = HelperProcess(logPath: directory + "/\(URL(fileURLWithPath: script).lastPathComponent).log")
     _ = FileManager.default.createFile(atPath: helper.logPath, contents: nil)

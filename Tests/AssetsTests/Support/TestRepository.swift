@@ -129,7 +129,7 @@ func makeArchive(_ format: ArchiveFormat, _ entries: [[String]], at path: String
                 if len(e) > 2: info.linkname = e[2]
                 t.addfile(info)
     """
-  try shell(["python3", "-c", script, format.rawValue, path, json])
+  try shell([try python3Executable(), "-c", script, format.rawValue, path, json])
   return try Data(contentsOf: URL(fileURLWithPath: path))
 }
 
