@@ -17,8 +17,8 @@ public func requireTool(_ tool: String, install: String) throws -> String {
 }
 
 /// The Python interpreter itself, asked once per test process. `python3` on PATH may be a version manager's shim
-/// (pyenv's, on the CI machine, is a bash script that starts ~30 processes per call: ~4 s of CPU over the suite's
-/// ~80 starts), which every helper server and script would otherwise pay again.
+/// (pyenv's, on the CI machine, is a bash script that starts ~240 processes and costs ~0.08 s of CPU per call, over
+/// the suite's ~77 starts), which every helper server and script would otherwise pay again.
 public func python3Executable() throws -> String {
   try resolvedPython3.get()
 }
