@@ -72,10 +72,59 @@ public struct ConsoleParser: Sendable {
     return tests
   }
 
+  /// Tests that printed their "started" line and never ended, as the console names them (`BCase.testLeaves`,
+  /// `-[Mod.BCase testLeaves]`, `adds()`): what was running when a test process ended early.
+  public var unfinished: [String] {
+    (Array(xctestStarts.keys) + swiftTestingStarts.filter { !$0.value.isEmpty }.map(\.key)).sorted()
+  }
+
+  /// The tests of a whole output that started and never ended.
+  public static func unfinished(in output: String) -> [String] {
+    var parser = ConsoleParser()
+    output.enumerateLinesCompat { _ = parser.consume(line: $0) }
+    return parser.unfinished
+  }
+
   /// Swift Testing issues recorded but not (yet) attached to a finished test, by test name.
   public var unattachedIssues: [String: [TestFailure]] { pendingIssues }
 
   public mutating func consume(line rawLine: String) -> ParsedTest? {
+    // Swift Testing stops writing a message at a NUL byte and goes on with its next event on the same line
+    // (`↳ a✘ Test nulMessage() failed after …`): each event is read as a line of its own.
+    let segments = Self.swiftTestingEvents(in: rawLine)
+    guard segments.count == 1 else {
+      var last: ParsedTest?
+      for segment in segments { last = consumeOne(line: segment) ?? last }
+      return last
+    }
+    return consumeOne(line: rawLine)
+  }
+
+  /// The markers Swift Testing starts an event line with.
+  static let swiftTestingMarkers = ["◇ Test ", "✔ Test ", "✘ Test ", "➜ Test ", "◇ Suite ", "✔ Suite ", "✘ Suite "]
+
+  /// `line` cut before every Swift Testing event marker that is not at its start.
+  static func swiftTestingEvents(in line: String) -> [String] {
+    var cuts: [String.Index] = []
+    for marker in swiftTestingMarkers {
+      var from = line.startIndex
+      while let range = line.range(of: marker, range: from..<line.endIndex) {
+        if range.lowerBound != line.startIndex { cuts.append(range.lowerBound) }
+        from = range.upperBound
+      }
+    }
+    guard !cuts.isEmpty else { return [line] }
+    var segments: [String] = []
+    var start = line.startIndex
+    for cut in cuts.sorted() {
+      segments.append(String(line[start..<cut]))
+      start = cut
+    }
+    segments.append(String(line[start...]))
+    return segments
+  }
+
+  private mutating func consumeOne(line rawLine: String) -> ParsedTest? {
     let line = rawLine.trimmingTrailingWhitespace()
     if line.hasPrefix("Test Case '") { return xctestCase(line) }
     if xctestIssue(line) { return nil }

@@ -41,7 +41,9 @@ public struct QuarantineRule: Sendable, Hashable {
 ///
 /// A failed test an active rule covers becomes `quarantined` (with the rule's reason); a package whose only
 /// failures were quarantined passes. A flaky test it covers stays a flaky pass but gets the reason too, so
-/// `--fail-on-flaky` does not count it. Passing and skipped tests are left as they are; so is everything
+/// `--fail-on-flaky` does not count it. A failure recorded for a test that never reported (a crash, a test
+/// the process ended before: `TestCaseResult.unreported`) is never contained, whatever the rule names.
+/// Passing and skipped tests are left as they are; so is everything
 /// when no rule is active. Expired rules contain nothing: their failures count again, and `warnings` names them.
 public enum Quarantine {
   public static func apply(_ rules: [QuarantineRule], to result: TestRunResult, today: String) -> TestRunResult {
@@ -58,7 +60,9 @@ public enum Quarantine {
     var package = package
     package.targets = package.targets.map { target in
       let tests = target.tests.map { test -> TestCaseResult in
-        guard test.status == .failed || test.flaky,
+        // A crash or a test that never reported is not the failure an entry names: it hides what the test
+        // would have done, and the tests after it.
+        guard test.status == .failed || test.flaky, test.unreported == nil,
           let rule = active.first(where: { $0.matches(target: target.name, suite: test.suite, name: test.name) })
         else { return test }
         var contained = test

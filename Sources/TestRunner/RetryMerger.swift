@@ -2,7 +2,8 @@
 ///
 /// A test that failed before and passes now becomes `passed` and `flaky`, with the failures of its first
 /// failing attempt (what reports show as the flaky failure); one that fails again stays failed, with the
-/// failures of its latest attempt. Either way its `attempts` is the retry's number. A target's duration adds the retry's wall time to its own.
+/// failures of its latest attempt. A test that did not run before (its process ended first,
+/// `TestCompleteness`) and passes now simply passed: it never failed. Either way its `attempts` is the retry's number. A target's duration adds the retry's wall time to its own.
 public enum RetryMerger {
   public static func merge(_ previous: [TargetResult], retried: [TargetResult], attempt: Int) -> [TargetResult] {
     var rerun: [String: TestCaseResult] = [:]
@@ -17,14 +18,22 @@ public enum RetryMerger {
         var merged = test
         merged.attempts = attempt
         merged.duration = again.duration
-        if again.status == .passed {
+        if again.status == .passed, test.unreported == .didNotRun {
+          // It never ran before (the process ended first): a pass now is its first result, not a flaky one.
+          merged.status = .passed
+          merged.failures = []
+          merged.firstFailures = nil
+          merged.unreported = nil
+        } else if again.status == .passed {
           merged.status = .passed
           merged.flaky = true
+          merged.unreported = nil
           merged.failures = test.firstFailures ?? test.failures
           merged.firstFailures = nil
         } else if again.status == .failed {
           merged.firstFailures = test.firstFailures ?? test.failures
           merged.failures = again.failures
+          merged.unreported = again.unreported
         }
         return merged
       }

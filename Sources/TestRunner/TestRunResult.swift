@@ -236,6 +236,9 @@ public struct TestCaseResult: Sendable, Codable, Hashable {
   public var skipReason: String?
   /// Status `quarantined`, or a flaky pass `test.quarantine` covers: the reason of the entry.
   public var quarantine: String?
+  /// Set when the test never reported a result of its own and its failure was recorded for it
+  /// (`TestCompleteness`): `test.quarantine` never contains such a failure.
+  public var unreported: Unreported?
   /// While retries go on: what the first failing attempt reported (`RetryMerger`). Not encoded.
   var firstFailures: [TestFailure]?
 
@@ -255,7 +258,15 @@ public struct TestCaseResult: Sendable, Codable, Hashable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case suite, name, framework, status, duration, failures, flaky, attempts, skipReason, quarantine
+    case suite, name, framework, status, duration, failures, flaky, attempts, skipReason, quarantine, unreported
+  }
+
+  /// Why a test has no result of its own.
+  public enum Unreported: String, Sendable, Codable, Hashable {
+    /// It was running when the test process ended (a crash, `exit`, a kill).
+    case crashed
+    /// Expected (`swift test list`), but the process ended before it reported.
+    case didNotRun
   }
 
   /// `Suite/name`, or `name` for a free function; the part of the identifier after `Target.`.

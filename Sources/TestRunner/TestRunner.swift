@@ -142,12 +142,21 @@ public struct TestRunner: Sendable {
     if Task.isCancelled { return package }
 
     if let built = try await build(step, &package) { return built }
-    guard let assembler = try await assembler(for: step) else { return finish(package) }
+    let assembler: ResultAssembler
+    let listed: [String]?
+    switch try await resultsSetup(for: step) {
+    case nil: return finish(package)
+    case .unlisted(let message)?:
+      package.status = .error
+      package.message = message
+      return finish(package)
+    case .ready(let ready, let tests)?: (assembler, listed) = (ready, tests)
+    }
 
     onEvent(.testing(package: step.eventName, targets: step.testTargets, attempt: 1))
     let first = TestAttempt(number: 1, request: step.test, output: step.backend.output)
     let (test, targets): (ProcessResult, [TargetResult])
-    switch try await runAttempt(first, of: step, assembler: assembler) {
+    switch try await runAttempt(first, of: step, assembler: assembler, expected: listed) {
     case nil: return finish(package)
     case .unreadable(let message)?:
       package.status = .error
@@ -157,8 +166,11 @@ public struct TestRunner: Sendable {
     }
     package.targets = targets
 
-    if !test.succeeded && !targets.contains(where: { $0.totals.failed > 0 }) {
-      // The process failed without a failing test: a crash, or an error before any test ran.
+    let ending = TestProcessEnding(test)
+    let crashRecorded = targets.contains { $0.tests.contains { $0.unreported != nil } }
+    if (!test.succeeded && !targets.contains(where: { $0.totals.failed > 0 })) || (ending.signalled && !crashRecorded) {
+      // The process failed without a failing test, or died of a signal after every expected test reported:
+      // a crash (at exit, say) or an error before any test ran. Never contained by a quarantine.
       Self.addCrash(of: test, to: &package, target: step.testTargets.first ?? targets.first?.name)
     } else if !targets.contains(where: { !$0.tests.isEmpty }) {
       package.status = .noTestsRan
@@ -172,7 +184,8 @@ public struct TestRunner: Sendable {
       attempt += 1
       onEvent(.testing(package: step.eventName, targets: Array(Set(failing.map(\.target))).sorted(), attempt: attempt))
       let retry = step.backend.retry(step, failing: failing, attempt: attempt)
-      guard case .ran(_, let retried)? = try await runAttempt(retry, of: step, assembler: assembler) else { break }
+      guard case .ran(_, let retried)? = try await runAttempt(retry, of: step, assembler: assembler, expected: listed)
+      else { break }
       package.targets = RetryMerger.merge(package.targets, retried: retried, attempt: attempt)
     }
 
@@ -184,9 +197,10 @@ public struct TestRunner: Sendable {
   /// A test process that failed without a failing test: a synthetic failing `(test process)` entry in
   /// `target` (the first selected one), with the process's failure as its message and the package's.
   static func addCrash(of test: ProcessResult, to package: inout PackageResult, target: String?) {
-    let crashed = TestCaseResult(
+    var crashed = TestCaseResult(
       suite: "", name: "(test process)", framework: .xctest, status: .failed,
       failures: [TestFailure(message: ProcessError.failed(test).description)])
+    crashed.unreported = .crashed
     let name = target ?? "(unknown target)"
     if let index = package.targets.firstIndex(where: { $0.name == name }) {
       let target = package.targets[index]
@@ -206,9 +220,9 @@ public struct TestRunner: Sendable {
 
   /// Runs one attempt's test command, reporting each test as its console line arrives, then reads its
   /// results; nil when cancelled.
-  private func runAttempt(_ attempt: TestAttempt, of step: PackageStep, assembler: ResultAssembler)
-    async throws(TestRunnerError) -> AttemptOutcome?
-  {
+  private func runAttempt(
+    _ attempt: TestAttempt, of step: PackageStep, assembler: ResultAssembler, expected: [String]?
+  ) async throws(TestRunnerError) -> AttemptOutcome? {
     try? FileManager.default.removeItem(atPath: step.backend.staleOutput(attempt.output))
     let live = LiveParser()
     let onEvent = onEvent
@@ -220,7 +234,7 @@ public struct TestRunner: Sendable {
       onEvent(.testFinished(package: package, target: assembler.liveTarget(for: test), test: assembler.result(test)))
     }
     guard let process = streamed else { return nil }
-    return try await results(of: attempt, process, step: step, assembler: assembler)
+    return try await results(of: attempt, process, step: step, assembler: assembler, expected: expected)
   }
 
   /// The build step of `step`, shared by `swift build` and `xcodebuild build-for-testing`: nil when it

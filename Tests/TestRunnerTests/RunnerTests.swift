@@ -82,19 +82,19 @@ import Testing
     }
   }
 
-  @Test func oneSelectedTargetNeedsNoListing() async throws {
+  @Test func oneSelectedTargetIsListedTooForTheTestsItExpects() async throws {
     try await withTemporaryDirectory { dir in
       let process = ScriptedProcess { request in
         switch request.subcommand {
         case "build": return ScriptedProcess.result(request)
-        case "list": throw CancellationError()
+        case "list": return ScriptedProcess.result(request, stdout: "BTests.BT/testB\n")
         default: return ScriptedProcess.result(request, stdout: "Test Case 'BT.testB' passed (0.010 seconds)\n")
         }
       }
       let result = try await TestRunner(process: process.client).run(
         TestSelection(packages: [PackageSelection(path: ".", testTargets: ["BTests"])]),
         options: TestRunOptions(repositoryRoot: "/repo", workDirectory: dir))
-      #expect(process.requests.map(\.subcommand) == ["build", "test"])
+      #expect(process.requests.map(\.subcommand) == ["build", "list", "test"])
       #expect(result.packages.first?.targets.map(\.name) == ["BTests"])
       #expect(result.packages.first?.targets.first?.tests.map(\.name) == ["testB"])
     }
