@@ -92,6 +92,8 @@ struct RunExecutor: Sendable {
     var change: ChangeRequest?
     /// Why every test runs (no base to compare with).
     var everythingReason: String?
+    /// Which base and why (`RunPlanning.base`), for the run page.
+    var baseNote: String?
   }
 
   private func prepare(_ run: RunRecord, settings: RepositorySettings, say: @Sendable (String) -> Void) async throws
@@ -105,18 +107,26 @@ struct RunExecutor: Sendable {
         checkoutName: DaemonPaths.checkoutName(of: settings.source, repository: run.repository))
       let work = try GitRepository.openOrCreateWorktree(at: root, objectsOf: mirror)
       let head = ObjectID(hex: run.head)
-      try work.checkOut(head)
-      say("checked out \(head.short) of \(run.branch) in \(root)")
-      let base = try RunPlanning.base(for: run, rules: settings.branches) { branch in
-        try store.lastPassedHead(repository: run.repository, branch: branch)
+      do {
+        try work.checkOut(head)
+      } catch GitError.missingCommit {
+        // A re-run of a commit force-pushed away and collected: an error, never a run that tests nothing.
+        throw RunSetupError(
+          description: "commit \(head.short) of \(run.branch) is no longer in the mirror of \(run.repository) "
+            + "(force-pushed away and garbage-collected?): there is nothing to test")
       }
+      say("checked out \(head.short) of \(run.branch) in \(root)")
+      let base = try Self.base(of: run, in: work, store: store, rules: settings.branches)
       switch base {
       case .compare(let base, let note):
         say(note)
         return Prepared(
-          repository: work, root: root, lane: run.branch, change: ChangeRequest(base: base, head: run.head))
+          repository: work, root: root, lane: run.branch, change: ChangeRequest(base: base, head: run.head),
+          baseNote: note)
       case .everything(let reason):
-        return Prepared(repository: work, root: root, lane: run.branch, change: nil, everythingReason: reason)
+        say(reason)
+        return Prepared(
+          repository: work, root: root, lane: run.branch, change: nil, everythingReason: reason, baseNote: reason)
       }
     case .workingTree(let path):
       let developer = try GitRepository.discover(from: path)
@@ -142,8 +152,30 @@ struct RunExecutor: Sendable {
       return Prepared(
         repository: copy, root: root, lane: "worktree",
         change: ChangeRequest(
-          base: base.hex, head: nil, noMergeBase: true, knownChanges: try delta.changes(from: base, in: copy)))
+          base: base.hex, head: nil, noMergeBase: true, knownChanges: try delta.changes(from: base, in: copy)),
+        baseNote: "comparing with \(base.short), the merge-base of HEAD and the default branch of \(path)")
     }
+  }
+
+  /// What a run of a remote branch compares with (`RunPlanning.base`): the store's passed runs and the original
+  /// of a re-run, ancestry from the work tree's objects (the mirror's).
+  static func base(of run: RunRecord, in work: GitRepository, store: RunStore, rules: [BranchRule]) throws
+    -> RunPlanning.Base
+  {
+    let original = try run.retryOf.flatMap { try store.run($0) }
+    return try RunPlanning.base(
+      for: run, rules: rules, original: original,
+      passedRuns: { branch in
+        try store.passedRuns(repository: run.repository, branch: branch).map {
+          RunPlanning.PassedRun(
+            id: $0.id, branch: $0.branch, head: $0.head, base: $0.base, selectedTestTargets: $0.selectedTestTargets)
+        }
+      },
+      ancestry: { ancestor, commit in
+        let isObjectName = { (text: String) in text.count == 40 && text.allSatisfy(\.isHexDigit) }
+        guard isObjectName(ancestor), isObjectName(commit) else { return nil }
+        return try? work.isAncestor(ObjectID(hex: ancestor), of: ObjectID(hex: commit))
+      })
   }
 
   private func test(
@@ -189,6 +221,7 @@ struct RunExecutor: Sendable {
         graph.testTargets.map { TestUnit(package: $0.package, target: $0.name) })
       analysis.selectedSeconds = plan.history.estimate(plan.selection.units)
     }
+    analysis.baseNote = prepared.baseNote
     try store.recordAnalysis(run.id, analysis)
     say(
       "\(analysis.selectedTestTargets) of \(analysis.totalTestTargets) test targets selected, "

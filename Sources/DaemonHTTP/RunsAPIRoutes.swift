@@ -154,6 +154,14 @@ package struct RunsAPIRoutes {
     guard run.state != .queued && run.state != .running else {
       throw HTTPError(.conflict, message: "run \(id) is still \(run.state.rawValue); cancel it first or wait for it")
     }
+    // A re-run shares its branch's lane: queued now, it would supersede the branch's pending run (a newer head
+    // never tested) or, with `cancelRunning`, stop the running one.
+    if let active = try api.read({ try api.store.activeRun(repository: run.repository, branch: run.branch) }) {
+      throw HTTPError(
+        .conflict,
+        message: "\(run.branch) of \(run.repository) has run \(active.id) \(active.state.rawValue); "
+          + "re-run run \(id) when it has ended")
+    }
     guard
       let new = await api.runs.submit(
         NewRun(repository: run.repository, branch: run.branch, head: run.head, trigger: .api, retryOf: id))

@@ -284,7 +284,11 @@ public enum Dashboard {
       fact("Trigger", "\(run.trigger.rawValue)"),
       fact("Attempt", attempt),
       fact("Head", commit(run.head), wide: true),
-      fact("Base", base.map(commit) ?? Page.dash, wide: true),
+      fact(
+        "Base",
+        (base.map(commit) ?? Page.dash)
+          + (analysis?.baseNote.map { note -> Markup in "<span class=\"sub\">\(note)</span>" } ?? .empty),
+        wide: true),
       fact("Queued", when(run.queuedAt)),
       fact("Started", when(run.startedAt)),
       fact("Finished", when(run.finishedAt)),

@@ -193,6 +193,9 @@ public struct RunEdge: Codable, Sendable, Hashable {
 /// The affected analysis of a run, recorded once it is known.
 public struct RunAnalysis: Codable, Sendable, Hashable {
   public var base: String?
+  /// Which base and why, in a sentence (`RunPlanning.base`): "comparing with 1a2b3c4d5e, the newest ancestor of
+  /// … whose run passed (run 12)", or why every test runs.
+  public var baseNote: String?
   public var changedFiles: [String]
   public var runAllReasons: [String]
   public var warnings: [String]
@@ -208,11 +211,12 @@ public struct RunAnalysis: Codable, Sendable, Hashable {
   public init(
     base: String?, changedFiles: [String], runAllReasons: [String] = [], warnings: [String] = [],
     targets: [RunTarget], edges: [RunEdge], selectedTestTargets: Int, totalTestTargets: Int,
-    fullSuiteSeconds: Double? = nil, selectedSeconds: Double? = nil
+    fullSuiteSeconds: Double? = nil, selectedSeconds: Double? = nil, baseNote: String? = nil
   ) {
     self.fullSuiteSeconds = fullSuiteSeconds
     self.selectedSeconds = selectedSeconds
     self.base = base
+    self.baseNote = baseNote
     self.changedFiles = changedFiles
     self.runAllReasons = runAllReasons
     self.warnings = warnings

@@ -195,10 +195,13 @@ public final class RunStore: Sendable {
           analysis.selectedSeconds, id,
         ])
       try db.execute(
-        sql: "INSERT OR REPLACE INTO analyses (runID, changedFiles, runAllReasons, warnings) VALUES (?, ?, ?, ?)",
+        sql: """
+          INSERT OR REPLACE INTO analyses (runID, changedFiles, runAllReasons, warnings, baseNote)
+          VALUES (?, ?, ?, ?, ?)
+          """,
         arguments: [
           id, try Rows.json(analysis.changedFiles), try Rows.json(analysis.runAllReasons),
-          try Rows.json(analysis.warnings),
+          try Rows.json(analysis.warnings), analysis.baseNote,
         ])
       try db.execute(sql: "DELETE FROM targets WHERE runID = ?", arguments: [id])
       try db.execute(sql: "DELETE FROM edges WHERE runID = ?", arguments: [id])
@@ -249,7 +252,8 @@ public final class RunStore: Sendable {
     try read("read run \(id)") { db in
       guard let run = try Rows.fetchRun(db, id) else { return nil }
       let lists = try Row.fetchOne(
-        db, sql: "SELECT changedFiles, runAllReasons, warnings FROM analyses WHERE runID = ?", arguments: [id])
+        db, sql: "SELECT changedFiles, runAllReasons, warnings, baseNote FROM analyses WHERE runID = ?",
+        arguments: [id])
       let targets = try Row.fetchAll(
         db,
         sql: """
@@ -271,7 +275,7 @@ public final class RunStore: Sendable {
           warnings: try lists.map { try Rows.list($0, "warnings", of: owner) } ?? [],
           targets: targets, edges: edges, selectedTestTargets: run.selectedTestTargets ?? 0,
           totalTestTargets: run.totalTestTargets ?? 0, fullSuiteSeconds: run.fullSuiteSeconds,
-          selectedSeconds: run.selectedSeconds)
+          selectedSeconds: run.selectedSeconds, baseNote: try lists?.decode(forColumn: "baseNote"))
       }
       let transitions = try Row.fetchAll(
         db, sql: "SELECT runID, fromState, toState, at, note FROM transitions WHERE runID = ? ORDER BY id",
@@ -335,13 +339,27 @@ public final class RunStore: Sendable {
     }
   }
 
-  /// The head of the newest (highest id) passed run of a branch.
-  public func lastPassedHead(repository: String, branch: String) throws(RunStoreError) -> String? {
-    try read("find the last passed run of \(repository) \(branch)") { db in
-      try String.fetchOne(
+  /// The newest (highest id first) passed runs of a branch, at most `limit`: the bases a run may compare with
+  /// (`RunPlanning.base` chooses among them by ancestry).
+  public func passedRuns(repository: String, branch: String, limit: Int = 50) throws(RunStoreError) -> [RunRecord] {
+    try read("list the passed runs of \(repository) \(branch)") { db in
+      try Rows.fetchRuns(
         db,
-        sql: "SELECT head FROM runs WHERE repository = ? AND branch = ? AND state = ? ORDER BY id DESC LIMIT 1",
-        arguments: [repository, branch, RunState.passed.rawValue])
+        sql:
+          "SELECT \(Rows.runColumns) FROM runs WHERE repository = ? AND branch = ? AND state = ? ORDER BY id DESC LIMIT ?",
+        arguments: [repository, branch, RunState.passed.rawValue, limit])
+    }
+  }
+
+  /// The newest queued or running run of a branch, if any.
+  public func activeRun(repository: String, branch: String) throws(RunStoreError) -> RunRecord? {
+    try read("find the active run of \(repository) \(branch)") { db in
+      try Rows.fetchRuns(
+        db,
+        sql: "SELECT \(Rows.runColumns) FROM runs WHERE repository = ? AND branch = ? AND state IN (?, ?) "
+          + "ORDER BY id DESC LIMIT 1",
+        arguments: [repository, branch, RunState.queued.rawValue, RunState.running.rawValue]
+      ).first
     }
   }
 

@@ -142,6 +142,10 @@ enum RunStoreSchema {
           CREATE INDEX testOutcomes_by_test ON testOutcomes(package, test, runID);
           """)
     }
+    migrator.registerMigration("v5: base note") { db in
+      // Which base a run compared with and why (RunPlanning.base), for the run page.
+      try db.execute(sql: "ALTER TABLE analyses ADD COLUMN baseNote TEXT")
+    }
     return migrator
   }
 }

@@ -35,29 +35,92 @@ package enum RunPlanning {
     case everything(reason: String)
   }
 
-  /// A canary tests everything; otherwise the branch's last passing commit, else (a new branch) the primary
-  /// branch's last passing commit, as a pull request would; only when there is none, everything.
-  /// `lastPassedHead(branch)`: the head of that branch's last passing run.
+  /// A passed run, as a possible base for a later one.
+  package struct PassedRun: Sendable, Equatable {
+    package var id: Int64
+    package var branch: String
+    package var head: String
+    /// What it compared with; nil: it ran every test.
+    package var base: String?
+    package var selectedTestTargets: Int?
+
+    package init(id: Int64, branch: String, head: String, base: String?, selectedTestTargets: Int?) {
+      self.id = id
+      self.branch = branch
+      self.head = head
+      self.base = base
+      self.selectedTestTargets = selectedTestTargets
+    }
+  }
+
+  /// What a run compares with. A run's base is always a strict ancestor of its head, chosen by ancestry, never by
+  /// time (a re-run of an old commit, a force push, a run of an older commit must not compare with a descendant,
+  /// which would make the diff empty and the run a pass that tested nothing):
+  /// - a canary tests everything;
+  /// - a re-run (`original`: the run it repeats, when that one recorded its analysis) compares with the original
+  ///   run's base, or tests everything when the original did, or when that base is gone from the repository;
+  /// - otherwise the newest commit among the head's ancestors whose run passed and proved something, from the
+  ///   branch's own passed runs and the primary branch's (a new branch then compares with main, as a pull
+  ///   request would); with none, everything.
+  ///
+  /// A passed run proves its commit only when it tested something (`selectedTestTargets` > 0 with no base) or
+  /// compared with a base that is an ancestor of its head: a pass that compared with a descendant tested
+  /// nothing and makes no base.
+  /// - Parameters:
+  ///   - passedRuns: a branch's passed runs, newest first.
+  ///   - ancestry: whether the first commit is the second or one of its ancestors; nil when either commit is not
+  ///     in the repository (garbage-collected, never fetched).
   package static func base(
-    for run: RunRecord, rules: [BranchRule], lastPassedHead: (String) throws -> String?
+    for run: RunRecord, rules: [BranchRule], original: RunRecord? = nil,
+    passedRuns: (String) throws -> [PassedRun], ancestry: (String, String) -> Bool?
   ) rethrows -> Base {
     if run.trigger == .canary {
       return .everything(reason: "canary: every test runs, to measure selection misses (docs/DESIGN.md)")
     }
-    if let base = try lastPassedHead(run.branch) {
-      return .compare(
-        base: base,
-        note: "comparing with \(String(base.prefix(10))), the last commit of \(run.branch) whose run passed")
+    if let original, original.selectedTestTargets != nil {
+      guard let base = original.base else {
+        return .everything(reason: "re-run of run \(original.id), which ran every test: every test runs")
+      }
+      switch ancestry(base, run.head) {
+      case nil:
+        return .everything(
+          reason: "re-run of run \(original.id): its base \(short(base)) is no longer in the repository "
+            + "(garbage-collected?): every test runs")
+      case true? where base != run.head:
+        return .compare(
+          base: base, note: "re-run of run \(original.id): comparing with \(short(base)), the base it compared with")
+      default:
+        break  // A base recorded before bases were chosen by ancestry: choose again.
+      }
     }
-    if let primary = primaryBranch(rules), primary != run.branch, let base = try lastPassedHead(primary) {
-      return .compare(
-        base: base,
-        note:
-          "first run of \(run.branch): comparing with \(String(base.prefix(10))), the last passing commit of \(primary)"
-      )
+    var candidates = try passedRuns(run.branch)
+    if let primary = primaryBranch(rules), primary != run.branch { candidates += try passedRuns(primary) }
+    var best: PassedRun?
+    for candidate in candidates
+    where candidate.head != run.head && ancestry(candidate.head, run.head) == true && proves(candidate, ancestry) {
+      // Newer by ancestry replaces; unrelated lines (a merge of two) keep the first found, the branch's own.
+      if let current = best, current.head == candidate.head || ancestry(current.head, candidate.head) != true {
+        continue
+      }
+      best = candidate
     }
-    return .everything(reason: "no passing run of \(run.branch) yet: every test runs")
+    guard let best else {
+      return .everything(reason: "no passing run among the ancestors of \(short(run.head)) yet: every test runs")
+    }
+    let whose = best.branch == run.branch ? "" : " (a commit of \(best.branch): \(run.branch) has none of its own)"
+    return .compare(
+      base: best.head,
+      note: "comparing with \(short(best.head)), the newest ancestor of \(short(run.head)) whose run passed "
+        + "(run \(best.id))\(whose)")
   }
+
+  /// Whether a passed run makes its head a base: it tested something, or compared with one of its ancestors.
+  static func proves(_ run: PassedRun, _ ancestry: (String, String) -> Bool?) -> Bool {
+    guard let base = run.base else { return (run.selectedTestTargets ?? 0) > 0 }
+    return base != run.head && ancestry(base, run.head) == true
+  }
+
+  static func short(_ commit: String) -> String { String(commit.prefix(10)) }
 
   /// The first followed branch named without wildcards (`main` in `[main, "feature/*"]`).
   package static func primaryBranch(_ rules: [BranchRule]) -> String? {

@@ -56,6 +56,30 @@ import Testing
     #expect(fixture.cancelled.withLock { $0 } == [1])
   }
 
+  @Test func aRerunWhileItsBranchHasARunGoingIsAConflictAndQueuesNothing() async throws {
+    // Queued now, the re-run would supersede the branch's pending run (a newer head, never tested) or stop the
+    // running one.
+    let fixture = try Fixture()
+    let old = try fixture.store.enqueue(NewRun(repository: "app", branch: "main", head: "abc", trigger: .fetch))
+    _ = try fixture.store.markRunning(old.id, logPath: nil)
+    _ = try fixture.store.finish(old.id, state: .failed, reason: "1 test failed")
+    let newer = try fixture.store.enqueue(NewRun(repository: "app", branch: "main", head: "def", trigger: .fetch))
+    _ = try fixture.store.markRunning(newer.id, logPath: nil)
+
+    try await fixture.application().test(.router) { client in
+      try await client.execute(
+        uri: "/api/runs/\(old.id)/rerun", method: .post, headers: RouterTests.bearer("s3cret")
+      ) { response in
+        #expect(response.status == .conflict)
+        #expect(
+          String(buffer: response.body).contains(
+            "main of app has run \(newer.id) running; re-run run \(old.id) when it has ended"),
+          "\(String(buffer: response.body))")
+      }
+    }
+    #expect(fixture.submitted.withLock { $0 }.isEmpty)
+  }
+
   @Test func aFollowedLogStreamsWhatIsWrittenUntilTheRunEnds() async throws {
     let fixture = try Fixture()
     let log = fixture.folder + "/run.log"

@@ -112,6 +112,35 @@ struct BranchRunTests {
     #expect(next["base"] as? String == passing, "\(next)")
     #expect(try await h.testedTargets(next["id"] as! Int) == ["OtherTests"])
     #expect(next["state"] as? String == "failed")
+
+    try h.write("Tests/OtherTests/OtherTests.swift", Fixture.otherTests(passing: true))
+    let fix = try h.commitAndPush("Fix OtherTests")
+    #expect(try await h.waitForRunAfterFetch(head: fix)["state"] as? String == "passed")
+
+    // A re-run of the broken commit's run re-tests it from that run's base, never from the fix (a descendant,
+    // which would leave nothing to test): it fails again and makes no base.
+    let (status, body) = try await h.request(
+      "POST", "/api/runs/\(failed["id"] as! Int)/rerun", headers: ["Authorization": "Bearer \(DaemonHarness.token)"])
+    #expect(status == 202, "\(String(decoding: body, as: UTF8.self))")
+    let rerunID = try #require((try JSONSerialization.jsonObject(with: body) as? [String: Any])?["id"] as? Int)
+    var rerun: [String: Any] = [:]
+    try await h.eventually("the re-run of run \(failed["id"] ?? "?") ends", timeout: .seconds(300)) {
+      rerun = try await h.runs().first { $0["id"] as? Int == rerunID } ?? [:]
+      return ["passed", "failed", "error"].contains(rerun["state"] as? String ?? "")
+    }
+    #expect(rerun["state"] as? String == "failed", "\(rerun)")
+    #expect(rerun["head"] as? String == broken && rerun["base"] as? String == passing, "\(rerun)")
+    #expect(try await h.testedTargets(rerunID) == ["OtherTests"])
+    let page = String(decoding: try await h.get("/runs/\(rerunID)").body, as: UTF8.self)
+    #expect(
+      page.contains("re-run of run \(failed["id"] as! Int): comparing with"), "the run page says which base and why")
+
+    // The next push compares with the fix, the newest passing ancestor, not with the re-run's commit.
+    try h.write("README.md", "# docs again\n")
+    let later = try h.commitAndPush("Docs again")
+    let after = try await h.waitForRunAfterFetch(head: later)
+    #expect(after["base"] as? String == fix, "\(after)")
+    #expect(after["state"] as? String == "passed")
   }
 
   @Test func killNineMidRunThenRestartRecordsInterruptedAndRequeuesOnce() async throws {

@@ -25,7 +25,9 @@ import Testing
     #expect(recorded.selectedTestTargets == 1 && recorded.totalTestTargets == 1)
     #expect(recorded.failedTests == 0)
     let analysis = try #require(try fixture.store.detail(run.id)?.analysis)
-    #expect(analysis.runAllReasons.first?.contains("no passing run of main yet") == true, "\(analysis.runAllReasons)")
+    #expect(
+      analysis.runAllReasons.first?.contains("no passing run among the ancestors of") == true,
+      "\(analysis.runAllReasons)")
     #expect(fixture.process.requests(matching: .command("swift", "build")).count == 1)
     #expect(fixture.process.requests(matching: .command("swift", "test")).count >= 1)
   }
@@ -98,6 +100,47 @@ import Testing
     #expect(await execution.value == .cancelled)
     #expect(held.stoppedCount == 1)
     #expect(fixture.clock.sleepsStarted == 0, "no timer of the executor's own")
+  }
+
+  /// A re-run of a commit force-pushed away and garbage-collected: an error naming the commit, never a run that
+  /// tests nothing.
+  @Test func aRerunOfACommitGoneFromTheMirrorIsAnErrorNamingIt() async throws {
+    let fixture = try DaemonRunFixture()
+    let first = try fixture.runningRun()
+    _ = try fixture.store.finish(first.id, state: .failed, reason: "1 test failed")
+    let gone = String(repeating: "d", count: 40)
+    let queued = try fixture.store.enqueue(
+      NewRun(repository: "app", branch: "main", head: gone, trigger: .api, retryOf: first.id))
+    let rerun = try fixture.store.markRunning(queued.id, logPath: nil)
+    let outcome = await fixture.executor.execute(rerun, settings: fixture.settings, logFile: nil)
+    #expect(
+      outcome
+        == .error(
+          "commit dddddddddddd of main is no longer in the mirror of app (force-pushed away and garbage-collected?): "
+            + "there is nothing to test"))
+    #expect(fixture.process.requests.isEmpty)
+  }
+
+  /// The base is the newest passing ancestor by ancestry: a run of an older commit after a newer one passed
+  /// compares with that older commit's own passing ancestor, not with the newer commit (a descendant).
+  @Test func aRunOfAnOlderCommitNeverComparesWithADescendant() async throws {
+    let fixture = try DaemonRunFixture()
+    let first = try fixture.runningRun()
+    #expect(await fixture.executor.execute(first, settings: fixture.settings, logFile: nil) == .passed(nil))
+    _ = try fixture.store.finish(first.id, state: .passed, reason: nil)
+    let older = try fixture.commitAndFetch("older")
+    let newer = try fixture.commitAndFetch("newer")
+    for head in [newer, older] {
+      let queued = try fixture.store.enqueue(NewRun(repository: "app", branch: "main", head: head, trigger: .api))
+      let run = try fixture.store.markRunning(queued.id, logPath: nil)
+      #expect(await fixture.executor.execute(run, settings: fixture.settings, logFile: nil) == .passed(nil))
+      _ = try fixture.store.finish(run.id, state: .passed, reason: nil)
+      let recorded = try #require(try fixture.store.run(run.id))
+      #expect(recorded.base == fixture.head, "\(head == newer ? "newer" : "older"): \(recorded.base ?? "nil")")
+      #expect(recorded.selectedTestTargets == 1)
+      let note = try #require(try fixture.store.detail(run.id)?.analysis?.baseNote)
+      #expect(note.hasPrefix("comparing with \(fixture.head.prefix(10)), the newest ancestor of"), "\(note)")
+    }
   }
 
   @Test func aRunWithoutAMirrorEndsInAnErrorWithoutRunningAnything() async throws {

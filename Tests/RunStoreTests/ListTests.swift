@@ -95,9 +95,9 @@ struct ListTests {
     }
   }
 
-  @Test func lastPassedHeadSkipsRunsThatDidNotPass() throws {
+  @Test func passedRunsSkipRunsThatDidNotPassNewestFirst() throws {
     try withStore { store, _ in
-      #expect(try store.lastPassedHead(repository: "app", branch: "main") == nil)
+      #expect(try store.passedRuns(repository: "app", branch: "main").isEmpty)
       try makeRun(store, in: .passed, head: "old-pass")
       try makeRun(store, in: .passed, head: "newest-pass")
       try makeRun(store, in: .passed, branch: "dev", head: "other-branch")
@@ -105,10 +105,11 @@ struct ListTests {
       for state in [RunState.failed, .cancelled, .superseded, .interrupted, .error, .running, .queued] {
         try makeRun(store, in: state, head: "\(state.rawValue)-head")
       }
-      #expect(try store.lastPassedHead(repository: "app", branch: "main") == "newest-pass")
-      #expect(try store.lastPassedHead(repository: "app", branch: "dev") == "other-branch")
-      #expect(try store.lastPassedHead(repository: "tools", branch: "main") == "other-repo")
-      #expect(try store.lastPassedHead(repository: "site", branch: "main") == nil)
+      #expect(try store.passedRuns(repository: "app", branch: "main").map(\.head) == ["newest-pass", "old-pass"])
+      #expect(try store.passedRuns(repository: "app", branch: "main", limit: 1).map(\.head) == ["newest-pass"])
+      #expect(try store.passedRuns(repository: "app", branch: "dev").map(\.head) == ["other-branch"])
+      #expect(try store.passedRuns(repository: "tools", branch: "main").map(\.head) == ["other-repo"])
+      #expect(try store.passedRuns(repository: "site", branch: "main").isEmpty)
       #expect(try store.lastHead(repository: "app", branch: "main") == "queued-head")
       #expect(try store.lastHead(repository: "app", branch: "dev") == "other-branch")
       #expect(try store.lastHead(repository: "site", branch: "main") == nil)
