@@ -28,10 +28,10 @@ ok "sha256sum -c $name.tar.gz.sha256"
 for wanted in bin/ripple bin/rippled share/man/man1/ripple.1 share/man/man1/rippled.1 \
   share/bash-completion/completions/ripple share/zsh/site-functions/_ripple \
   share/fish/vendor_completions.d/ripple.fish share/ripple/systemd/rippled.service \
-  share/ripple/systemd/rippled-user.service share/ripple/config/rippled.yml README.md install.sh SHA256SUMS; do
+  share/ripple/systemd/rippled-user.service share/ripple/config/rippled.yml README.md LICENSE install.sh SHA256SUMS; do
   grep -qx "$name/$wanted" "$work/contents.txt" || fail "the archive has no $wanted"
 done
-ok "the archive holds the binaries, man pages, completions, units, configs, README, install.sh"
+ok "the archive holds the binaries, man pages, completions, units, configs, README, LICENSE, install.sh"
 
 # 2. Damaged downloads are refused by the checksum.
 mkdir "$work/bad"

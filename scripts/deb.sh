@@ -63,7 +63,7 @@ install -m 0644 "$root/Config/ripple.example.yml" "$stage/usr/share/doc/ripple/e
   echo "Files: *"
   echo "Copyright: 2025-$(date -u +%Y) the Ripple authors"
   if [[ -f "$root/LICENSE" ]]; then
-    echo "License: see below"
+    echo "License: Apache-2.0"
     sed 's/^$/./; s/^/ /' "$root/LICENSE"
   else
     echo "License: none-stated"

@@ -41,12 +41,16 @@ public enum BuildInfo {
     #endif
   }
 
+  /// Ripple's licence (the repository's LICENSE file), as its SPDX identifier.
+  public static let license = "Apache-2.0"
+
   /// `--version --verbose`: the program and version, then one `name: value` line each for the commit,
-  /// the Swift version and the given run-time libraries (name and version).
+  /// the Swift version, the licence and the given run-time libraries (name and version).
   public static func verboseDescription(program: String, libraries: [(name: String, version: String)]) -> String {
     var lines = ["\(program) \(version)"]
     lines.append("commit: \(commit ?? "unknown (a development build; release builds record it)")")
     lines.append("swift: \(swiftVersion)")
+    lines.append("license: \(license)")
     for library in libraries { lines.append("\(library.name): \(library.version)") }
     return lines.joined(separator: "\n")
   }

@@ -21,7 +21,16 @@ import Testing
     #expect(lines.first == "ripple \(BuildInfo.version)")
     #expect(lines.contains { $0.hasPrefix("commit: ") })
     #expect(lines.contains("swift: \(BuildInfo.swiftVersion)"))
+    #expect(lines.contains("license: Apache-2.0"))
     #expect(lines.suffix(2) == ["libgit2: 1.5.1", "libarchive: libarchive 3.6.2"])
+  }
+
+  @Test func theLicenceNamedIsTheRepositorysLicenseFile() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let text = try String(contentsOf: root.appendingPathComponent("LICENSE"), encoding: .utf8)
+    #expect(BuildInfo.license == "Apache-2.0")
+    #expect(text.contains("Apache License") && text.contains("Version 2.0, January 2004"))
   }
 
   @Test func verboseVersionNeedsBothFlagsAndNothingElse() {
