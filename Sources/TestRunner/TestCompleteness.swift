@@ -57,12 +57,24 @@ public struct ExpectedTests: Sendable, Hashable {
 
   /// The `(target, suite, name)` of a listed identifier, with nested suites joined by `.` as results name
   /// them (`CTests.Outer/Inner/shown()` → `CTests`, `Outer.Inner`, `shown()`).
+  /// Swift Testing lists a test whose name another module's test shares with its source location:
+  /// `CoreTests.value()/CoreTests.swift:4:2`; the location is not part of the name results carry.
   static func split(_ id: String) -> (target: String, suite: String, name: String) {
     guard let dot = id.firstIndex(of: ".") else { return ("", "", id) }
     let target = String(id[..<dot])
     var parts = id[id.index(after: dot)...].split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+    if parts.count > 1, let last = parts.last, isSourceLocation(last) { parts.removeLast() }
     let name = parts.removeLast()
     return (target, parts.joined(separator: "."), name)
+  }
+
+  /// `File.swift:4:2`.
+  static func isSourceLocation(_ component: String) -> Bool {
+    let pieces = component.split(separator: ":", omittingEmptySubsequences: false)
+    return pieces.count == 3 && pieces[0].hasSuffix(".swift")
+      && pieces.dropFirst().allSatisfy {
+        !$0.isEmpty && $0.allSatisfy(\.isNumber)
+      }
   }
 
   /// One key for a listed identifier and a reported result: `Target|Outer.Inner|name`.

@@ -185,6 +185,9 @@ import Testing
     #expect(ExpectedTests(listed: listed, arguments: ["test"]).identifiers == listed)
     #expect(ExpectedTests.split("CTests.Outer/Inner/shown()") == ("CTests", "Outer.Inner", "shown()"))
     #expect(ExpectedTests.split("CTests.free()") == ("CTests", "", "free()"))
+    // Swift Testing names a test that shares its name with another module's by its source location too.
+    #expect(ExpectedTests.split("CoreTests.value()/CoreTests.swift:4:2") == ("CoreTests", "", "value()"))
+    #expect(ExpectedTests.split("CoreTests.Suite/value()/Core.swift:4:2") == ("CoreTests", "Suite", "value()"))
   }
 
   @Test func aSwiftTestingEventAfterANulByteIsStillRead() {
