@@ -46,14 +46,14 @@ enum ConnectFailure: Equatable {
     case .unknownHost:
       return FetchError(
         .unknownHost, assetID: asset,
-        "asset '\(asset)': \(target.display): the host name \(host) does not resolve; check the URL in ripple.yml "
+        "asset '\(asset)': \(target.display): the host name \(host) does not resolve; check the URL "
           + "and the network's DNS")
     case .refused:
       let port = components?.port ?? (components?.scheme?.lowercased() == "http" ? 80 : 443)
       return FetchError(
         .connectionRefused, assetID: asset,
         "asset '\(asset)': \(target.display): \(host) refused the connection on port \(port) (nothing listens "
-          + "there); check the URL in ripple.yml and that the server is running")
+          + "there); check the URL and that the server is running")
     }
   }
 }

@@ -54,7 +54,7 @@ struct AccessCheckTests {
     #expect(
       error?.message
         == "asset 'fonts': https://127.0.0.1:1/fonts/mono.zip: 127.0.0.1 refused the connection on port 1 (nothing "
-        + "listens there); check the URL in ripple.yml and that the server is running")
+        + "listens there); check the URL and that the server is running")
   }
 
   @Test func unknownHostIsBroken() async throws {
