@@ -8,13 +8,21 @@ public struct FetchError: RippleError, Hashable {
     case missingCredentials
     /// The server refused the credentials (401/403, S3 AccessDenied, SignatureDoesNotMatch, …).
     case accessDenied
-    /// 404/410, S3 NoSuchKey/NoSuchBucket, or a missing local file.
+    /// 404/410, S3 NoSuchKey/NoSuchBucket.
     case notFound
+    /// A `file` source whose path does not exist: the config names the wrong path (or the share is not mounted).
+    case missingFile
+    /// A configured `http://` URL without `allowInsecureHTTP`: the config or the invocation is wrong.
+    case plainHTTP
+    /// The host name does not resolve (DNS).
+    case unknownHost
+    /// Nothing accepts connections at the host and port.
+    case connectionRefused
     /// A 200 response with an HTML page (a login or error page) instead of the asset.
     case htmlPage
     /// The server announced or sent a size different from the expected one.
     case sizeMismatch
-    /// A plain http URL without `allowInsecureHTTP`, or an https→http redirect.
+    /// An https→http redirect.
     case insecure
     /// Too many redirects or a redirect without a usable `Location`.
     case redirect
@@ -50,21 +58,22 @@ public struct FetchError: RippleError, Hashable {
 
   public var category: ErrorCategory {
     switch kind {
-    case .invalidSource: .usage
+    case .invalidSource, .missingFile, .plainHTTP: .usage
     case .allMirrorsFailed: failures.first?.category ?? .environment
     default: .environment
     }
   }
 
   /// Non-nil when the failure means "no access" rather than "broken": the caller falls back to
-  /// placeholders in auto mode, or fails with `--require-private`.
+  /// placeholders in auto mode, or fails with `--require-private`. An HTML page where the asset should be is a
+  /// login page (no access) more often than a wrong URL.
   ///
   /// For several mirrors this holds when every mirror failed with an access problem or "not found"
   /// (a private object often looks missing to strangers) and at least one denied access.
   public var accessStatus: AccessStatus? {
     switch kind {
     case .missingCredentials: return .missingCredentials(message)
-    case .accessDenied: return .denied(message)
+    case .accessDenied, .htmlPage: return .denied(message)
     case .allMirrorsFailed:
       let statuses = failures.map(\.accessStatus)
       guard statuses.contains(where: { $0 != nil }),

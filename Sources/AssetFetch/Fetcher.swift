@@ -11,10 +11,14 @@ public struct FetchRequest: Sendable, Hashable {
   /// (same sha256) and the fetcher continues with an HTTP Range request, or starts over if it cannot.
   public var destination: String
   public var resumeFrom: Int64
+  /// Where a run-time URL in `source` came from (`$AUDIO_URL`, a `urlCommand`): such a URL is a secret
+  /// (a pre-signed link carries its token in the path as often as in the query), so messages show its
+  /// scheme and host and this name, never its path.
+  public var link: String?
 
   public init(
     assetID: String, source: AssetSource, credentials: CredentialReference = .none, expectedSize: Int64? = nil,
-    destination: String, resumeFrom: Int64 = 0
+    destination: String, resumeFrom: Int64 = 0, link: String? = nil
   ) {
     self.assetID = assetID
     self.source = source
@@ -22,6 +26,7 @@ public struct FetchRequest: Sendable, Hashable {
     self.expectedSize = expectedSize
     self.destination = destination
     self.resumeFrom = resumeFrom
+    self.link = link
   }
 }
 
@@ -49,13 +54,19 @@ public struct FetchResult: Sendable, Hashable {
   }
 }
 
-/// Whether the configured credentials give access to a source (for `--public`/auto mode and doctor).
+/// Whether the configured credentials give access to a source (for auto mode and doctor).
+///
+/// Only `missingCredentials` and `denied` mean "no access", for which placeholders may stand in. A source that
+/// is broken or misconfigured (404, refused connection, unknown host, plain http, a missing `file` path) is
+/// `broken`: a placeholder would hide the mistake, so the asset fails.
 public enum AccessStatus: Sendable, Hashable {
   case granted
   /// No credentials configured or available (e.g. the variable is unset).
   case missingCredentials(String)
-  /// The server refused them (401/403 or S3 AccessDenied/SignatureDoesNotMatch).
+  /// The server refused them (401/403, S3 AccessDenied/SignatureDoesNotMatch, an HTML login page).
   case denied(String)
+  /// The source cannot be used whatever the credentials: the error says why (and its category, the exit code).
+  case broken(FetchError)
 }
 
 /// Settings shared by every fetch of a run.

@@ -10,19 +10,7 @@ enum FileFetch {
     throws(FetchError) -> FetchResult
   {
     let asset = request.assetID
-    let source = resolve(path, root: options.repositoryRoot)
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
-      throw FetchError(
-        .notFound, assetID: asset,
-        "asset '\(asset)': the file \(source) does not exist; check the `file` path in ripple.yml "
-          + "(relative paths start at the repository root) or mount the share that holds it")
-    }
-    guard !isDirectory.boolValue else {
-      throw FetchError(
-        .invalidSource, assetID: asset,
-        "asset '\(asset)': \(source) is a directory; a file source must name one file (an archive for many files)")
-    }
+    let source = try existingFile(path, assetID: asset, root: options.repositoryRoot)
     guard let input = FileHandle(forReadingAtPath: source) else {
       throw FetchError(
         .localFile, assetID: asset, "asset '\(asset)': cannot read \(source); check its permissions")
@@ -49,6 +37,25 @@ enum FileFetch {
         "asset '\(asset)': copying \(source) to \(request.destination) failed (\(error)); "
           + "check free disk space and permissions")
     }
+  }
+
+  /// The resolved path of a `file` source that names an existing file; a missing path is a misconfiguration
+  /// (exit 2), never "no access".
+  static func existingFile(_ path: String, assetID asset: String, root: String) throws(FetchError) -> String {
+    let source = resolve(path, root: root)
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+      throw FetchError(
+        .missingFile, assetID: asset,
+        "asset '\(asset)': the file \(source) does not exist; check the `file` path in ripple.yml "
+          + "(relative paths start at the repository root) or mount the share that holds it")
+    }
+    guard !isDirectory.boolValue else {
+      throw FetchError(
+        .invalidSource, assetID: asset,
+        "asset '\(asset)': \(source) is a directory; a file source must name one file (an archive for many files)")
+    }
+    return source
   }
 
   static func resolve(_ path: String, root: String) -> String {

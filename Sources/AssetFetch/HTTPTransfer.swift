@@ -79,8 +79,8 @@ struct HTTPTransfer: Sendable {
       if options.allowInsecureHTTP { return }
       throw AttemptFailure(
         error: FetchError(
-          .insecure, assetID: target.assetID,
-          "asset '\(target.assetID)': \(Redaction.url(url.absoluteString)) uses plain http; use an https URL, "
+          .plainHTTP, assetID: target.assetID,
+          "asset '\(target.assetID)': \(target.display) uses plain http; use an https URL, "
             + "or pass --allow-insecure-http for a trusted network mirror"),
         disposition: .nextMirror)
     }
@@ -104,6 +104,9 @@ struct HTTPTransfer: Sendable {
   /// certificate), everything else is transient.
   func mapTransportError(_ error: any Error, target: HTTPTarget, duringBody: Bool = false) -> AttemptFailure {
     if let failure = error as? AttemptFailure { return failure }
+    if !duringBody, let failure = ConnectFailure(error) {
+      return AttemptFailure(error: failure.error(target), disposition: .retry(after: nil))
+    }
     let detail = Redaction.text(String(describing: error), secrets: target.secrets)
     if !duringBody && Self.isTLSError(error) {
       return AttemptFailure(

@@ -49,18 +49,25 @@ extension Fetcher {
     }
   }
 
-  /// A cheap probe: `GET` with `Range: bytes=0-0` on each mirror until one grants access.
+  /// A cheap probe: `GET` with `Range: bytes=0-0` on each mirror until one grants access, each retried for
+  /// transient failures as a download is (a 503 then a 404 is a 404).
   ///
   /// `.granted` on 2xx (and 416); `.missingCredentials` when the referenced secret is unavailable;
-  /// `.denied` on 401/403/S3 access errors or an HTML login page — and also, with the reason in the
-  /// message, when no mirror could be checked (404, 5xx, network): access is not confirmed.
+  /// `.denied` on 401/403/S3 access errors or an HTML login page; `.broken` for everything else (404, refused
+  /// connection, unknown host, plain http, a missing file, server errors after the retries): a source that
+  /// cannot work with any credentials is not "no access".
   static func checkAccess(_ request: FetchRequest, session: HTTPSession, options: FetchOptions, runtime: FetchRuntime)
     async -> AccessStatus
   {
     if case .file(let path) = request.source {
-      let resolved = FileFetch.resolve(path, root: options.repositoryRoot)
+      let resolved: String
+      do {
+        resolved = try FileFetch.existingFile(path, assetID: request.assetID, root: options.repositoryRoot)
+      } catch {
+        return .broken(error)
+      }
       return FileManager.default.isReadableFile(atPath: resolved)
-        ? .granted : .denied("asset '\(request.assetID)': \(resolved) does not exist or is not readable")
+        ? .granted : .denied("asset '\(request.assetID)': \(resolved) is not readable")
     }
     let targets: [HTTPTarget]
     let transfer: HTTPTransfer
@@ -68,33 +75,56 @@ extension Fetcher {
       transfer = try Fetcher.transfer(session, options: options, runtime: runtime, assetID: request.assetID)
       targets = try Targets.make(request, options: options, runtime: runtime)
     } catch {
-      if let status = error.accessStatus { return status }
-      return .denied(error.message)
+      return error.accessStatus ?? .broken(error)
     }
     var failures: [FetchError] = []
     for target in targets {
-      do {
-        let response = try await transfer.send(target, extraHeaders: ["Range": "bytes=0-0"])
-        let code = response.status.code
-        let contentType = response.headers.first(name: "Content-Type")?.lowercased() ?? ""
-        if (200..<300).contains(code) || code == 416 {
-          _ = try? await response.body.collect(upTo: 4 * 1024)
-          if contentType.hasPrefix("text/html") && !target.expectsHTML {
-            failures.append(
-              FetchError(
-                .htmlPage, assetID: request.assetID,
-                "server returned an HTML page (a login or error page?) instead of \(request.assetID) at \(target.display)"
-              ))
-            continue
-          }
-          return .granted
-        }
-        failures.append(await transfer.statusFailure(response, target: target).error)
-      } catch {
-        failures.append(error.error)
+      switch await transfer.probe(target) {
+      case .success: return .granted
+      case .failure(let error): failures.append(error)
       }
     }
     let combined = HTTPTransfer.combine(failures, assetID: request.assetID)
-    return combined.accessStatus ?? .denied(combined.message)
+    return combined.accessStatus ?? .broken(combined)
+  }
+}
+
+extension HTTPTransfer {
+  /// One mirror's access probe, with the download's retries and backoff for transient failures.
+  func probe(_ target: HTTPTarget) async -> Result<Void, FetchError> {
+    var attempt = 0
+    while true {
+      attempt += 1
+      let failure: AttemptFailure
+      do {
+        try await probeOnce(target)
+        return .success(())
+      } catch {
+        failure = error
+      }
+      guard case .retry(let retryAfter) = failure.disposition, attempt <= max(options.retries, 0) else {
+        return .failure(failure.error)
+      }
+      do {
+        try await runtime.sleep(runtime.delay(beforeRetry: attempt, retryAfter: retryAfter))
+      } catch {
+        return .failure(failure.error)  // cancelled
+      }
+    }
+  }
+
+  private func probeOnce(_ target: HTTPTarget) async throws(AttemptFailure) {
+    let response = try await send(target, extraHeaders: ["Range": "bytes=0-0"])
+    let code = response.status.code
+    guard (200..<300).contains(code) || code == 416 else { throw await statusFailure(response, target: target) }
+    let contentType = response.headers.first(name: "Content-Type")?.lowercased() ?? ""
+    _ = try? await response.body.collect(upTo: 4 * 1024)
+    if contentType.hasPrefix("text/html") && !target.expectsHTML {
+      throw AttemptFailure(
+        error: FetchError(
+          .htmlPage, assetID: target.assetID,
+          "server returned an HTML page (a login or error page?) instead of \(target.assetID) at \(target.display)"),
+        disposition: .nextMirror)
+    }
   }
 }

@@ -54,7 +54,7 @@ extension HTTPTransfer {
     let list = failures.enumerated().map { "\n  \($0.offset + 1). \($0.element.message)" }.joined()
     return FetchError(
       .allMirrorsFailed, assetID: assetID,
-      "asset '\(assetID)' could not be downloaded from any of its \(failures.count) mirrors:\(list)",
+      "asset '\(assetID)': none of its \(failures.count) mirrors could be used:\(list)",
       failures: failures)
   }
 

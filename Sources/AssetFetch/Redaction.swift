@@ -22,6 +22,21 @@ public enum Redaction {
     return String(scheme) + String(remainder)
   }
 
+  /// `https://user:pw@host:8443/a/b?sig=x` → `https://host:8443`: all that may be shown of a secret link.
+  public static func origin(_ string: String) -> String {
+    let redacted = url(string)
+    guard let schemeEnd = redacted.range(of: "://") else { return "(a URL, not shown)" }
+    let rest = redacted[schemeEnd.upperBound...]
+    return String(redacted[..<schemeEnd.upperBound]) + String(rest.prefix { $0 != "/" })
+  }
+
+  /// `https://host/a/b?sig=x` → `/a/b?sig=x` (empty without a path or query).
+  static func pathAndQuery(_ string: String) -> String {
+    guard let schemeEnd = string.range(of: "://") else { return string }
+    let rest = string[schemeEnd.upperBound...]
+    return String(rest.drop { $0 != "/" && $0 != "?" && $0 != "#" })
+  }
+
   /// Redacts every URL-looking word of `text` (underlying library errors may quote the URL), and
   /// replaces each known secret value with `***`.
   public static func text(_ text: String, secrets: [String] = []) -> String {

@@ -24,7 +24,7 @@ extension HTTPTransfer {
       return AttemptFailure(
         error: FetchError(
           .notFound, assetID: asset,
-          "asset '\(asset)' was not found: \(whereText); check the URL, bucket and key in ripple.yml"),
+          "asset '\(asset)': \(whereText) (not found); check the URL, bucket and key in ripple.yml"),
         disposition: .nextMirror)
     }
     if code == 429 || code == 408 || code >= 500 {

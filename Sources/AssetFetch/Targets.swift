@@ -30,10 +30,13 @@ enum Targets {
           firstMissing = firstMissing ?? error
         } catch {}
         let authorization: String? = if case .authorization(let value, _) = credentials { value } else { nil }
+        // A run-time link is a secret as a whole: shown by its origin, and scrubbed from any library text.
+        let display = request.link.map { "\(Redaction.origin(url)) (the URL from \($0))" } ?? Redaction.url(url)
+        let linkSecrets = request.link == nil ? [] : [url, Redaction.url(url), Redaction.pathAndQuery(url)]
         return HTTPTarget(
-          assetID: asset, url: url, display: Redaction.url(url),
+          assetID: asset, url: url, display: display,
           authorize: { headers in if let authorization { headers["Authorization"] = authorization } },
-          secrets: credentials.secrets)
+          secrets: credentials.secrets + linkSecrets)
       }
       if let firstMissing, targets.allSatisfy({ $0.secrets.isEmpty }) { throw firstMissing }
       return targets

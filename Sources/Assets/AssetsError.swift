@@ -1,3 +1,4 @@
+import AssetFetch
 import RippleConfig
 import RippleCore
 
@@ -32,6 +33,10 @@ public enum AssetsError: RippleError, Hashable {
   case missingFromCache([String])
   case accessRequired(asset: String, reason: String)
   case fetchFailed(asset: String, reason: String)
+  /// The source is broken or misconfigured (404, refused, unknown host, plain http, a missing `file` path):
+  /// not "no access", so no placeholder stands in. `category` is the fetch error's: a misconfiguration is a
+  /// usage error (2), a remote or network failure an environment error (3).
+  case sourceBroken(asset: String, reason: String, category: ErrorCategory)
   case fileSystem(operation: String, path: String, reason: String)
   case unmanagedFileInTheWay(owner: Owner, path: String)
   case gitTrackedFileInTheWay(owner: Owner, path: String)
@@ -93,6 +98,8 @@ public enum AssetsError: RippleError, Hashable {
       .fileSystem,
       .secretValuesMissing:
       .environment
+    case .sourceBroken(_, _, let category):
+      category
     case .several(let errors):
       errors.map(\.category).max(by: { $0.rawValue < $1.rawValue }) ?? .checkFailed
     }
@@ -147,6 +154,9 @@ public enum AssetsError: RippleError, Hashable {
       "asset `\(asset)`: private access is required (--require-private) but \(reason)."
     case .fetchFailed(let asset, let reason):
       "asset `\(asset)`: download failed: \(reason). A partial download is kept and resumed next time."
+    case .sourceBroken(let asset, let reason, _):
+      "asset `\(asset)`: its source cannot be used: \(reason). Nothing was installed for it: placeholders stand in"
+        + " only where access is missing."
     case .fileSystem(let operation, let path, let reason):
       "cannot \(operation) \(path): \(reason)."
     case .unmanagedFileInTheWay(let owner, let path):
@@ -230,6 +240,13 @@ public enum AssetsError: RippleError, Hashable {
     if milliseconds % 60_000 == 0 { return "\(milliseconds / 60_000)m" }
     if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
     return "\(milliseconds)ms"
+  }
+
+  /// A fetch error that means the source is broken, its sentence without the leading "asset 'id': ".
+  static func sourceBroken(_ error: FetchError) -> AssetsError {
+    let prefix = "asset '\(error.assetID)': "
+    let reason = error.message.hasPrefix(prefix) ? String(error.message.dropFirst(prefix.count)) : error.message
+    return .sourceBroken(asset: error.assetID, reason: reason, category: error.category)
   }
 
   /// One error, or all of them together.

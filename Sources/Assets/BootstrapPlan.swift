@@ -10,6 +10,8 @@ struct AssetPlan: Sendable, Hashable {
   var stagings: [String]
   /// An `lfs` source's pointers, listed before anything is decided (nil for other sources).
   var lfs: [LFSPointer]?
+  /// Where the run-time URL now in `spec.source` came from (`$AUDIO_URL`): the fetcher never shows that URL.
+  var link: String?
 
   init(_ spec: AssetSpec, state: RepositoryState) {
     self.spec = spec

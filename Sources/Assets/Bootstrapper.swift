@@ -102,6 +102,8 @@ public struct Bootstrapper: Sendable {
   enum Decision: Sendable {
     case upToDate(AssetPlan, InstallKind, edited: [String])
     case install(AssetPlan, InstallKind, reason: String?)
+    /// Known to fail before anything is fetched (a broken source): reported, nothing touched.
+    case failed(AssetPlan, AssetsError)
   }
 
   private func decide(_ plans: [AssetPlan], access: AccessAnswers) async throws -> [Decision] {
@@ -142,12 +144,16 @@ public struct Bootstrapper: Sendable {
         missing.append("\(plan.spec.id): sha256 \(plan.spec.sha256) from \(plan.spec.originDescription)")
         continue
       }
-      let (resolved, status) = await accessCheck(plan.spec, access: access)
+      let (resolved, link, status) = await accessCheck(plan.spec, access: access)
       switch status {
       case .granted:
         var plan = plan
         plan.spec = resolved
+        plan.link = link
         decisions.append(.install(plan, .private, reason: nil))
+      case .broken(let error):
+        // In every mode, placeholders up to date or not: a placeholder would hide the broken source.
+        decisions.append(.failed(plan, .sourceBroken(error)))
       case .missingCredentials(let why), .denied(let why):
         if options.mode == .requirePrivate {
           errors.append(.accessRequired(asset: plan.spec.id, reason: why))
@@ -241,6 +247,8 @@ public struct Bootstrapper: Sendable {
     switch decision {
     case .upToDate(let plan, let kind, let edited):
       return AssetReport(id: plan.spec.id, status: .upToDate(kind), placeholderReason: nil, keptEdited: edited)
+    case .failed(let plan, let error):
+      return AssetReport(id: plan.spec.id, status: .failed(error), placeholderReason: nil, keptEdited: [])
     case .install(let plan, let kind, let reason):
       onEvent(.started(asset: plan.spec.id, kind: kind, reason: reason))
       do {
@@ -286,7 +294,7 @@ public struct Bootstrapper: Sendable {
       let onEvent = self.onEvent
       let id = plan.spec.id
       let (object, fetched) = try await cache.object(
-        for: plan.spec, fetcher: fetcher, verify: options.force,
+        for: plan.spec, link: plan.link, fetcher: fetcher, verify: options.force,
         onWait: { onEvent(.waitingForDownload(asset: id, holder: $0)) },
         progress: { onEvent(.progress($0)) })
       downloaded = fetched

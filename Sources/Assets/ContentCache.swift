@@ -45,8 +45,10 @@ public struct ContentCache: Sendable {
   ///
   /// `verify` (`--force`) re-hashes a cached object first; one that no longer matches is deleted and
   /// fetched again.
+  /// `link`: where a run-time URL in `asset.source` came from (`FetchRequest.link`).
   func object(
-    for asset: AssetSpec, fetcher: Fetcher, verify: Bool = false, onWait: @Sendable (String) -> Void,
+    for asset: AssetSpec, link: String? = nil, fetcher: Fetcher, verify: Bool = false,
+    onWait: @Sendable (String) -> Void,
     progress: @escaping @Sendable (FetchProgress) -> Void
   ) async throws -> (path: String, downloaded: Bool) {
     let object = objectPath(asset.sha256)
@@ -67,7 +69,7 @@ public struct ContentCache: Sendable {
     }
     let request = FetchRequest(
       assetID: asset.id, source: asset.source, credentials: asset.credentials, expectedSize: asset.size,
-      destination: partial, resumeFrom: resumeFrom)
+      destination: partial, resumeFrom: resumeFrom, link: link)
     let result: FetchResult
     do {
       result = try await asset.fetch(request, with: fetcher, progress: progress)
@@ -102,8 +104,9 @@ extension AssetSpec {
   }
 
   /// The request used for `checkAccess` (no file is written).
-  func accessRequest() -> FetchRequest {
-    FetchRequest(assetID: id, source: source, credentials: credentials, expectedSize: size, destination: "")
+  func accessRequest(link: String? = nil) -> FetchRequest {
+    FetchRequest(
+      assetID: id, source: source, credentials: credentials, expectedSize: size, destination: "", link: link)
   }
 
   /// A printable description of where the asset comes from (no credentials).

@@ -61,10 +61,16 @@ extension Bootstrapper {
         variants[entry.id] = .command(reason: "--offline: asset \(assetID) is not cached")
         continue
       }
-      let (resolved, status) = await accessCheck(asset, access: access)
+      let (resolved, link, status) = await accessCheck(asset, access: access)
       switch status {
       case .granted:
-        variants[entry.id] = .privateAsset(AssetPlan(resolved, state: state))
+        var plan = AssetPlan(resolved, state: state)
+        plan.link = link
+        variants[entry.id] = .privateAsset(plan)
+      case .broken(let error):
+        // Not "no access": the command must not stand in for a source that is wrong. Stops the run before
+        // anything is installed, as a missing tool does.
+        errors.append(.sourceBroken(error))
       case .missingCredentials(let why), .denied(let why):
         if options.mode == .requirePrivate {
           errors.append(.accessRequired(asset: assetID, reason: why))

@@ -42,7 +42,8 @@ public struct RepositoryState: Sendable {
 
   var directory: String { repositoryRoot + "/.build/ripple" }
   var lockPath: String { directory + "/bootstrap.lock" }
-  func receiptPath(_ assetID: String) -> String { "\(directory)/receipts/\(assetID).json" }
+  var receiptsDirectory: String { directory + "/receipts" }
+  func receiptPath(_ assetID: String) -> String { "\(receiptsDirectory)/\(assetID).json" }
   func journalPath(_ assetID: String) -> String { "\(directory)/journal/\(assetID).json" }
   var journalDirectory: String { directory + "/journal" }
   func workPath(_ assetID: String) -> String { "\(directory)/work/\(assetID)" }

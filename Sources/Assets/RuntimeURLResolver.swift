@@ -60,17 +60,23 @@ struct RuntimeURLResolver: Sendable {
 }
 
 extension Bootstrapper {
-  /// The asset with its run-time URL resolved (once per run), and whether its source can be read.
-  func accessCheck(_ spec: AssetSpec, access: AccessAnswers) async -> (spec: AssetSpec, status: AccessStatus) {
+  /// The asset with its run-time URL resolved (once per run), where that URL came from (`$VAR`, the command:
+  /// the fetcher shows that instead of the secret URL), and whether its source can be read.
+  func accessCheck(_ spec: AssetSpec, access: AccessAnswers) async -> (
+    spec: AssetSpec, link: String?, status: AccessStatus
+  ) {
     var spec = spec
+    var link: String?
     if case .runtimeURL(let source) = spec.source {
       let resolver = RuntimeURLResolver(environment: options.environment, process: process)
       switch await access.url(source, { await resolver.resolve(source) }) {
-      case .success(let url): spec.source = .https(urls: [url])
-      case .failure(let unavailable): return (spec, .missingCredentials(unavailable.reason))
+      case .success(let url):
+        spec.source = .https(urls: [url])
+        link = source.description
+      case .failure(let unavailable): return (spec, nil, .missingCredentials(unavailable.reason))
       }
     }
-    let request = spec.accessRequest()
-    return (spec, await access.answer(spec.id, { await fetcher.checkAccess(request) }))
+    let request = spec.accessRequest(link: link)
+    return (spec, link, await access.answer(spec.id, { await fetcher.checkAccess(request) }))
   }
 }

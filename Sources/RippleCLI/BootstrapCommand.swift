@@ -12,13 +12,15 @@ struct BootstrapCommand: AsyncParsableCommand {
     discussion: """
       Assets and secrets are configured under `assets:` and `secrets:` in ripple.yml, commands that \
       build resources under `generate:` (run in dependency order, installed like assets). Without access \
-      (auto mode), placeholders are installed (or a generate entry's command runs instead of its private \
-      asset) so every target still builds. State: \
+      (auto mode: no credentials, or the server refuses them), placeholders are installed (or a generate \
+      entry's command runs instead of its private asset) so every target still builds; a broken source (not \
+      found, unreachable, plain http, a missing file) fails its asset in every mode. State: \
       <repo>/.build/ripple (receipts, journal, lock); destinations may not reach into it or into \
       git's folders (.git, work tree and submodule git folders, the hooks path). Downloads: $RIPPLE_CACHE_DIR, else \
       $XDG_CACHE_HOME/ripple, else ~/.cache/ripple (~/Library/Caches/ripple on macOS).
-      Exit status: 0 done, 1 a verification or transform failed, 2 config error, \
-      3 environment error (missing tool, no access with --require-private, not cached with --offline).
+      Exit status: 0 done, 1 a verification or transform failed, 2 config error (also an http:// source \
+      without --allow-insecure-http, a missing file source), 3 environment error (missing tool, a source not \
+      found or unreachable, no access with --require-private, not cached with --offline).
       """
   )
 

@@ -38,6 +38,12 @@ struct ChangesCommand: ParsableCommand {
           }
         print(line)
       }
+      // On stderr, like the "no changes" note: stdout stays one change per line for scripts.
+      if !changeSet.installedByBootstrap.isEmpty {
+        Terminal.standardError.write(
+          "installed by bootstrap, as its receipts record them (not changes):\n"
+            + changeSet.installedByBootstrap.map { "  \($0)\n" }.joined())
+      }
     }
   }
 }
@@ -49,12 +55,15 @@ struct ChangesReport: Encodable {
   var head: String
   var mergeBase: String?
   var changedFiles: [ChangedFile]
+  /// Untracked files bootstrap installed, with the bytes its receipts record: not in `changedFiles`.
+  var installedByBootstrap: [String]
 
   init(_ changeSet: ChangeSet) {
     base = changeSet.base.hex
     head = changeSet.headLabel
     mergeBase = changeSet.mergeBase?.hex
     changedFiles = changeSet.changes
+    installedByBootstrap = changeSet.installedByBootstrap
   }
 
   func json() throws -> String {

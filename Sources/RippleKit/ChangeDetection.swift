@@ -1,3 +1,4 @@
+import Assets
 import Git
 import RippleCore
 
@@ -35,6 +36,9 @@ public struct ChangeSet: Sendable, Hashable {
   /// The head commit, or nil for the working tree.
   public var head: ObjectID?
   public var changes: [ChangedFile]
+  /// Untracked files `ripple bootstrap` installed that still hold the bytes its receipts record: left out of
+  /// `changes` (working tree only), listed apart by `ripple changes`. Sorted.
+  public var installedByBootstrap: [String] = []
 
   public var headLabel: String { head?.hex ?? "worktree" }
 }
@@ -62,14 +66,33 @@ public enum ChangeDetection {
       mergeBase = try repository.mergeBase(base, head ?? repository.headCommit())
     }
     let from = mergeBase ?? base
-    let changes: [ChangedFile]
+    var changes: [ChangedFile]
+    var installed: [String] = []
     if let head {
       changes = try repository.changes(from: from, to: head)
-    } else if let known = request.knownChanges, request.noMergeBase {
-      changes = known
     } else {
-      changes = try repository.changesToWorkingTree(from: from)
+      if let known = request.knownChanges, request.noMergeBase {
+        changes = known
+      } else {
+        changes = try repository.changesToWorkingTree(from: from)
+      }
+      if let root = repository.workdir {
+        (changes, installed) = setApartInstalled(changes, repositoryRoot: root)
+      }
     }
-    return ChangeSet(base: base, from: from, mergeBase: mergeBase, head: head, changes: changes.sorted())
+    var changeSet = ChangeSet(base: base, from: from, mergeBase: mergeBase, head: head, changes: changes.sorted())
+    changeSet.installedByBootstrap = installed.sorted()
+    return changeSet
+  }
+
+  /// Files bootstrap installed into a folder git does not ignore are untracked, but no one's change: with the
+  /// bytes its receipts record they are set apart; edited, they stay changes.
+  static func setApartInstalled(_ changes: [ChangedFile], repositoryRoot root: String) -> (
+    changes: [ChangedFile], installed: [String]
+  ) {
+    guard changes.contains(where: { $0.status == .added }) else { return (changes, []) }
+    let installedFiles = InstalledFiles.load(repositoryRoot: root)
+    guard !installedFiles.recorded.isEmpty else { return (changes, []) }
+    return installedFiles.split(changes) { InstalledFiles.measure($0, repositoryRoot: root) }
   }
 }

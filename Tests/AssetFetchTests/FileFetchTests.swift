@@ -32,7 +32,7 @@ struct FileFetchTests {
             FetchRequest(assetID: "a", source: .file(path: "nope.zip"), destination: root + "/o")
           ) { _ in }
         }
-        #expect(missing?.kind == .notFound)
+        #expect(missing?.kind == .missingFile)
         #expect(missing?.description.contains(root + "/nope.zip") == true)
         let directory = await fetchError {
           _ = try await fetcher.fetch(FetchRequest(assetID: "a", source: .file(path: root), destination: root + "/o")) {

@@ -118,7 +118,7 @@ struct HTTPSAuthTests {
           _ = try await $0.fetch(server.request([server.httpURL("/data/10")])) { _ in }
         }
       }
-      #expect(refused?.kind == .insecure)
+      #expect(refused?.kind == .plainHTTP)
       #expect(refused?.description.contains("--allow-insecure-http") == true)
 
       let request = server.request([server.httpURL("/data/10")])

@@ -345,6 +345,21 @@ struct GenerateTests {
     #expect(!FileManager.default.fileExists(atPath: repo.path("Sources/Words")))
   }
 
+  @Test func aBrokenPrivateAssetIsNotStoodInForByTheCommand() async throws {
+    let repo = try TestRepository()
+    let notFound = FetchError(
+      .notFound, assetID: "words-private", "asset 'words-private': https://assets.test/words.txt answered HTTP 404")
+    let error = try await expectAssetsError {
+      _ = try await repo.bootstrapper(testFetcher([:], log: FetchLog(), access: .broken(notFound))).run(
+        Self.withPrivate())
+    }
+    #expect(
+      error
+        == .sourceBroken(
+          asset: "words-private", reason: "https://assets.test/words.txt answered HTTP 404", category: .environment))
+    #expect(!FileManager.default.fileExists(atPath: repo.path("Sources/Words")), "the command did not run")
+  }
+
   @Test func anEntryAfterAFailedAssetIsSkipped() async throws {
     let repo = try TestRepository()
     var asset = AssetSpec.test("fonts", data: Data("font".utf8), destination: "Sources/Fonts/Resources")

@@ -116,4 +116,27 @@ struct PureCoreTests {
     #expect(texts.filter { !$0.isEmpty }.count == 4)  // 0%, 25%, 50%, 100%
     #expect(texts.allSatisfy { $0.isEmpty || ($0.hasSuffix("\n") && !$0.contains("\r")) })
   }
+
+  @Test func installedFilesSetApartOnlyUntrackedFilesWithTheRecordedBytes() {
+    let recorded = InstalledFiles.Digest(size: 6, sha256: "aa")
+    let installed = InstalledFiles(recorded: ["R/a.txt": recorded, "R/b.txt": recorded, "R/c.txt": recorded])
+    let current: [String: InstalledFiles.Digest] = [
+      "R/a.txt": recorded, "R/b.txt": .init(size: 6, sha256: "bb"), "R/c.txt": recorded,
+    ]
+    var measured: [String] = []
+    let (changes, set) = installed.split(
+      [
+        ChangedFile(path: "R/a.txt", status: .added),  // as installed
+        ChangedFile(path: "R/b.txt", status: .added),  // edited: same size, other bytes
+        ChangedFile(path: "R/c.txt", status: .modified),  // tracked: never Ripple's
+        ChangedFile(path: "R/d.txt", status: .added),  // no receipt names it
+      ]
+    ) { path in
+      measured.append(path)
+      return current[path]
+    }
+    #expect(set == ["R/a.txt"])
+    #expect(changes.map(\.path) == ["R/b.txt", "R/c.txt", "R/d.txt"])
+    #expect(measured == ["R/a.txt", "R/b.txt"], "only recorded, untracked files are read")
+  }
 }

@@ -92,21 +92,26 @@ struct RuntimeURLTests {
     }
   }
 
-  @Test func aPasswordInTheURLIsNeverShownInARealFetchFailure() async throws {
+  @Test func theLinkIsNeverShownInARealFetchFailure() async throws {
     let repo = try TestRepository()
-    // Nothing listens on port 1: the live fetcher's own failure text must not carry the URL's secrets.
-    let url = "https://user:s3cretpw@127.0.0.1:1/words.txt?X-Amz-Signature=sig123"
+    // Nothing listens on port 1: a broken source, not "no access"; the message names the host and the variable,
+    // never the link's password, path or signature.
+    let url = "https://user:s3cretpw@127.0.0.1:1/t0ken-path/words.txt?X-Amz-Signature=sig123"
     let options = FetchOptions(
       timeout: .seconds(5), retries: 0, environment: ["WORDS_URL": url], repositoryRoot: repo.root)
     let error = try await Fetcher.withLive(options: options) { fetcher in
       try await expectAssetsError {
-        _ = try await repo.bootstrapper(fetcher, mode: .requirePrivate, environment: ["WORDS_URL": url]).run(
-          AssetsConfig(assets: [asset(.environment(variable: "WORDS_URL"))]))
+        try await repo.bootstrapper(fetcher, environment: ["WORDS_URL": url]).run(
+          AssetsConfig(assets: [asset(.environment(variable: "WORDS_URL"))])
+        ).check()
       }
     }
-    guard case .accessRequired("words", let reason) = error else { throw error }
-    #expect(!reason.isEmpty)
-    #expect(!error.description.contains("s3cretpw") && !error.description.contains("sig123"))
+    guard case .sourceBroken("words", let reason, .environment) = error else { throw error }
+    #expect(reason.hasPrefix("https://127.0.0.1:1 (the URL from $WORDS_URL): 127.0.0.1 refused the connection"))
+    for secret in ["s3cretpw", "sig123", "t0ken-path", "words.txt"] {
+      #expect(!error.description.contains(secret), "\(secret) in \(error)")
+    }
+    #expect(repo.read("Sources/App/Resources/words") == nil, "no placeholder for a broken link")
   }
 
   @Test func theSha256PinStillApplies() async throws {

@@ -71,8 +71,9 @@ import Testing
   }
 
   /// A password and a presigned signature in a source URL never reach any output or written file, on every
-  /// path that can print a source: offline without a cache, a failed download (here: nothing listens on
-  /// port 1), auto mode falling back to placeholders, `--require-private`, `--public`, `--force`, doctor.
+  /// path that can print a source: offline without a cache, a broken source (here: nothing listens on
+  /// port 1), auto mode falling back to placeholders without credentials, `--require-private`, `--public`,
+  /// `--force`, doctor.
   /// The successful download's origin is redacted in AssetFetchTests' `SecretRedactionTests`.
   @Test func aPasswordInASourceURLIsNeverPrintedOrWritten() throws {
     let repo = try TestRepository.checkout()
@@ -103,9 +104,9 @@ import Testing
 
     try repo.write("ripple.yml", config())
     try ripple(["bootstrap", "--offline"], expecting: 3)
-    try ripple(["bootstrap"], expecting: 0)  // auto: the source is unreachable, placeholders, with the reason
+    try ripple(["bootstrap"], expecting: 3)  // auto: the connection is refused, a broken source, no placeholders
     try ripple(["bootstrap", "--require-private"], expecting: 3)
-    try ripple(["bootstrap", "--force"], expecting: 0)
+    try ripple(["bootstrap", "--force"], expecting: 3)
     try repo.write("ripple.yml", config(credentials: "\n    credentials: {bearerTokenEnv: RIPPLE_NO_SUCH_TOKEN}"))
     try ripple(["bootstrap"], expecting: 0)  // no access: placeholders, with the reason
     #expect(FileManager.default.fileExists(atPath: repo.root + "/Sources/Fonts/empty.otf"))

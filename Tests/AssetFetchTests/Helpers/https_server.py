@@ -18,6 +18,7 @@ Routes (N is a byte count; the body of N bytes is byte i = i % 251; ID makes sta
   /missing  /gone              404, 410
   /always500                   500
   /flaky/ID/N                  500 on the first request for ID, then /data
+  /flaky-missing/ID            503 on the first request for ID, then 404 (a source broken behind a hiccup)
   /ratelimit/ID/N              429 with Retry-After: 7 on the first request, then /data
   /ratelimit-date/ID/N         429 with an HTTP-date Retry-After 20 s ahead, then /data
   /cut/ID/N                    first request without Range: 200, Content-Length N, N/2 bytes, close
@@ -152,6 +153,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             if hit(self.path) == 1:
                 return self.send(500, b"boom", "text/plain")
             return self.serve_data(int(parts[2]))
+        if route == "flaky-missing":
+            if hit(self.path) == 1:
+                return self.send(503, b"try again", "text/plain")
+            return self.send(404, b"not found", "text/plain")
         if route == "ratelimit":
             if hit(self.path) == 1:
                 return self.send(429, b"slow down", "text/plain", {"Retry-After": "7"})

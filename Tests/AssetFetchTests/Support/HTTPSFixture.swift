@@ -1,6 +1,7 @@
 import Foundation
 import RippleConfig
 import TestSupport
+import Testing
 
 @testable import AssetFetch
 
@@ -16,6 +17,14 @@ struct HTTPSFixture: Sendable {
   private struct Ports: Decodable {
     var https: Int
     var http: Int
+  }
+
+  /// The server of the running suite (`@Suite(.httpsServer)`): one per suite, not one per test. Its routes keep
+  /// state per ID, so each test uses IDs of its own.
+  @TaskLocal static var current: HTTPSFixture?
+
+  static func suiteServer() throws -> HTTPSFixture {
+    try #require(current, "the suite needs the .httpsServer trait")
   }
 
   /// Starts the server for `body` and stops it afterwards, also when `body` throws.
@@ -127,4 +136,19 @@ final class Locked<Value>: @unchecked Sendable {
     defer { lock.unlock() }
     return try body(&value)
   }
+}
+
+/// Starts the HTTPS server once for the suite that carries it and stops it when the suite ends.
+struct HTTPSServerTrait: SuiteTrait, TestScoping {
+  var isRecursive: Bool { false }
+
+  func provideScope(
+    for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+  ) async throws {
+    try await HTTPSFixture.with { server in try await HTTPSFixture.$current.withValue(server) { try await function() } }
+  }
+}
+
+extension Trait where Self == HTTPSServerTrait {
+  static var httpsServer: Self { Self() }
 }
