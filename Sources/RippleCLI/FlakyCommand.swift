@@ -21,7 +21,10 @@ struct FlakyCommand: ParsableCommand {
 
   @OptionGroup var repository: RepositoryOptions
 
+  /// Unconditional: `--since -3d` reaches `FlakyWindow.parse` (which says it is negative) instead of
+  /// ArgumentParser's "Missing value", which reads `-3d` as a flag.
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "How far back to look: Nh, Nd or Nw, whole UTC days, at most \(FlakyWindow.maximumDays)d.", valueName: "AGE"))
   var since = "30d"

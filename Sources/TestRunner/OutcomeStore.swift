@@ -66,7 +66,7 @@ public struct OutcomeHistory: Sendable, Codable, Hashable {
   /// recorded can only come from a wrong clock or a hand-edited file; left in, it would count in every
   /// window for years.
   public mutating func prune(before date: Date, after newest: Date) {
-    let days = Self.day(date)...Self.day(newest)
+    let days = DayRange(first: Self.day(date), last: Self.day(newest))
     for (key, var entry) in tests {
       entry.days = entry.days.filter { days.contains($0.key) && Self.isDay($0.key) }
       entry.flakyAt = entry.flakyAt.filter { $0 >= date && $0 <= newest }
@@ -78,7 +78,7 @@ public struct OutcomeHistory: Sendable, Codable, Hashable {
   /// (flaky runs / runs), then flaky runs, then name. Days after `now`'s and keys that are not days are left
   /// out (`unusableDays` names them): compared as text, `9999-12-31` would fall in every window.
   public func flakyTests(since date: Date, now: Date) -> [FlakyTestRecord] {
-    let window = Self.day(date)...Self.day(now)
+    let window = DayRange(first: Self.day(date), last: Self.day(now))
     return tests.values.compactMap { entry -> FlakyTestRecord? in
       let days = entry.days.filter { window.contains($0.key) && Self.isDay($0.key) }.values
       let flaky = days.map(\.flaky).reduce(0, +)
@@ -120,6 +120,15 @@ public struct OutcomeHistory: Sendable, Codable, Hashable {
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     let length = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
     return (1...length).contains(day)
+  }
+
+  /// Day keys from `first` through `last`, compared as text (`YYYY-MM-DD` sorts by date). Not a
+  /// `ClosedRange`: a `first` after `last` (a window starting tomorrow) is empty, not a crash.
+  struct DayRange {
+    var first: String
+    var last: String
+
+    func contains(_ day: String) -> Bool { day >= first && day <= last }
   }
 
   /// UTC `YYYY-MM-DD`.

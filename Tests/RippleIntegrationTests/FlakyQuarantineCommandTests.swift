@@ -168,15 +168,15 @@ import Testing
         "/repo/.build/ripple/outcomes.json: a day after today (\(day)); it holds .|CoreTests.T/testFuture"),
       "\(largest.standardError)")
 
-    for (argument, message) in [
-      ("--since=0d", "--since 0d is an empty window; the shortest is 1d."),
-      ("--since=-3d", "--since -3d is negative"),
-      ("--since=3m", "--since 3m: unknown unit `m`; use h (hours), d (days) or w (weeks)."),
-      ("--since=soon", "--since soon is not an age; write it as Nh, Nd or Nw"),
+    for (arguments, message) in [
+      (["--since", "0d"], "--since 0d is an empty window; the shortest is 1d."),
+      (["--since", "-3d"], "--since -3d is negative"), (["--since=-3d"], "--since -3d is negative"),
+      (["--since", "3m"], "--since 3m: unknown unit `m`; use h (hours), d (days) or w (weeks)."),
+      (["--since", "soon"], "--since soon is not an age; write it as Nh, Nd or Nw"),
     ] {
-      let bad = try RippleBinary.run(["flaky", argument], in: repo.root)
-      #expect(bad.status == 2, "\(argument): \(bad.standardOutput)\(bad.standardError)")
-      #expect(bad.standardError.contains(message), "\(argument): \(bad.standardError)")
+      let bad = try RippleBinary.run(["flaky"] + arguments, in: repo.root)
+      #expect(bad.status == 2, "\(arguments): \(bad.standardOutput)\(bad.standardError)")
+      #expect(bad.standardError.contains(message), "\(arguments): \(bad.standardError)")
     }
   }
 }

@@ -278,6 +278,8 @@ import Testing
         "ignoring `9999-12-31` in test outcomes /x/outcomes.json: a day after today (2026-11-18); it holds "
           + ".|CoreTests.NetTests/future, .|CoreTests.NetTests/testA"), "\(warnings)")
     #expect(warnings.contains { $0.hasPrefix("ignoring `someday` in test outcomes /x/outcomes.json: not a day") })
+    // A window starting after today is empty, not a crash.
+    #expect(history.flakyTests(since: Self.now + Self.day, now: Self.now).isEmpty)
     // The next record drops them: the file heals.
     history.record(Self.result(flaky: false), at: Self.now)
     #expect(history.unusableDays(today: today).isEmpty)
