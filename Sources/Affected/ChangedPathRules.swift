@@ -75,6 +75,13 @@ struct ChangedPathRules {
       selection.add(side.reason, to: owner)
       owned = true
     }
+    // Files a target reaches through a symbolic link in its directory are its sources too (rule 3).
+    for graph in side.graphs {
+      for (owner, link) in Ownership.linkedOwners(of: path, in: graph) {
+        selection.add("\(side.reason) (through \(link))", to: owner)
+        owned = true
+      }
+    }
     // Xcode targets (and test targets a shared scheme or test plan tests) list the paths they own.
     for graph in side.graphs {
       for owner in XcodeOwnership.listedOwners(of: path, in: graph) {

@@ -14,6 +14,20 @@ enum Ownership {
     return TargetRef(package: package.path, name: deepest.name)
   }
 
+  /// The targets that reach `path` through a symbolic link in their directory (`Target.linkedPaths`: SwiftPM
+  /// compiles what a link leads to), each with that link.
+  static func linkedOwners(of path: String, in graph: PackageGraph) -> [(target: TargetRef, link: String)] {
+    var owners: [(target: TargetRef, link: String)] = []
+    for package in graph.packages {
+      for target in package.targets where target.linkedPaths != nil {
+        if let link = target.link(reaching: path) {
+          owners.append((TargetRef(package: package.path, name: target.name), link))
+        }
+      }
+    }
+    return owners
+  }
+
   /// Whether `path` is a manifest (`Package.swift`, `Package@swift-*.swift`) or the `Package.resolved` of a
   /// package of one of the graphs: such files are handled by the manifest and pin rules.
   static func isPackageFile(_ path: String, in graphs: [PackageGraph]) -> Bool {

@@ -1,6 +1,17 @@
 import Clibgit2
 import Foundation
 
+/// A symbolic link of a tree: its path and the text git stores as its content (where it leads).
+public struct GitSymbolicLink: Sendable, Hashable {
+  public var path: String
+  public var destination: String
+
+  public init(path: String, destination: String) {
+    self.path = path
+    self.destination = destination
+  }
+}
+
 /// A file of a tree with git's id for its content.
 public struct GitTreeFile: Sendable, Hashable {
   /// Repo-relative, `/`-separated, as git stores it.
@@ -49,6 +60,54 @@ extension GitRepository {
       return walk.found.filter { isWanted($0.name) }.map { GitTreeFile(path: $0.path, id: $0.id) }
         .sorted { $0.path < $1.path }
     }
+  }
+
+  /// Every symbolic link (mode 120000) of the tree of `commit` with the text it holds, sorted by path.
+  /// Directories named in `skipping` are not entered. One walk of the tree, strings only for links (the
+  /// cold path; callers cache the answer by `treeID(of:)`).
+  public func symbolicLinks(at commit: ObjectID, skipping: Set<String>) throws -> [GitSymbolicLink] {
+    try withRepository { repo in
+      let tree = try tree(of: commit, repo)
+      defer { git_tree_free(tree) }
+      let walk = BlobWalk(prefix: [], skipping: skipping.map { Array($0.utf8) }, mode: GIT_FILEMODE_LINK)
+      let code = withExtendedLifetime(walk) {
+        git_tree_walk(
+          tree, GIT_TREEWALK_PRE,
+          { root, entry, payload in
+            guard let root, let entry, let payload else { return 0 }
+            return Unmanaged<BlobWalk>.fromOpaque(payload).takeUnretainedValue().visit(root: root, entry: entry)
+          }, Unmanaged.passUnretained(walk).toOpaque())
+      }
+      try check(code, "list the symbolic links of \(commit.short)")
+      return try walk.found.map { GitSymbolicLink(path: $0.path, destination: try linkText($0.id, repo)) }
+        .sorted { $0.path < $1.path }
+    }
+  }
+
+  /// The text of the symbolic link at `path` in the tree of `commit`; nil when no link is there.
+  public func symbolicLink(at commit: ObjectID, path: String) throws -> String? {
+    try withRepository { repo in
+      let tree = try tree(of: commit, repo)
+      defer { git_tree_free(tree) }
+      var entry: OpaquePointer?
+      let code = git_tree_entry_bypath(&entry, tree, path)
+      if case GIT_ENOTFOUND = code { return nil }
+      try check(code, "find '\(path)' in \(commit.short)")
+      defer { git_tree_entry_free(entry) }
+      guard git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK else { return nil }
+      return try linkText(ObjectID(git_tree_entry_id(entry)), repo)
+    }
+  }
+
+  /// A link blob's bytes as text.
+  private func linkText(_ id: ObjectID, _ repo: OpaquePointer) throws -> String {
+    var blob: OpaquePointer?
+    var oid = try self.oid(id)
+    try check(git_blob_lookup(&blob, repo, &oid), "read the symbolic link \(id.short)")
+    defer { git_blob_free(blob) }
+    let size = Int(git_blob_rawsize(blob))
+    guard size > 0, let content = git_blob_rawcontent(blob) else { return "" }
+    return String(decoding: UnsafeRawBufferPointer(start: content, count: size), as: UTF8.self)
   }
 
   /// The names of the directories directly inside `directory` ("." for the root) in the tree of `commit`;
@@ -182,11 +241,14 @@ extension GitRepository {
 private final class BlobWalk {
   let prefix: [UInt8]
   let skipping: [[UInt8]]
+  /// Only blobs of this mode (symbolic links), when set.
+  let mode: git_filemode_t?
   var found: [(name: String, path: String, id: ObjectID)] = []
 
-  init(prefix: [UInt8], skipping: [[UInt8]]) {
+  init(prefix: [UInt8], skipping: [[UInt8]], mode: git_filemode_t? = nil) {
     self.prefix = prefix
     self.skipping = skipping
+    self.mode = mode
   }
 
   /// 0 to go on, 1 to skip a directory (pre-order walk).
@@ -200,8 +262,9 @@ private final class BlobWalk {
       }
       return 0
     }
+    if let mode, git_tree_entry_filemode(entry) != mode { return 0 }
     guard type == GIT_OBJECT_BLOB, strlen(name) >= prefix.count,
-      prefix.withUnsafeBufferPointer({ memcmp($0.baseAddress!, name, prefix.count) == 0 })
+      prefix.isEmpty || prefix.withUnsafeBufferPointer({ memcmp($0.baseAddress!, name, prefix.count) == 0 })
     else { return 0 }
     let text = String(cString: name)
     found.append((text, String(cString: root) + text, ObjectID(git_tree_entry_id(entry))))

@@ -8,7 +8,8 @@ import PackageModel
 /// - `graph-<key>.bin`: one side's whole `PackageGraph` (`GraphArchive`), keyed by the manifest keys of
 ///   every package and the directory listings its target directories were resolved against.
 /// - `tree-<tree id>.txt`: the manifests of a git tree (path and blob id each), so that discovery does not
-///   walk the tree again.
+///   walk the tree again; `xcode-<tree id>.txt` and `links-<tree id>.txt` its Xcode markers and symbolic
+///   links likewise.
 ///
 /// Both carry a header with the payload's SHA-256 like manifest entries: a corrupt or truncated entry is
 /// a miss and is overwritten.
@@ -16,6 +17,7 @@ extension ManifestCache {
   static let graphFormat = "ripple-graph-2"
   static let treeFormat = "ripple-tree-1"
   static let xcodeFormat = "ripple-xcode-1"
+  static let linksFormat = "ripple-links-1"
 
   /// The cached graph for `key`, or nil.
   func graph(forKey key: String) -> PackageGraph? {
@@ -72,6 +74,32 @@ extension ManifestCache {
       payload.append(0)
     }
     writeLayered(payload, name, format: Self.xcodeFormat)
+  }
+
+  /// The symbolic links of a git tree (`TreeSnapshot.symbolicLinks`), cached like its manifests.
+  public func symbolicLinks(ofTree treeID: String) -> [SymbolicLink]? {
+    guard let name = treeName(treeID).map({ _ in "links-" + treeID + ".txt" }),
+      let payload = readLayered(name, format: Self.linksFormat)
+    else { return nil }
+    // Records: path, NUL, text, NUL (neither holds a NUL).
+    let fields = payload.split(separator: 0, omittingEmptySubsequences: false)
+    guard fields.count % 2 == 1, fields.last?.isEmpty == true else { return nil }
+    return stride(from: 0, to: fields.count - 1, by: 2).map {
+      SymbolicLink(
+        path: String(decoding: fields[$0], as: UTF8.self), destination: String(decoding: fields[$0 + 1], as: UTF8.self))
+    }
+  }
+
+  public func storeSymbolicLinks(_ links: [SymbolicLink], ofTree treeID: String) {
+    guard treeName(treeID) != nil else { return }
+    var payload: [UInt8] = []
+    for link in links {
+      payload.append(contentsOf: link.path.utf8)
+      payload.append(0)
+      payload.append(contentsOf: link.destination.utf8)
+      payload.append(0)
+    }
+    writeLayered(payload, "links-" + treeID + ".txt", format: Self.linksFormat)
   }
 
   private func xcodeName(_ treeID: String) -> String? {

@@ -62,9 +62,25 @@ public struct GraphLoader: Sendable {
   /// tree), each manifest is keyed by its git blob id, and the whole graph is cached under the keys of
   /// every manifest plus the directory listings its target directories depend on: one file read, no
   /// document parsed, no directory of the tree listed beyond the packages' source roots.
+  ///
+  /// Then what each target reaches through symbolic links is attached (`LinkedSources`, from the tree's
+  /// links, cached per git tree), with a warning per link not followed.
   public func loadPartialGraph(
     _ tree: TreeSnapshot, environments: [[String: String]], excludePackages: [Glob],
     toolchains: [ManifestToolchain] = []
+  ) async throws -> PartialGraph {
+    var loaded = try await loadEvaluatedGraph(
+      tree, environments: environments, excludePackages: excludePackages, toolchains: toolchains)
+    let linked = LinkedSources(links: try tree.symbolicLinks()).attach(to: loaded.graph)
+    loaded.graph = linked.graph
+    loaded.warnings = linked.warnings
+    return loaded
+  }
+
+  /// The evaluated graph, from the graph cache or the manifests (`loadPartialGraph`).
+  private func loadEvaluatedGraph(
+    _ tree: TreeSnapshot, environments: [[String: String]], excludePackages: [Glob],
+    toolchains: [ManifestToolchain]
   ) async throws -> PartialGraph {
     let version = try await toolchain.version()
     guard let swiftVersion = ManifestSelection.swiftVersion(fromVersionOutput: version) else {
@@ -276,6 +292,8 @@ public struct PartialGraph: Sendable {
   public var failures: [PackageGraphError]
   /// The repo-relative paths of the packages left out.
   public var failedPackages: [String]
+  /// Symbolic links in targets that are not followed (`LinkedSources`).
+  public var warnings: [String] = []
 }
 
 /// One package's manifests: the one each Swift version reads, keyed by git's blob ids (read and hashed

@@ -79,6 +79,18 @@ public struct TreeOverlay: Sendable {
     return result.sorted()
   }
 
+  /// The symbolic links of the new tree: the old tree's, minus the removed and changed paths, plus the
+  /// changed paths `describe` finds to be links (with their text).
+  public func symbolicLinks(
+    over old: [SymbolicLink], describe: (String) throws -> SymbolicLink?
+  ) rethrows -> [SymbolicLink] {
+    var result = old.filter { !removed.contains($0.path) && !present.contains($0.path) }
+    for path in present {
+      if let link = try describe(path) { result.append(link) }
+    }
+    return result.sorted { $0.path < $1.path }
+  }
+
   /// The subdirectories of `directory` in the new tree, from its subdirectories in the old tree (`old`,
   /// nil when absent there). `filesUnder` lists the old tree's files under a directory: asked only for
   /// directories some removed path lies under, to tell whether anything is left in them.

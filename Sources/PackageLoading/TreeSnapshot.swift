@@ -52,6 +52,9 @@ public struct TreeSnapshot: Sendable {
   /// The files under a directory, repo-relative, when the tree can list one directory alone (git, the
   /// disk); nil: `files(under:)` filters `files()`. For the shared schemes of Xcode projects.
   public var filesUnder: (@Sendable (String) throws -> [String])?
+  /// Every symbolic link of the tree outside `.build` directories, with its text: what targets reach
+  /// through them is theirs (`LinkedSources`). A commit's are cached per git tree id like its manifests.
+  public var symbolicLinks: @Sendable () throws -> [SymbolicLink] = { [] }
 
   /// Every file under `directory`.
   public func files(under directory: String) throws -> [String] {
@@ -87,9 +90,10 @@ public struct TreeSnapshot: Sendable {
   /// A snapshot of `files` (every file of the tree, repo-relative, `/`-separated). Costs one pass over
   /// the list per question: for tests and small trees.
   public init(
-    label: String, rootName: String, files: [String], workingDirectoryRoot: String?,
+    label: String, rootName: String, files: [String], workingDirectoryRoot: String?, links: [SymbolicLink] = [],
     read: @escaping @Sendable (String) throws -> [UInt8]?
   ) {
+    symbolicLinks = { links }
     self.label = label
     self.rootName = rootName
     self.workingDirectoryRoot = workingDirectoryRoot

@@ -130,11 +130,16 @@ public struct Target: Sendable, Codable, Hashable {
   /// Xcode's "Find Implicit Dependencies" finds it): the dependency (`package:name`) → why it is one, the
   /// sentence a selection through that edge gives. Nil for a plain SwiftPM target.
   public var implicitEdges: [String: String]?
+  /// Files and folders the target reaches through symbolic links in its directory (SwiftPM follows them
+  /// when it lists the sources; docs/DESIGN.md, rule 3). Nil when none. Derived from the tree's links each
+  /// time a graph is loaded, not kept in the graph cache.
+  public var linkedPaths: [LinkedPath]?
 
   public init(
     name: String, kind: TargetKind, declaredPath: String? = nil, directory: String,
     dependencies: [TargetDependency] = [], pluginUsages: [TargetDependency] = [], fingerprint: String = "",
-    environments: [Int]? = nil, ownedPaths: [String]? = nil, excludedPaths: [String]? = nil
+    environments: [Int]? = nil, ownedPaths: [String]? = nil, excludedPaths: [String]? = nil,
+    linkedPaths: [LinkedPath]? = nil
   ) {
     self.name = name
     self.kind = kind
@@ -146,6 +151,12 @@ public struct Target: Sendable, Codable, Hashable {
     self.environments = environments
     self.ownedPaths = ownedPaths
     self.excludedPaths = excludedPaths
+    self.linkedPaths = linkedPaths
+  }
+
+  /// The link through which the target reaches `path`, when it does (the first, in link order).
+  public func link(reaching path: String) -> String? {
+    linkedPaths?.first { RepoPath.isInside(path, directory: $0.path) }?.link
   }
 
   /// Whether `path` is one of `ownedPaths` or inside one, and not excluded.
@@ -156,6 +167,20 @@ public struct Target: Sendable, Codable, Hashable {
 
   /// Whether the manifest declares the target when evaluated in environment `index`.
   public func exists(inEnvironment index: Int) -> Bool { environments?.contains(index) ?? true }
+}
+
+/// A file or folder a target reaches through a symbolic link: `Sources/PluginA/Shared -> ../../Shared` makes
+/// `Shared` (and everything in it) the target's.
+public struct LinkedPath: Sendable, Codable, Hashable {
+  /// Repo-relative path the link leads to, every link along it followed.
+  public var path: String
+  /// Repo-relative path of the link: in the target's directory, or in a folder reached through another link.
+  public var link: String
+
+  public init(path: String, link: String) {
+    self.path = path
+    self.link = link
+  }
 }
 
 /// A target's dependency as the manifest declares it.

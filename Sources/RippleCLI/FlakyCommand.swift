@@ -21,7 +21,12 @@ struct FlakyCommand: ParsableCommand {
 
   @OptionGroup var repository: RepositoryOptions
 
-  @Option(help: ArgumentHelp("How far back to look: Nh, Nd or Nw.", valueName: "AGE"))
+  /// Unconditional: `--since -3d` reaches `FlakyWindow.parse` (which says it is negative) instead of
+  /// ArgumentParser's "Missing value", which reads `-3d` as a flag.
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "How far back to look: Nh, Nd or Nw, whole UTC days, at most \(FlakyWindow.maximumDays)d.", valueName: "AGE"))
   var since = "30d"
 
   @Option(help: "text or json.")
@@ -33,8 +38,15 @@ struct FlakyCommand: ParsableCommand {
   var timings: String?
 
   func validate() throws {
-    if FlakyReport.window(since) == nil {
-      throw ValidationError("--since \(since) is not an age; write it as Nh, Nd or Nw, e.g. --since 30d.")
+    _ = try window()
+  }
+
+  /// `--since` parsed; a bad value is a usage error (exit 2) naming the flag.
+  private func window() throws -> FlakyWindow {
+    do {
+      return try FlakyWindow.parse(since)
+    } catch {
+      throw ValidationError(error.description)
     }
   }
 
@@ -43,9 +55,13 @@ struct FlakyCommand: ParsableCommand {
     let timingsPath =
       timings.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
       ?? TimingStore.defaultPath(repositoryRoot: workspace.root)
-    let (history, warning) = OutcomeStore(besideTimings: timingsPath).load()
-    if let warning { Terminal.standardError.write("warning: \(warning)\n") }
-    let tests = history.flakyTests(since: Date().addingTimeInterval(-(FlakyReport.window(since) ?? 0)))
+    let store = OutcomeStore(besideTimings: timingsPath)
+    let (history, warning) = store.load()
+    let now = Date()
+    for warning in [warning].compactMap(\.self) + store.warnings(for: history, today: OutcomeHistory.day(now)) {
+      Terminal.standardError.write("warning: \(warning)\n")
+    }
+    let tests = history.flakyTests(since: now.addingTimeInterval(-(try window().seconds)), now: now)
     print(
       format == .json ? FlakyReport.json(tests, since: since) : FlakyReport.text(tests, since: since), terminator: "")
   }

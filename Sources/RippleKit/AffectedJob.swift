@@ -63,7 +63,7 @@ extension Workspace {
           loaded.graph, tree: tree, excludePackages: selection.excludePackages,
           cache: XcodeCache(beside: services.manifestCache))
         // The head side's, which the selection is for.
-        if side == "head" { warnings += xcode.warnings }
+        if side == "head" { warnings += loaded.warnings + xcode.warnings }
         var errors: [any RippleError] = []
         if let error = PackageGraphError.combining(loaded.failures) { errors.append(error) }
         if let error = XcodeError.combining(xcode.failures) { errors.append(error) }

@@ -84,7 +84,33 @@ public enum Snapshots {
       read: { path in try repository.blob(at: commit, path: path) })
     snapshot.blobID = { path in try repository.blobID(at: commit, path: path)?.hex }
     snapshot.filesUnder = { directory in try repository.files(at: commit, under: directory) }
+    let links = Memo<[SymbolicLink]>()
+    snapshot.symbolicLinks = {
+      try links.value {
+        let tree = try repository.treeID(of: commit).hex
+        if let cached = cache.symbolicLinks(ofTree: tree) { return cached }
+        let found: [SymbolicLink]
+        if let reference {
+          found = try reference.overlay.symbolicLinks(over: reference.snapshot.symbolicLinks()) { path in
+            try repository.symbolicLink(at: commit, path: path).map { SymbolicLink(path: path, destination: $0) }
+          }
+        } else {
+          found = try repository.symbolicLinks(at: commit, skipping: [".build"]).map {
+            SymbolicLink(path: $0.path, destination: $0.destination)
+          }
+        }
+        cache.storeSymbolicLinks(found, ofTree: tree)
+        return found
+      }
+    }
     return snapshot
+  }
+
+  /// The text of the symbolic link at `path` under `root`; nil when it is not a link.
+  static func linkOnDisk(_ path: String, root: String) -> SymbolicLink? {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + path)).map {
+      SymbolicLink(path: path, destination: $0)
+    }
   }
 
   /// The checkout folder's name (SwiftPM's name for the root package when a nested manifest reaches it
@@ -155,6 +181,12 @@ public enum Snapshots {
         ? nil : try reference.snapshot.blobID(path)
     }
     snapshot.filesUnder = { directory in repository.workingTreeFiles(under: directory) }
+    let links = Memo<[SymbolicLink]>()
+    snapshot.symbolicLinks = {
+      try links.value {
+        try reference.overlay.symbolicLinks(over: reference.snapshot.symbolicLinks()) { linkOnDisk($0, root: root) }
+      }
+    }
     return snapshot
   }
 
@@ -175,7 +207,8 @@ public enum Snapshots {
     }
     let files = try repository.workingTreeFiles()
     return TreeSnapshot(
-      label: "worktree", rootName: rootName(of: repository), files: files, workingDirectoryRoot: root
+      label: "worktree", rootName: rootName(of: repository), files: files, workingDirectoryRoot: root,
+      links: files.compactMap { linkOnDisk($0, root: root) }
     ) { path in
       guard let data = FileManager.default.contents(atPath: root + "/" + path) else { return nil }
       return [UInt8](data)

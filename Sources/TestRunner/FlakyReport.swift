@@ -1,18 +1,7 @@
 import Foundation
 
-/// `ripple flaky`: the window it looks at and its text and JSON forms. Pure.
+/// `ripple flaky`: its text and JSON forms. Pure.
 public enum FlakyReport {
-  /// `30d`, `12h`, `2w` → seconds; nil for anything else (zero included).
-  public static func window(_ text: String) -> TimeInterval? {
-    guard let unit = text.last, let count = Int(text.dropLast()), count > 0 else { return nil }
-    switch unit {
-    case "h": return Double(count) * 3_600
-    case "d": return Double(count) * 86_400
-    case "w": return Double(count) * 7 * 86_400
-    default: return nil
-    }
-  }
-
   /// A table, flakiest first: rate, flaky/runs, first and last seen (UTC), test (and package when not the root).
   public static func text(_ tests: [FlakyTestRecord], since: String) -> String {
     guard !tests.isEmpty else { return "No flaky test in the last \(since).\n" }
@@ -68,6 +57,61 @@ public enum FlakyReport {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
     return String(formatter.string(from: date).prefix(16))
+  }
+}
+
+/// `ripple flaky --since`: how far back to look, `Nh`, `Nd` or `Nw`, whole UTC days (the first day counts in full).
+///
+/// At most `maximumDays` (100 years): a longer window is refused with a usage error, never wrapped. Without
+/// the bound, `99999999999999d` reached back before year 1: Foundation's calendar answers 4713-01-01 of the
+/// era before Christ, a day key that sorts after every real day, and the report said "No flaky test". A
+/// hundred years covers everything the history holds (it keeps 180 days).
+public struct FlakyWindow: Sendable, Hashable {
+  public static let maximumDays = 36_500
+  public var seconds: TimeInterval
+
+  /// The unit letters and their length in hours.
+  static let units: [(letter: Character, hours: Int)] = [("h", 1), ("d", 24), ("w", 7 * 24)]
+
+  /// Parses `text`; the error is the usage message, naming `--since`.
+  public static func parse(_ text: String) throws(FlakyWindowError) -> FlakyWindow {
+    let example = "write it as Nh, Nd or Nw, e.g. --since 30d"
+    guard let letter = text.last, text.count > 1, !letter.isNumber else {
+      throw FlakyWindowError("--since \(text) is not an age; \(example).")
+    }
+    var digits = Substring(text.dropLast())
+    let negative = digits.first == "-"
+    if negative || digits.first == "+" { digits = digits.dropFirst() }
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+      throw FlakyWindowError("--since \(text) is not an age; \(example).")
+    }
+    guard let unit = units.first(where: { $0.letter == letter }) else {
+      throw FlakyWindowError("--since \(text): unknown unit `\(letter)`; use h (hours), d (days) or w (weeks).")
+    }
+    let largest = maximumDays * 24 / unit.hours
+    // Digits too many for an Int are as much too long as a large count.
+    let count = Int(digits) ?? Int.max
+    if negative && count > 0 {
+      throw FlakyWindowError("--since \(text) is negative; the window reaches back from now, e.g. --since 30d.")
+    }
+    guard count > 0 else {
+      throw FlakyWindowError("--since \(text) is an empty window; the shortest is 1\(letter).")
+    }
+    guard count <= largest else {
+      throw FlakyWindowError(
+        "--since \(text) is longer than the largest window, \(largest)\(letter) (100 years, more than the "
+          + "history keeps).")
+    }
+    return FlakyWindow(seconds: TimeInterval(count * unit.hours) * 3_600)
+  }
+}
+
+/// Why a `--since` value was refused: a full sentence naming the flag.
+public struct FlakyWindowError: Error, Hashable, CustomStringConvertible {
+  public var description: String
+
+  init(_ description: String) {
+    self.description = description
   }
 }
 

@@ -59,34 +59,76 @@ public struct OutcomeHistory: Sendable, Codable, Hashable {
         }
       }
     }
-    prune(before: date.addingTimeInterval(-Double(Self.keptDays) * 86_400))
+    prune(before: date.addingTimeInterval(-Double(Self.keptDays) * 86_400), after: date)
   }
 
-  /// Drops the days before `date` (and tests left with none).
-  public mutating func prune(before date: Date) {
-    let oldest = Self.day(date)
+  /// Drops the days before `date` and after `newest` (and tests left with none). A day after the one being
+  /// recorded can only come from a wrong clock or a hand-edited file; left in, it would count in every
+  /// window for years.
+  public mutating func prune(before date: Date, after newest: Date) {
+    let days = DayRange(first: Self.day(date), last: Self.day(newest))
     for (key, var entry) in tests {
-      entry.days = entry.days.filter { $0.key >= oldest }
-      entry.flakyAt = entry.flakyAt.filter { $0 >= date }
+      entry.days = entry.days.filter { days.contains($0.key) && Self.isDay($0.key) }
+      entry.flakyAt = entry.flakyAt.filter { $0 >= date && $0 <= newest }
       tests[key] = entry.days.isEmpty ? nil : entry
     }
   }
 
-  /// The tests that were flaky since `date` (whole UTC days: the day of `date` counts in full), by flake
-  /// rate (flaky runs / runs), then flaky runs, then name.
-  public func flakyTests(since date: Date) -> [FlakyTestRecord] {
-    let first = Self.day(date)
+  /// The tests that were flaky from the day of `date` to the day of `now` (whole UTC days), by flake rate
+  /// (flaky runs / runs), then flaky runs, then name. Days after `now`'s and keys that are not days are left
+  /// out (`unusableDays` names them): compared as text, `9999-12-31` would fall in every window.
+  public func flakyTests(since date: Date, now: Date) -> [FlakyTestRecord] {
+    let window = DayRange(first: Self.day(date), last: Self.day(now))
     return tests.values.compactMap { entry -> FlakyTestRecord? in
-      let days = entry.days.filter { $0.key >= first }.values
+      let days = entry.days.filter { window.contains($0.key) && Self.isDay($0.key) }.values
       let flaky = days.map(\.flaky).reduce(0, +)
       guard flaky > 0 else { return nil }
-      let moments = entry.flakyAt.filter { Self.day($0) >= first }
+      let moments = entry.flakyAt.filter { window.contains(Self.day($0)) }
       return FlakyTestRecord(
         package: entry.package, test: entry.test, runs: days.map(\.runs).reduce(0, +), flakyRuns: flaky,
         failedRuns: days.map(\.failed).reduce(0, +), firstSeen: moments.min(), lastSeen: moments.max())
     }.sorted {
       ($0.rate, $0.flakyRuns, $1.package, $1.test) > ($1.rate, $1.flakyRuns, $0.package, $0.test)
     }
+  }
+
+  /// The day keys `flakyTests` leaves out, each with the tests holding it: keys after `today` (a UTC
+  /// `YYYY-MM-DD`) and keys that are not a day at all.
+  public func unusableDays(today: String) -> [(day: String, tests: [String])] {
+    var found: [String: [String]] = [:]
+    for (key, entry) in tests {
+      for day in entry.days.keys where day > today || !Self.isDay(day) { found[day, default: []].append(key) }
+    }
+    return found.keys.sorted().map { ($0, found[$0]!.sorted()) }
+  }
+
+  /// Whether `key` is a real day written `YYYY-MM-DD` (`2026-02-30` is not). Arithmetic, not a calendar:
+  /// it runs for every day of every test.
+  public static func isDay(_ key: String) -> Bool {
+    let bytes = Array(key.utf8)
+    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return false }
+    func number(_ range: Range<Int>) -> Int? {
+      var value = 0
+      for byte in bytes[range] {
+        guard byte >= 48 && byte <= 57 else { return nil }
+        value = value * 10 + Int(byte - 48)
+      }
+      return value
+    }
+    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), (1...12).contains(month)
+    else { return false }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let length = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    return (1...length).contains(day)
+  }
+
+  /// Day keys from `first` through `last`, compared as text (`YYYY-MM-DD` sorts by date). Not a
+  /// `ClosedRange`: a `first` after `last` (a window starting tomorrow) is empty, not a crash.
+  struct DayRange {
+    var first: String
+    var last: String
+
+    func contains(_ day: String) -> Bool { day >= first && day <= last }
   }
 
   /// UTC `YYYY-MM-DD`.
@@ -151,6 +193,16 @@ public struct OutcomeStore: Sendable {
       return (history, nil)
     } catch {
       return (OutcomeHistory(), "ignoring unreadable test outcomes \(path) (they will be rewritten): \(error)")
+    }
+  }
+
+  /// One warning per day key of `history` that `flakyTests` leaves out, naming this file, the key and the
+  /// tests holding it (the first three).
+  public func warnings(for history: OutcomeHistory, today: String) -> [String] {
+    history.unusableDays(today: today).map { day, tests in
+      let what = OutcomeHistory.isDay(day) ? "a day after today (\(today))" : "not a day (YYYY-MM-DD)"
+      let named = tests.prefix(3).joined(separator: ", ") + (tests.count > 3 ? " and \(tests.count - 3) more" : "")
+      return "ignoring `\(day)` in test outcomes \(path): \(what); it holds \(named)"
     }
   }
 

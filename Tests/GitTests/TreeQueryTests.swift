@@ -43,6 +43,26 @@ struct TreeQueryTests {
     #expect(try git.files(at: head, under: "Sources/B").sorted() == ["Sources/B/Deep/b.swift"])
     #expect(try git.files(at: head, under: "Missing").isEmpty)
   }
+
+  /// Git stores a symbolic link as a blob of mode 120000 whose bytes are its text.
+  @Test func symbolicLinksWithTheirTextOutsideSkippedFolders() throws {
+    let repo = try TestRepo()
+    try repo.write("Shared/X.swift", "let x = 1\n")
+    try repo.symlink("Sources/PluginA/Shared", to: "../../Shared")
+    try repo.symlink("Sources/PluginB/Out", to: "/usr/share")
+    try repo.symlink(".build/checkouts/link", to: "../x")
+    let head = try repo.commit()
+    let git = try repo.open()
+    #expect(
+      try git.symbolicLinks(at: head, skipping: [".build"]) == [
+        GitSymbolicLink(path: "Sources/PluginA/Shared", destination: "../../Shared"),
+        GitSymbolicLink(path: "Sources/PluginB/Out", destination: "/usr/share"),
+      ])
+    #expect(try git.symbolicLink(at: head, path: "Sources/PluginA/Shared") == "../../Shared")
+    #expect(try git.symbolicLink(at: head, path: "Shared/X.swift") == nil, "a file is not a link")
+    #expect(try git.symbolicLink(at: head, path: "Shared") == nil, "nor is a directory")
+    #expect(try git.symbolicLink(at: head, path: "Missing/Y.swift") == nil)
+  }
 }
 
 @Suite("commit-to-commit changes limited to differing subtrees")

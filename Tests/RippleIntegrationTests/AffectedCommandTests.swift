@@ -146,4 +146,60 @@ import Testing
       as? [[String: Any]]
     #expect(include?.count == 2)
   }
+
+  /// Issue 38: plugins sharing code through a symbolic link to a sibling folder. SwiftPM compiles what the link
+  /// reaches as the target's sources, so a change there selects that target and its tests, not every test: in
+  /// the working tree and between commits (where git stores the link as a blob of mode 120000). Links out of
+  /// the repository or in a cycle are warnings, not a crash or a hang.
+  @Test func aFileReachedThroughASymlinkedFolderBelongsToTheTargetsLinkingIt() throws {
+    let repo = try TestRepository.checkout()
+    try repo.write(
+      "Package.swift",
+      """
+      // swift-tools-version:5.9
+      import PackageDescription
+
+      let package = Package(
+        name: "Plugins",
+        targets: [
+          .target(name: "PluginA"), .target(name: "PluginB"),
+          .testTarget(name: "PluginATests", dependencies: ["PluginA"]),
+          .testTarget(name: "PluginBTests", dependencies: ["PluginB"]),
+        ]
+      )
+
+      """)
+    try repo.write("Sources/PluginA/A.swift", "public let a = shared\n")
+    try repo.write("Sources/PluginB/B.swift", "public let b = 2\n")
+    try repo.write("Tests/PluginATests/ATests.swift", "import Testing\n@Test func a() {}\n")
+    try repo.write("Tests/PluginBTests/BTests.swift", "import Testing\n@Test func b() {}\n")
+    try repo.write("Shared/X.swift", "let shared = 1\n")
+    try repo.symlink("Sources/PluginA/Shared", to: "../../Shared")
+    try repo.symlink("Sources/PluginB/Outside", to: "/usr/share")
+    try repo.symlink("Sources/PluginB/Loop", to: "Loop")
+    try repo.commitAll("Initial import")
+
+    try repo.append("Shared/X.swift", "let more = 2\n")
+    let worktree = try RippleBinary.affectedTests([], in: repo.root)
+    try repo.commitAll("Shared change")
+    let commits = try RippleBinary.affectedTests(["--base", "HEAD~1", "--head", "HEAD"], in: repo.root)
+    for (side, result) in [("worktree", worktree), ("commits", commits)] {
+      #expect(result.tests == [".:PluginATests"], "\(side)")
+      #expect(result.json["runAll"] as? Bool == false, "\(side): \(result.json)")
+      let targets = try #require(result.json["targets"] as? [[String: Any]])
+      let pluginA = try #require(targets.first { $0["name"] as? String == "PluginA" })
+      #expect(
+        pluginA["reasons"] as? [String] == ["changed Shared/X.swift (through Sources/PluginA/Shared)"], "\(side)")
+      let warnings = (result.json["warnings"] as? [String]) ?? []
+      #expect(
+        warnings.contains {
+          $0.hasPrefix(
+            "the symbolic link Sources/PluginB/Outside (→ /usr/share) in PluginB leads out of the repository")
+        }, "\(side): \(warnings)")
+      #expect(
+        warnings.contains {
+          $0.hasPrefix("the symbolic link Sources/PluginB/Loop (→ Loop) in PluginB does not resolve within 40 links")
+        }, "\(side): \(warnings)")
+    }
+  }
 }

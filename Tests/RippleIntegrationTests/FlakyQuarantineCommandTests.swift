@@ -124,4 +124,59 @@ import Testing
     #expect(window.status == 2, "\(window.standardError)")
     #expect(window.standardError.contains("--since 30 is not an age"), "\(window.standardError)")
   }
+
+  /// Issue 38: a window too long for the calendar wrapped and said "No flaky test", and a day after today
+  /// counted in every window. Now the first is a usage error naming the largest window, and the second is
+  /// left out with a warning naming the file and the key. No test run needed: the history is written here.
+  @Test func aHugeWindowIsRefusedAndADayAfterTodayCountsInNoWindow() throws {
+    let repo = try TestRepository.checkout()
+    try repo.write(
+      "Package.swift", "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"P\")\n")
+    try repo.commitAll("Initial import")
+    let now = Date()
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    let today = calendar.dateComponents([.year, .month, .day], from: now)
+    let day = String(format: "%04d-%02d-%02d", today.year!, today.month!, today.day!)
+    let moment = ISO8601DateFormatter().string(from: now)
+    try repo.write(
+      ".build/ripple/outcomes.json",
+      """
+      {"schemaVersion": 1, "tests": {
+        ".|CoreTests.T/testReal": {"package": ".", "test": "CoreTests.T/testReal", "flakyAt": ["\(moment)"],
+          "days": {"\(day)": {"runs": 2, "flaky": 1, "failed": 0, "quarantined": 0}}},
+        ".|CoreTests.T/testFuture": {"package": ".", "test": "CoreTests.T/testFuture", "flakyAt": [],
+          "days": {"9999-12-31": {"runs": 5, "flaky": 5, "failed": 0, "quarantined": 0}}}}}
+      """)
+
+    let huge = try RippleBinary.run(["flaky", "--since", "99999999999999d"], in: repo.root)
+    #expect(huge.status == 2, "\(huge.standardOutput)\(huge.standardError)")
+    #expect(
+      huge.standardError.contains("--since 99999999999999d is longer than the largest window, 36500d"),
+      "\(huge.standardError)")
+
+    let largest = try RippleBinary.run(["flaky", "--since", "36500d"], in: repo.root)
+    #expect(largest.status == 0, "\(largest.standardError)")
+    #expect(largest.standardOutput.contains(" 50%         1/2  "), "\(largest.standardOutput)")
+    #expect(largest.standardOutput.contains("CoreTests.T/testReal\n"), "\(largest.standardOutput)")
+    #expect(!largest.standardOutput.contains("testFuture"), "\(largest.standardOutput)")
+    #expect(largest.standardOutput.hasSuffix("1 flaky test in the last 36500d.\n"), "\(largest.standardOutput)")
+    // The file by its full path (the repository root as git reports it), then the key and the test.
+    #expect(largest.standardError.contains("warning: ignoring `9999-12-31` in test outcomes /"))
+    #expect(
+      largest.standardError.contains(
+        "/repo/.build/ripple/outcomes.json: a day after today (\(day)); it holds .|CoreTests.T/testFuture"),
+      "\(largest.standardError)")
+
+    for (arguments, message) in [
+      (["--since", "0d"], "--since 0d is an empty window; the shortest is 1d."),
+      (["--since", "-3d"], "--since -3d is negative"), (["--since=-3d"], "--since -3d is negative"),
+      (["--since", "3m"], "--since 3m: unknown unit `m`; use h (hours), d (days) or w (weeks)."),
+      (["--since", "soon"], "--since soon is not an age; write it as Nh, Nd or Nw"),
+    ] {
+      let bad = try RippleBinary.run(["flaky"] + arguments, in: repo.root)
+      #expect(bad.status == 2, "\(arguments): \(bad.standardOutput)\(bad.standardError)")
+      #expect(bad.standardError.contains(message), "\(arguments): \(bad.standardError)")
+    }
+  }
 }

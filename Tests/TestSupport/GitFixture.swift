@@ -62,6 +62,13 @@ public final class GitFixture: @unchecked Sendable {
     try git("mv", from, to)
   }
 
+  /// Makes `relative` a symbolic link holding `destination` as written (relative to the link's folder, or absolute).
+  public func symlink(_ relative: String, to destination: String) throws {
+    try FileManager.default.createDirectory(
+      at: url(relative).deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: path(relative), withDestinationPath: destination)
+  }
+
   public func makeExecutable(_ relative: String) throws {
     try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path(relative))
   }
