@@ -95,9 +95,11 @@ getent passwd rippled >/dev/null || fail "no rippled user"
 for directory in /var/lib/rippled /var/cache/rippled /var/log/rippled; do
   [[ "$(stat -c %U:%a "$directory")" == rippled:750 ]] || fail "$directory: $(stat -c %U:%a "$directory")"
 done
+[[ "$(stat -c %U:%G:%a /etc/ripple/rippled.yml)" == root:rippled:640 ]] \
+  || fail "/etc/ripple/rippled.yml is $(stat -c %U:%G:%a /etc/ripple/rippled.yml), not root:rippled:640 (it names secret files)"
 [[ -L /etc/systemd/system/multi-user.target.wants/rippled.service ]] || fail "the service is not enabled"
 if [[ -d /run/systemd/system ]] && systemctl is-active --quiet rippled; then fail "the install started the service"; fi
-ok "installed: ripple $version, rippled check-config, systemd-analyze verify, user and folders, enabled, not started"
+ok "installed: ripple $version, rippled check-config, systemd-analyze verify, user and folders, rippled.yml 0640, enabled, not started"
 
 # 4. An edited conffile survives the package installed over itself.
 echo "# edited by check-deb" >>/etc/ripple/rippled.yml

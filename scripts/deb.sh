@@ -43,7 +43,8 @@ sed 's#^ExecStart=[^ ]*#ExecStart=/usr/bin/rippled#' "$root/systemd/rippled.serv
 sed 's#^ExecStart=[^ ]*#ExecStart=/usr/bin/rippled#' "$root/systemd/rippled-user.service" \
   >"$stage/usr/lib/systemd/user/rippled.service"
 chmod 0644 "$stage/lib/systemd/system/rippled.service" "$stage/usr/lib/systemd/user/rippled.service"
-install -m 0644 "$root/Config/rippled.yml" "$stage/etc/ripple/rippled.yml"
+# 0640: rippled.yml names the token and secret files; postinst gives its group to rippled, which reads it.
+install -m 0640 "$root/Config/rippled.yml" "$stage/etc/ripple/rippled.yml"
 for binary in ripple rippled; do
   # Debian's completions are sourced, not run: no #! line.
   "$bin_dir/$binary" --generate-completion-script bash | sed '1{/^#!/d}' \

@@ -39,7 +39,8 @@ struct WebhookRoutes {
     if event == "push" || event == "create" {
       for source in targets { source.requestFetch() }
     }
-    api.log.info(
+    // Debug: a busy repository delivers many; the fetch it causes is logged at info already.
+    api.log.debug(
       "webhook \(event) delivery \(delivery): fetching \(targets.map(\.settings.name).joined(separator: ", "))")
     return try HTTPAPI.json(
       ["accepted": delivery, "fetching": targets.map(\.settings.name).joined(separator: ",")],

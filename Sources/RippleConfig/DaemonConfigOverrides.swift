@@ -20,12 +20,15 @@ public struct RepositoryDaemonSettings: Sendable, Hashable {
 }
 
 extension RepositorySettings {
-  /// These settings with the repository's own `daemon:` overrides applied.
+  /// These settings with the repository's own `daemon:` overrides applied. The repository's file comes with
+  /// the branch under test, so it may only narrow what the operator's `rippled.yml` allows: a shorter
+  /// `runTimeout`, `bootstrap: false`; never a longer limit, never bootstrap where the operator turned it off.
+  /// `testArguments` replace the operator's: they only reach `swift build`/`swift test` inside the run.
   public func applying(_ overrides: RepositoryDaemonSettings) -> RepositorySettings {
     var settings = self
-    if let runTimeout = overrides.runTimeout { settings.runTimeout = runTimeout }
+    if let runTimeout = overrides.runTimeout { settings.runTimeout = min(settings.runTimeout, runTimeout) }
     if let testArguments = overrides.testArguments { settings.testArguments = testArguments }
-    if let bootstrap = overrides.bootstrap { settings.bootstrap = bootstrap }
+    if let bootstrap = overrides.bootstrap { settings.bootstrap = settings.bootstrap && bootstrap }
     return settings
   }
 }

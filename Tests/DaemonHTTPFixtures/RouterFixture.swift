@@ -15,6 +15,8 @@ package final class RouterFixture: Sendable {
   package let store: RunStore
   package let submitted = Locked<[NewRun]>([])
   package let cancelled = Locked<[Int64]>([])
+  /// What the routes logged at info level and above.
+  package let logged = Locked<[String]>([])
   package let token: [UInt8]? = Array("s3cret".utf8)
 
   package init() throws {
@@ -49,7 +51,8 @@ package final class RouterFixture: Sendable {
           version: "test", startedAt: Date(timeIntervalSince1970: 0), ready: true, healthy: true, problems: [],
           activity: "idle", queueLength: 0, running: [], repositories: [])
       }, branchSources: [], worktreeSources: [], token: token ?? self.token, webhookSecret: webhookSecret,
-      log: DaemonLog(minimum: .error, sink: { _ in }), health: HealthBoard(), sessions: sessions,
+      log: DaemonLog(minimum: .info, sink: { [logged] line in logged.withLock { $0.append(line) } }),
+      health: HealthBoard(), sessions: sessions,
       publicURL: publicURL, hosts: HostPolicy(listenHost: "127.0.0.1", publicURL: publicURL), failures: failures,
       followers: followers)
     return Application(router: HTTPAPI.router(api))

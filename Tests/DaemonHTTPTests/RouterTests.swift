@@ -120,6 +120,25 @@ import Testing
     }
   }
 
+  /// A valid delivery is routine: it logs nothing at info level (a busy repository delivers many).
+  @Test func aValidWebhookDeliveryLogsNothingAtInfoLevel() async throws {
+    let fixture = try Fixture()
+    let body = Data(#"{"repository": {"clone_url": "https://example.org/app.git"}}"#.utf8)
+    let signature = WebhookVerifier.signature(body: Array(body), secret: Array("hook".utf8))
+    try await fixture.application(webhookSecret: Array("hook".utf8)).test(.router) { client in
+      try await client.execute(
+        uri: "/hooks/github", method: .post,
+        headers: [
+          HTTPField.Name("X-Hub-Signature-256")!: signature, HTTPField.Name("X-GitHub-Delivery")!: "d-1",
+          HTTPField.Name("X-GitHub-Event")!: "push",
+        ], body: ByteBuffer(bytes: body)
+      ) { response in
+        #expect(response.status == .accepted)
+      }
+    }
+    #expect(!fixture.logged.withLock { $0 }.contains { $0.contains("webhook") }, "\(fixture.logged.withLock { $0 })")
+  }
+
   @Test func theWebhookIsOffWithoutASecretAndRefusesABadSignature() async throws {
     let fixture = try Fixture()
     try await fixture.application().test(.router) { client in

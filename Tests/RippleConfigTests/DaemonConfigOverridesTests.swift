@@ -36,6 +36,16 @@ struct DaemonConfigOverridesTests {
     #expect(base.applying(RepositoryDaemonSettings()) == base)
   }
 
+  /// A branch's ripple.yml may only narrow what the operator's rippled.yml allows (issue 39.4).
+  @Test func aBranchCanNarrowButNeverWidenTheOperatorsSettings() throws {
+    let off = RepositorySettings(name: "a", source: .remote(url: "/a.git"), runTimeout: .seconds(60), bootstrap: false)
+    let config = try ConfigLoader.parse("daemon:\n  bootstrap: true\n  runTimeout: 2h\n", path: "ripple.yml")
+    let applied = off.applying(config.daemon)
+    #expect(applied.bootstrap == false, "the operator's bootstrap: false wins")
+    #expect(applied.runTimeout == .seconds(60), "a longer limit never extends rippled.yml's")
+    #expect(off.applying(RepositoryDaemonSettings(runTimeout: .seconds(5))).runTimeout == .seconds(5))
+  }
+
   @Test func anUnknownKeyIsAnErrorWithItsLine() throws {
     let error = #expect(throws: ConfigError.self) {
       try ConfigLoader.parse("daemon:\n  runTimeout: 5m\n  fetchInterval: 1m\n", path: "ripple.yml")
