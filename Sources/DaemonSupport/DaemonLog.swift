@@ -11,7 +11,8 @@ import RippleCore
 
 /// The daemon's own log: one line per event on stderr, prefixed with a syslog priority (`<3>` error,
 /// `<4>` warning, `<6>` info, `<7>` debug) that journald strips and records, and with the run id when the
-/// line is about a run — `journalctl -u rippled -p warning` and `grep 'run 12'` both work.
+/// line is about a run — `journalctl -u rippled -p warning` and `grep 'run 12'` both work. On a terminal (a
+/// person running `rippled` by hand) the prefixes would be noise: lines read `error: …`, `warning: …`, or plain.
 package final class DaemonLog: Sendable {
   package enum Level: Int, Comparable, Sendable {
     case error = 3, warning = 4, info = 6, debug = 7
@@ -20,23 +21,35 @@ package final class DaemonLog: Sendable {
 
   private let minimum: Level
   private let sink: @Sendable (String) -> Void
+  private let syslogPrefixes: Bool
   private let lock = Locked(())
 
+  /// `sink`: where lines go (tests); nil: stderr, with syslog prefixes unless stderr is a terminal.
   package init(minimum: Level = .info, sink: (@Sendable (String) -> Void)? = nil) {
     self.minimum = minimum
+    self.syslogPrefixes = sink != nil || isatty(2) == 0
     self.sink =
       sink ?? { line in StandardError.write(line) }
   }
 
-  /// `<6>run 12 isowords/main: started` — one physical line: embedded newlines become " ⏎ ".
-  package static func format(_ level: Level, _ message: String, run: Int64? = nil) -> String {
+  /// `<6>run 12 isowords/main: started` — one physical line: embedded newlines become " ⏎ ". Without syslog
+  /// prefixes (a terminal): `warning: run 12: …`, `error: …`, info and debug plain.
+  package static func format(_ level: Level, _ message: String, run: Int64? = nil, syslogPrefixes: Bool = true)
+    -> String
+  {
     let flat = message.replacingOccurrences(of: "\n", with: " ⏎ ")
-    return "<\(level.rawValue)>" + (run.map { "run \($0): " } ?? "") + flat + "\n"
+    let prefix: String
+    if syslogPrefixes {
+      prefix = "<\(level.rawValue)>"
+    } else {
+      prefix = level == .error ? "error: " : level == .warning ? "warning: " : ""
+    }
+    return prefix + (run.map { "run \($0): " } ?? "") + flat + "\n"
   }
 
   package func log(_ level: Level, _ message: String, run: Int64? = nil) {
     guard level <= minimum else { return }
-    let line = Self.format(level, message, run: run)
+    let line = Self.format(level, message, run: run, syslogPrefixes: syslogPrefixes)
     lock.withLock { _ in sink(line) }
   }
 

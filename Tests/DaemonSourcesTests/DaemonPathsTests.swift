@@ -35,5 +35,9 @@ struct DaemonPathsTests {
   @Test func journaldLinesCarryPriorityAndRunAndStayOnOneLine() {
     #expect(DaemonLog.format(.warning, "a\nb", run: 12) == "<4>run 12: a ⏎ b\n")
     #expect(DaemonLog.format(.info, "ready") == "<6>ready\n")
+    // On a terminal: no syslog prefixes, the level named where it matters.
+    #expect(DaemonLog.format(.warning, "a\nb", run: 12, syslogPrefixes: false) == "warning: run 12: a ⏎ b\n")
+    #expect(DaemonLog.format(.error, "bad", syslogPrefixes: false) == "error: bad\n")
+    #expect(DaemonLog.format(.info, "ready", syslogPrefixes: false) == "ready\n")
   }
 }
