@@ -145,7 +145,7 @@ extension GitRepository {
       if code < 0 {
         if context.timedOut { throw GitError.fetchTimedOut(url: url, after: timeout) }
         throw GitError.fetchFailed(
-          url: url, detail: lastErrorMessage(),
+          url: url, detail: Self.fetchFailureDetail(lastErrorMessage(), url: url),
           credentialsRequested: context.askedForCredentials)
       }
       let after = try branchHeads(repo)
@@ -154,6 +154,14 @@ extension GitRepository {
       let deleted = before.keys.filter { after[$0] == nil }.sorted()
       return FetchSummary(heads: after, updated: updated, deleted: deleted, receivedBytes: context.receivedBytes)
     }
+  }
+
+  /// libgit2's message, except for a local remote owned by another user: libgit2 1.5 says "config value
+  /// 'safe.directory' was not found" (or "… is not owned by current user"), which names neither cause nor fix.
+  static func fetchFailureDetail(_ message: String, url: String) -> String {
+    guard message.contains("safe.directory") || message.contains("not owned by current user") else { return message }
+    return "the repository is owned by another user (git's safe.directory); if the service may use it, run "
+      + "`git config --global --add safe.directory \(url)` as the service's user"
   }
 
   /// Local branches (refs/heads/*) and their commits.

@@ -55,6 +55,7 @@ struct SandboxTests {
     #expect(check.status == 3, "\(check.standardOutput)\n\(check.standardError)")
     #expect(check.standardError.contains("runs.sandbox is `required` and the sandbox is unavailable"))
     #expect(check.standardError.contains("bubblewrap (`bwrap`) is not installed"), "\(check.standardError)")
+    #expect(!check.standardOutput.contains(": ok"), "the error, not ok: \(check.standardOutput)")
     let serve = try runCommand([DaemonHarness.binary, "--config", h.root + "/rippled.yml"], environment: noBwrap)
     #expect(serve.status == 3, "\(serve.standardError)")
     #expect(serve.standardError.contains("runs.sandbox is `required`"), "\(serve.standardError)")

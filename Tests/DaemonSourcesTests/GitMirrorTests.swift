@@ -245,3 +245,44 @@ struct CheckoutContainmentTests {
         == ["a", "z.txt", "a/b", "a/d.txt", "a/b/c.txt"])
   }
 }
+
+@Suite("what a failed fetch says")
+struct FetchFailureTests {
+  /// libgit2 1.5 reports a remote owned by another user as "config value 'safe.directory' was not found".
+  @Test(.enabled(if: getuid() == 0, "chown needs root"))
+  func aRemoteOwnedByAnotherUserIsNamedSo() throws {
+    let source = try TestRepo()
+    try source.write("a.txt", "a\n")
+    try source.commit()
+    let remote = try TestRepo(bare: true)
+    try source.git("push", "-q", remote.path, "main")
+    guard chownTree(remote.path, to: 65534) else {
+      Issue.record("chown failed")
+      return
+    }
+    let dir = try TestRepo.makeTempDirectory()
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let mirror = try GitRepository.openOrCreateBare(at: dir + "/m.git")
+    let error = #expect(throws: GitError.self) { try mirror.fetchBranches(from: remote.path, timeout: .seconds(30)) }
+    let text = error.map { "\($0)" } ?? ""
+    #expect(text.contains("is owned by another user (git's safe.directory)"), "\(text)")
+    #expect(text.contains("git config --global --add safe.directory \(remote.path)"), "\(text)")
+    #expect(!text.contains("was not found"), "\(text)")
+  }
+
+  /// The child's error comes with its own priority prefix and label; the daemon's log line adds its own.
+  @Test func theFetchersOwnPrefixesAreDropped() {
+    #expect(
+      FetchFailure.childMessage("<3>rippled: error: could not fetch 'x': refused\n<3>second line\n")
+        == "could not fetch 'x': refused\nsecond line")
+    #expect(FetchFailure.childMessage("  plain\n") == "plain")
+    #expect(FetchFailure.childMessage("<3>") == "")
+  }
+
+  private func chownTree(_ path: String, to owner: uid_t) -> Bool {
+    guard let walker = FileManager.default.enumerator(atPath: path) else { return false }
+    var ok = chown(path, owner, owner) == 0
+    for case let relative as String in walker { ok = ok && lchown(path + "/" + relative, owner, owner) == 0 }
+    return ok
+  }
+}
