@@ -51,7 +51,9 @@ extension GitRepository {
     try LibGit2.ensureInitialized()
     let alternates = path + "/.git/objects/info/alternates"
     // A `.git` that is a link or a file (`gitdir: …`) would lead elsewhere: made again as a folder.
-    if !WorkTreeEntry.isDirectory(path + "/.git") { try? FileManager.default.removeItem(atPath: path + "/.git") }
+    if WorkTreeEntry.at(path + "/.git") == .regularFile || WorkTreeEntry.at(path + "/.git") == .other {
+      unlink(path + "/.git")
+    }
     if !FileManager.default.fileExists(atPath: path + "/.git/HEAD") {
       try createDirectory(path)
       var repository: OpaquePointer?

@@ -237,6 +237,14 @@ struct CheckoutContainmentTests {
     let again = try GitRepository.openOrCreateWorktree(at: setup.work, objectsOf: try setup.source.open())
     #expect(!FileManager.default.fileExists(atPath: setup.work + "/.git/commondir"))
     #expect(try again.headCommit() == first)
+
+    // A `.git` that is a file (`gitdir: …`) or a link leads elsewhere: a new repository is made in its place.
+    try FileManager.default.removeItem(atPath: setup.work + "/.git")
+    try "gitdir: \(setup.outside)\n".write(toFile: setup.work + "/.git", atomically: true, encoding: .utf8)
+    let remade = try GitRepository.openOrCreateWorktree(at: setup.work, objectsOf: try setup.source.open())
+    try remade.checkOut(first)
+    #expect(try remade.headCommit() == first)
+    #expect(try setup.outsideFiles() == Self.untouched)
   }
 
   @Test func touchedPathsAreEveryPathAndFolderParentsFirst() {
