@@ -50,28 +50,36 @@ struct RunExecutor: Sendable {
       logFile?.line("error: \(message)")
       return .error(message)
     }
-    var executor = self
-    executor.services = isolation?.apply(to: services, run: run, settings: settings) ?? services
-    executor.services.process = executor.services.process.adding(environment: ["TMPDIR": temporary])
-    executor.services.environment["TMPDIR"] = temporary
     let store = store
     let observer = ProcessGroupObserver(
       started: { pgid in try? store.recordProcessGroup(pgid, run: run.id) },
       ended: { pgid in try? store.forgetProcessGroups(run: run.id, pgid: pgid) })
     return await ProcessClient.$groupObserver.withValue(observer) {
-      await executor.executeHere(run, settings: settings, logFile: logFile, repositoryTimeLimit: repositoryTimeLimit)
+      await executeHere(
+        run, settings: settings, temporary: temporary, logFile: logFile, repositoryTimeLimit: repositoryTimeLimit)
     }
   }
 
+  /// This executor with the run's services: sandboxed (`isolation`) and given the run's TMPDIR.
+  private func isolated(_ run: RunRecord, settings: RepositorySettings, temporary: String) -> RunExecutor {
+    var executor = self
+    executor.services = isolation?.apply(to: services, run: run, settings: settings) ?? services
+    executor.services.process = executor.services.process.adding(environment: ["TMPDIR": temporary])
+    executor.services.environment["TMPDIR"] = temporary
+    return executor
+  }
+
   private func executeHere(
-    _ run: RunRecord, settings: RepositorySettings, logFile: RunLogFile?,
+    _ run: RunRecord, settings: RepositorySettings, temporary: String, logFile: RunLogFile?,
     repositoryTimeLimit: @Sendable (Duration) async -> Void
   ) async -> RunOutcome {
     let say: @Sendable (String) -> Void = { logFile?.line($0) }
     do {
       let prepared = try await prepare(run, settings: settings, say: say)
       try Task.checkCancellation()
-      return try await test(
+      // Isolated only now: the sandbox's rules name what exists, and a branch's first checkout has just made
+      // its work tree's `.git`, which must be read-only from the first run on.
+      return try await isolated(run, settings: settings, temporary: temporary).test(
         run, prepared: prepared, settings: settings, say: say, repositoryTimeLimit: repositoryTimeLimit)
     } catch is CancellationError {
       return .cancelled

@@ -65,7 +65,10 @@ struct RunIsolation: Sendable {
   /// branch's own layer unless the branch is protected.
   func apply(to services: RippleServices, run: RunRecord, settings: RepositorySettings) -> RippleServices {
     var services = services
-    if let bwrap { services.process = services.process.sandboxed(policy(run: run, settings: settings), bwrap: bwrap) }
+    if let bwrap {
+      services.process = services.process.sandboxed(policy(run: run, settings: settings), bwrap: bwrap)
+        .adding(environment: home(run: run, settings: settings))
+    }
     services.manifestCacheOverlay = overlay(run: run, settings: settings)
     return services
   }
@@ -93,6 +96,14 @@ struct RunIsolation: Sendable {
         worktree, paths.scratch(run.repository, lane: lane), paths.temporaryDirectory(run.repository, lane: run.branch),
       ].map(
         Self.real))
+  }
+
+  /// HOME and XDG_CACHE_HOME of a sandboxed run's processes: the service's own (its state folder, its cache) are
+  /// hidden and read-only there, and clang's module cache and SwiftPM's caches and settings go under them. In the
+  /// lane's build folder: writable, kept between the lane's runs, shared with no other branch.
+  func home(run: RunRecord, settings: RepositorySettings) -> [String: String] {
+    let home = paths.scratch(run.repository, lane: lane(run, settings)) + "/.home"
+    return ["HOME": home, "XDG_CACHE_HOME": home + "/.cache"]
   }
 
   /// Nil for a protected branch (it writes the shared layer); else the branch's own layer.

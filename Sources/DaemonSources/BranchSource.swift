@@ -161,7 +161,7 @@ package final class BranchSource: Sendable {
       timeout: settings.fetchTimeout + .seconds(5))
     let result = try await process.run(request)
     guard result.succeeded else {
-      let detail = result.errorString.trimmingCharacters(in: .whitespacesAndNewlines)
+      let detail = FetchFailure.childMessage(result.errorString)
       throw FetchFailure(description: detail.isEmpty ? "fetcher exited with status \(result.exitStatus)" : detail)
     }
     return try JSONDecoder().decode(FetchReport.self, from: result.standardOutput)
@@ -171,6 +171,21 @@ package final class BranchSource: Sendable {
 struct FetchFailure: RippleError {
   var description: String
   var category: ErrorCategory { .environment }
+
+  /// The fetcher's stderr without what it adds for journald (`<3>rippled: error: ` before its error): the
+  /// daemon's log line carries its own priority, one per line.
+  static func childMessage(_ standardError: String) -> String {
+    return standardError.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      var text = line.drop { $0 == " " }
+      if text.first == "<", let end = text.firstIndex(of: ">"),
+        text[text.index(after: text.startIndex)..<end].allSatisfy(\.isNumber)
+      {
+        text = text[text.index(after: end)...]
+      }
+      if text.hasPrefix("rippled: error: ") { text = text.dropFirst("rippled: error: ".count) }
+      return String(text)
+    }.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+  }
 }
 
 extension Duration {

@@ -43,9 +43,17 @@ extension GitRepository {
 
   /// Opens the work tree at `path`, creating it when missing as a repository whose object store falls back
   /// to `objectsOf`'s (git's alternates): checking out a fetched commit copies no objects.
+  ///
+  /// Its repository settings are rippled's own every time: the config is rewritten to what `git init` wrote
+  /// and a `commondir` removed, so nothing a run planted in `.git` (`core.worktree` pointing the next
+  /// checkout at another folder, `include.path`, filters, a redirect to another repository) takes effect.
   public static func openOrCreateWorktree(at path: String, objectsOf mirror: GitRepository) throws -> GitRepository {
     try LibGit2.ensureInitialized()
     let alternates = path + "/.git/objects/info/alternates"
+    // A `.git` that is a link or a file (`gitdir: …`) would lead elsewhere: made again as a folder.
+    if WorkTreeEntry.at(path + "/.git") == .regularFile || WorkTreeEntry.at(path + "/.git") == .other {
+      unlink(path + "/.git")
+    }
     if !FileManager.default.fileExists(atPath: path + "/.git/HEAD") {
       try createDirectory(path)
       var repository: OpaquePointer?
@@ -53,6 +61,7 @@ extension GitRepository {
       guard code >= 0, let repository else { throw lastError(code, "create a work tree at '\(path)'") }
       git_repository_free(repository)
     }
+    try resetSettings(gitDirectory: path + "/.git")
     let objects = mirror.gitDirectory + "/objects\n"
     if (try? String(contentsOfFile: alternates, encoding: .utf8)) != objects {
       do {
@@ -66,6 +75,33 @@ extension GitRepository {
       }
     }
     return try open(at: path)
+  }
+
+  /// What `git init` writes for a work tree on Linux and macOS: the only settings rippled's work trees have.
+  static let worktreeConfig = """
+    [core]
+    \trepositoryformatversion = 0
+    \tfilemode = true
+    \tbare = false
+    \tlogallrefupdates = true
+
+    """
+
+  private static func resetSettings(gitDirectory: String) throws {
+    do {
+      // Atomically: a new file replaces whatever is there (a link is replaced, not followed).
+      if (try? String(contentsOfFile: gitDirectory + "/config", encoding: .utf8)) != worktreeConfig
+        || !WorkTreeEntry.isRegularFile(gitDirectory + "/config")
+      {
+        try worktreeConfig.write(toFile: gitDirectory + "/config", atomically: true, encoding: .utf8)
+      }
+      if WorkTreeEntry.exists(gitDirectory + "/commondir") {
+        try FileManager.default.removeItem(atPath: gitDirectory + "/commondir")
+      }
+    } catch {
+      throw GitError.libgit2(
+        operation: "reset the settings of '\(gitDirectory)'", code: -1, message: error.localizedDescription)
+    }
   }
 
   private static func createDirectory(_ path: String) throws {
@@ -111,7 +147,8 @@ extension GitRepository {
       if code < 0 {
         if context.timedOut { throw GitError.fetchTimedOut(url: url, after: timeout) }
         throw GitError.fetchFailed(
-          url: url, detail: lastErrorMessage(), credentialsRequested: context.askedForCredentials)
+          url: url, detail: Self.fetchFailureDetail(lastErrorMessage(), url: url),
+          credentialsRequested: context.askedForCredentials)
       }
       let after = try branchHeads(repo)
       var updated: [String: ObjectID] = [:]
@@ -119,6 +156,14 @@ extension GitRepository {
       let deleted = before.keys.filter { after[$0] == nil }.sorted()
       return FetchSummary(heads: after, updated: updated, deleted: deleted, receivedBytes: context.receivedBytes)
     }
+  }
+
+  /// libgit2's message, except for a local remote owned by another user: libgit2 1.5 says "config value
+  /// 'safe.directory' was not found" (or "… is not owned by current user"), which names neither cause nor fix.
+  static func fetchFailureDetail(_ message: String, url: String) -> String {
+    guard message.contains("safe.directory") || message.contains("not owned by current user") else { return message }
+    return "the repository is owned by another user (git's safe.directory); if the service may use it, run "
+      + "`git config --global --add safe.directory \(url)` as the service's user"
   }
 
   /// Local branches (refs/heads/*) and their commits.
@@ -147,8 +192,23 @@ extension GitRepository {
   }
 
   /// Makes the work tree exactly `commit` (detached HEAD): tracked files are rewritten, untracked files
-  /// removed; ignored files (build products, bootstrapped assets) stay.
+  /// removed; ignored files (build products, bootstrapped assets) stay. Symbolic links and other special
+  /// files where the checkout writes or removes are deleted first (see `CheckoutPaths`): no write goes
+  /// through a link the branch controls.
   public func checkOut(_ commit: ObjectID) throws {
+    guard let root = workdir else {
+      throw GitError.bareRepository(path: gitDirectory, operation: "check out \(commit.short)")
+    }
+    var removed = false
+    for path in CheckoutPaths.touched(tracked: try indexPaths(), target: try files(at: commit))
+    where WorkTreeEntry.at(root + "/" + path) == .other {
+      guard unlink(root + "/" + path) == 0 || errno == ENOENT else {
+        throw GitError.libgit2(
+          operation: "remove the link '\(path)' before checking out \(commit.short)", code: -1,
+          message: String(cString: strerror(errno)))
+      }
+      removed = true
+    }
     try withRepository { repo in
       guard git_repository_is_bare(repo) == 0 else {
         throw GitError.bareRepository(path: gitDirectory, operation: "check out \(commit.short)")
@@ -159,8 +219,10 @@ extension GitRepository {
       // Checkout compares with HEAD's tree. A HEAD that cannot be read (unborn, or a commit whose objects
       // went away with an alternate object store) is pointed at the target first; FORCE still rewrites
       // every file that differs and REMOVE_UNTRACKED clears what is not in the target.
+      // So is a HEAD whose committed link was just removed (libgit2 fails on a missing link that the target
+      // makes a folder: "null OID cannot exist").
       var head: OpaquePointer?
-      if git_repository_head(&head, repo) < 0 || !peelsToCommit(head) {
+      if removed || git_repository_head(&head, repo) < 0 || !peelsToCommit(head) {
         try check(git_repository_set_head_detached(repo, &id), "point HEAD at \(commit.short)")
       }
       git_reference_free(head)
@@ -169,6 +231,18 @@ extension GitRepository {
       options.checkout_strategy = GIT_CHECKOUT_FORCE.rawValue | GIT_CHECKOUT_REMOVE_UNTRACKED.rawValue
       try check(git_checkout_tree(repo, object, &options), "check out \(commit.short) in '\(workdir ?? "")'")
       try check(git_repository_set_head_detached(repo, &id), "point HEAD at \(commit.short)")
+    }
+  }
+
+  /// The paths the index tracks: what a checkout may remove.
+  private func indexPaths() throws -> [String] {
+    try withRepository { repo in
+      var index: OpaquePointer?
+      try check(git_repository_index(&index, repo), "open the index of '\(workdir ?? gitDirectory)'")
+      defer { git_index_free(index) }
+      return (0..<git_index_entrycount(index)).compactMap { position in
+        git_index_get_byindex(index, position).map { String(cString: $0.pointee.path) }
+      }
     }
   }
 

@@ -16,10 +16,12 @@ struct CheckConfig: AsyncParsableCommand {
     // The same checks `serve` makes before it starts.
     _ = try Rippled.secrets(configuration.http)
     let paths = DaemonPaths.resolve(configuration, environment: ProcessInfo.processInfo.environment)
+    // Before "ok": `sandbox: required` without a working bwrap is an error of the config's, as for `serve`.
+    let sandbox = try await Rippled.sandboxSummary(configuration)
     print("\(options.config): ok")
     print("http: \(configuration.http.host):\(configuration.http.port)")
     print("state: \(paths.state)\ncache: \(paths.cache)\nlogs: \(paths.logs)")
-    print(try await Rippled.sandboxSummary(configuration))
+    print(sandbox)
     for repository in configuration.repositories {
       switch repository.source {
       case .remote(let url):

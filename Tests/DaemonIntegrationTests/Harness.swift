@@ -174,6 +174,15 @@ final class DaemonHarness: @unchecked Sendable {
     try config.write(toFile: root + "/rippled.yml", atomically: true, encoding: .utf8)
   }
 
+  /// What systemd/rippled.service sets (`Environment=`, `StateDirectory=`, `CacheDirectory=`, `LogsDirectory=`),
+  /// with this harness's folders: `HOME` is the state folder, `XDG_CACHE_HOME` a folder of the cache.
+  var serviceEnvironment: [String: String] {
+    [
+      "HOME": state, "XDG_CACHE_HOME": Self.sharedCache + "/xdg", "STATE_DIRECTORY": state,
+      "CACHE_DIRECTORY": Self.sharedCache, "LOGS_DIRECTORY": logs,
+    ]
+  }
+
   /// What the daemon wrote to stderr so far (for failure messages and log assertions).
   var output: String { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
 

@@ -40,6 +40,27 @@ struct StartupTests {
     try await h.eventually("the ready line on stderr", timeout: .seconds(10)) { h.output.contains("<6>ready") }
   }
 
+  /// libgit2 refuses a local remote owned by another user; the fetch child's error reaches the daemon's log as one
+  /// line with one priority, naming the cause and the fix.
+  @Test(.enabled(if: getuid() == 0, "chown needs root"))
+  func aRemoteOwnedByAnotherUserIsOneLogLineNamingIt() async throws {
+    let h = try DaemonHarness()
+    try h.git(["init", "-q", "--bare", "-b", "main", h.remote])
+    #expect(try runCommand(["chown", "-R", "65534:65534", h.remote]).status == 0)
+    try h.startIdle()
+    try await h.waitForReady()
+    try await h.eventually("the fetch failure in the log", timeout: .seconds(30)) {
+      h.output.contains("owned by another user")
+    }
+    let lines = h.output.split(separator: "\n").filter { $0.contains("owned by another user") }
+    #expect(lines.count == 1, "\(lines)")
+    let line = String(lines.first ?? "")
+    #expect(line.hasPrefix("<4>fetch of app failed"), "\(line)")
+    #expect(line.contains("owned by another user (git's safe.directory)"), "\(line)")
+    #expect(!line.dropFirst().contains("<3>") && !line.contains("rippled: error:"), "\(line)")
+    #expect(!line.contains("was not found"), "\(line)")
+  }
+
   @Test func aClosedStderrPipeNeitherKillsNorStopsTheDaemon() async throws {
     let h = try DaemonHarness()
     try h.startIdle(stderrToClosedPipe: true)

@@ -154,4 +154,42 @@ import Testing
     }
     #expect(fixture.process.requests.isEmpty)
   }
+
+  /// A branch's first run: its work tree does not exist before `prepare` checks it out. The sandbox's rules are
+  /// made after that, so its `.git` is read-only in the first run too (made before, the missing folder was left
+  /// out and a test could plant `core.worktree` for the next checkout). Every process the run starts says so.
+  @Test func theFirstRunOfABranchCannotWriteItsGitFolder() async throws {
+    let fixture = try DaemonRunFixture()
+    let sandboxed = Locked<[[String]]>([])
+    let toolchain = fixture.process.client
+    // bwrap's command runs as the scripted toolchain; its own arguments are recorded.
+    @Sendable func unwrapped(_ request: ProcessRequest) -> ProcessRequest {
+      sandboxed.withLock { $0.append(request.arguments) }
+      var command = request
+      let inside = Array(request.arguments.drop { $0 != "--" }.dropFirst())
+      command.executable = inside.first ?? ""
+      command.arguments = Array(inside.dropFirst())
+      return command
+    }
+    var executor = fixture.executor
+    executor.services.process = ProcessClient(
+      run: { try await toolchain.run(unwrapped($0)) },
+      runStreaming: { request, onLine in try await toolchain.runStreaming(unwrapped(request), onLine) })
+    executor.isolation = RunIsolation(bwrap: "bwrap", paths: fixture.paths)
+    let worktree = fixture.paths.worktree(
+      "app", lane: "main", checkoutName: DaemonPaths.checkoutName(of: fixture.settings.source, repository: "app"))
+    #expect(!FileManager.default.fileExists(atPath: worktree), "a first run")
+
+    let run = try fixture.runningRun()
+    #expect(await executor.execute(run, settings: fixture.settings, logFile: nil) == .passed(nil))
+    let git = URL(fileURLWithPath: worktree + "/.git").resolvingSymlinksInPath().path
+    let calls = sandboxed.withLock { $0 }
+    #expect(calls.count >= 3, "swift --version, build, test: \(calls.count)")
+    for arguments in calls {
+      let readOnly = arguments.indices.dropLast(2).contains {
+        arguments[$0] == "--ro-bind" && arguments[$0 + 1] == git && arguments[$0 + 2] == git
+      }
+      #expect(readOnly, "\(arguments)")
+    }
+  }
 }

@@ -81,6 +81,34 @@ struct RunIsolationTests {
     #expect(recording.requests.first.map { Array($0.arguments.suffix(3)) } == ["--", "swift", "build"])
   }
 
+  /// The service's HOME is its state folder and XDG_CACHE_HOME is under its cache: both hidden and read-only in
+  /// the sandbox, where clang's module cache and SwiftPM's caches could not be made (every run failed at
+  /// manifest evaluation). A sandboxed run's processes get a home of their lane's own, in its build folder.
+  @Test func sandboxedProcessesHaveAWritableHomeOfTheirLanesOwn() async throws {
+    let recording = ScriptedProcess().on(.command("bwrap"), .exit(0))
+    let paths = DaemonPaths(state: "/s", cache: "/c", logs: "/l")
+    let isolation = RunIsolation(bwrap: "bwrap", paths: paths)
+    for branch in ["main", "feature/x"] {
+      let services = isolation.apply(
+        to: RippleServices(process: recording.client, environment: [:]), run: Self.run(branch), settings: Self.settings)
+      _ = try await services.process.run(ProcessRequest("swift", ["build"]))
+    }
+    let homes = recording.requests.map { $0.environment["HOME"] ?? nil }
+    #expect(
+      homes == [paths.scratch("app", lane: "main") + "/.home", paths.scratch("app", lane: "feature/x") + "/.home"])
+    let caches = recording.requests.map { $0.environment["XDG_CACHE_HOME"] ?? nil }
+    #expect(caches == homes.map { $0.map { $0 + "/.cache" } })
+    #expect(
+      isolation.policy(run: Self.run("main"), settings: Self.settings).writable.contains(
+        paths.scratch("app", lane: "main")),
+      "the home is in a folder the run may write")
+
+    let unsandboxed = RunIsolation.unsandboxed(paths).apply(
+      to: RippleServices(process: recording.client, environment: [:]), run: Self.run("main"), settings: Self.settings)
+    _ = try await unsandboxed.process.run(ProcessRequest("bwrap", []))
+    #expect(recording.requests.last.map { $0.environment["HOME"] == nil } == true, "unsandboxed: the service's own")
+  }
+
   @Test func requiredWithoutBubblewrapRefusesToStart() async throws {
     let missing = ScriptedProcess().on(.any, .run { throw ProcessError.notFound(executable: $0.executable) }).client
     var configuration = DaemonConfiguration()
