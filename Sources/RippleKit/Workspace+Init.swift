@@ -130,6 +130,8 @@ extension Workspace {
         throw InitError.cannotWrite(path: change.path, reason: "\(error.localizedDescription)")
       }
     }
+    // Renames within one folder do not fail for want of space or permission (both were checked or used above);
+    // should one fail anyway, the files renamed before it stay replaced and the rest are left as they were.
     for file in written {
       guard rename(file.temporary, file.destination) == 0 else {
         let reason = String(cString: strerror(errno))
