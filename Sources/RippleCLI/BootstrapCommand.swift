@@ -62,6 +62,12 @@ struct BootstrapCommand: AsyncParsableCommand {
       jobs: jobs, caBundlePath: caBundle, allowInsecureHTTP: allowInsecureHTTP)
     let output = LiveProgress(terminal: .standardError)
     let workspace = try repository.openWorkspace()
+    // Not an error: the install still works, but every installed file would show up as a change.
+    for folder in workspace.unignoredBootstrapFolders() {
+      Terminal.standardError.write(
+        "warning: \(folder.path) (\(folder.writer)) is not git-ignored: what bootstrap installs there shows up as "
+          + "a change and widens every selection; add /\(folder.path)/ to .gitignore (or run `ripple init`)\n")
+    }
     // Ctrl-C/SIGTERM cancel the run: commands and transforms run in process groups of their own (the
     // terminal's SIGINT does not reach them), and cancelling stops each group (ProcessClient.live).
     let task = Task {

@@ -177,7 +177,19 @@ extension Workspace {
   public func doctor() async -> [DoctorCheck] {
     AssetChecks.tools(configuration.assets, environment: services.environment)
       + AssetChecks.credentials(configuration.assets, environment: services.environment)
+      + ignoredDestinations()
       + (await Doctor.testRuns(self))
+  }
+
+  /// A warning per asset or generate destination git does not ignore: what bootstrap installs there would show
+  /// up as a change and widen every selection.
+  func ignoredDestinations() -> [DoctorCheck] {
+    unignoredBootstrapFolders().map { folder in
+      DoctorCheck(
+        name: "git-ignored \(folder.path)", ok: true,
+        detail: "\(folder.path) (\(folder.writer)) is not git-ignored: what bootstrap installs there is a change",
+        fix: "add /\(folder.path)/ to .gitignore (ripple init does)", isWarning: true)
+    }
   }
 }
 

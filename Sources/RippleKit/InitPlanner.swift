@@ -1,0 +1,281 @@
+import ConfigLoading
+import Foundation
+import RippleCore
+import XcodeLoading
+
+/// The CI systems `ripple init --ci` writes a workflow for, each from its example in examples/ci.
+public enum CIForge: String, CaseIterable, Sendable {
+  case github, gitlab, buildkite
+
+  /// Where the workflow goes in the repository (the example's own advice for GitHub).
+  public var destination: String {
+    switch self {
+    case .github: ".github/workflows/tests.yml"
+    case .gitlab: ".gitlab-ci.yml"
+    case .buildkite: ".buildkite/pipeline.yml"
+    }
+  }
+
+  /// The example's file name under examples/ci.
+  public var exampleName: String {
+    switch self {
+    case .github: "github-actions.yml"
+    case .gitlab: "gitlab-ci.yml"
+    case .buildkite: "buildkite.yml"
+    }
+  }
+
+  /// examples/ci's text, as compiled in (scripts/embed-ci-examples.sh).
+  public var example: String {
+    switch self {
+    case .github: CIExamples.githubActions
+    case .gitlab: CIExamples.gitlabCi
+    case .buildkite: CIExamples.buildkite
+    }
+  }
+
+  /// What init writes: the example, except that GitHub's names the action as another repository uses it
+  /// (`uses: ./` is Ripple's own repository's action.yml).
+  public var workflow: String {
+    self == .github ? example.replacingOccurrences(of: "uses: ./\n", with: "uses: <owner>/ripple@v1\n") : example
+  }
+}
+
+/// What `ripple init` reads, gathered by `Workspace.planInit` (the I/O edge): paths relative to the root.
+public struct InitInput: Sendable {
+  /// The working tree's files git does not ignore.
+  public var files: [String]
+  /// Each manifest's text (`Package.swift`, `Package@swift-*.swift` outside `.build`).
+  public var manifests: [String: String]
+  /// Where ripple.yml is, or goes.
+  public var configPath: String
+  /// The current text of every file init may write (ripple.yml, .gitignore, each forge's workflow); absent:
+  /// no such file.
+  public var existing: [String: String]
+  /// Folders bootstrap writes (asset and generate destinations, Ripple's `.build`) that git does not ignore.
+  public var unignoredFolders: [String]
+  public var ci: CIForge?
+
+  public init(
+    files: [String], manifests: [String: String], configPath: String = "ripple.yml", existing: [String: String] = [:],
+    unignoredFolders: [String] = [], ci: CIForge? = nil
+  ) {
+    self.files = files
+    self.manifests = manifests
+    self.configPath = configPath
+    self.existing = existing
+    self.unignoredFolders = unignoredFolders
+    self.ci = ci
+  }
+}
+
+/// What init found in the tree.
+public struct InitFindings: Sendable, Equatable {
+  public var packages: [String] = []
+  public var xcodeProjects: [String] = []
+  public var xcodeWorkspaces: [String] = []
+  /// Manifests that read the environment, each with the variables init can name (empty: it cannot).
+  public var environmentManifests: [EnvironmentManifest] = []
+  public var ignoreGlobs: [String] = []
+
+  public struct EnvironmentManifest: Sendable, Equatable {
+    public var path: String
+    public var variables: [String]
+  }
+}
+
+/// One file init would write: its current text (nil: new) and the new one.
+public struct InitFileChange: Sendable, Equatable {
+  public var path: String
+  public var old: String?
+  public var new: String
+}
+
+/// Everything init decided, before anything is written.
+public struct InitPlan: Sendable {
+  public var findings: InitFindings
+  /// Files whose text changes, in the order they are reported.
+  public var changes: [InitFileChange]
+  /// Files init would write that already hold exactly that.
+  public var unchanged: [String]
+  /// Existing files init would replace (not append to): written only with --force.
+  public var conflicts: [String]
+  /// What the user still has to do (e.g. name the GitHub action's owner).
+  public var notes: [String]
+}
+
+/// `ripple init`'s pure core: the tree as values in, the files to write out (docs/DESIGN.md, "ripple init").
+public enum InitPlanner {
+  /// Whether `path` is a manifest SwiftPM may read, outside any `.build` folder.
+  public static func isManifest(_ path: String) -> Bool {
+    let parts = path.split(separator: "/")
+    guard let name = parts.last, !parts.contains(".build") else { return false }
+    return name == "Package.swift" || (name.hasPrefix("Package@swift-") && name.hasSuffix(".swift"))
+  }
+
+  public static func plan(_ input: InitInput) throws -> InitPlan {
+    // Files init writes itself are not evidence about the repository: a second run must see what the first saw.
+    var own: Set<String> = [input.configPath, ".gitignore"]
+    for forge in CIForge.allCases where input.existing[forge.destination] == forge.workflow {
+      own.insert(forge.destination)
+    }
+    let files = input.files.filter { !own.contains($0) }
+    let findings = find(files: files, manifests: input.manifests)
+
+    var proposals: [(path: String, text: String, appends: Bool)] = []
+    let config = configText(findings, keeping: input.existing[input.configPath])
+    do {
+      _ = try ConfigLoader.parse(config, path: input.configPath)
+    } catch {
+      throw InternalError("the ripple.yml ripple init proposes does not load: \(error)")
+    }
+    proposals.append((input.configPath, config, false))
+    if let gitignore = gitignoreText(input.existing[".gitignore"], adding: input.unignoredFolders) {
+      proposals.append((".gitignore", gitignore, true))
+    }
+    var notes: [String] = []
+    if let ci = input.ci {
+      proposals.append((ci.destination, ci.workflow, false))
+      if ci == .github {
+        notes.append("\(ci.destination): replace <owner> in `uses: <owner>/ripple@v1` with where Ripple's action lives")
+      }
+    }
+
+    var plan = InitPlan(findings: findings, changes: [], unchanged: [], conflicts: [], notes: notes)
+    for proposal in proposals {
+      let old = input.existing[proposal.path]
+      if old == proposal.text {
+        plan.unchanged.append(proposal.path)
+        continue
+      }
+      if old != nil && !proposal.appends { plan.conflicts.append(proposal.path) }
+      plan.changes.append(InitFileChange(path: proposal.path, old: old, new: proposal.text))
+    }
+    return plan
+  }
+
+  /// Packages, Xcode containers, environment-reading manifests and the ignore globs that fit `files`.
+  static func find(files: [String], manifests: [String: String]) -> InitFindings {
+    var findings = InitFindings()
+    findings.packages = Set(files.filter { $0.hasSuffix("Package.swift") && isManifest($0) }.map(RepoPath.parent))
+      .sorted()
+    let containers = XcodeDiscovery.containers(in: files, excludePackages: [])
+    findings.xcodeProjects = containers.projects
+    findings.xcodeWorkspaces = containers.workspaces
+    for path in manifests.keys.sorted() where files.contains(path) {
+      if let variables = environmentVariables(in: manifests[path]!) {
+        findings.environmentManifests.append(.init(path: path, variables: variables))
+      }
+    }
+    let candidates: [(glob: String, present: (String) -> Bool)] = [
+      ("**/*.md", { $0.hasSuffix(".md") }),
+      ("docs/**", { $0.hasPrefix("docs/") }),
+      (".github/**", { $0.hasPrefix(".github/") }),
+      (".gitlab-ci.yml", { $0 == ".gitlab-ci.yml" }),
+      (".buildkite/**", { $0.hasPrefix(".buildkite/") }),
+    ]
+    findings.ignoreGlobs = candidates.filter { candidate in files.contains(where: candidate.present) }.map(\.glob)
+    return findings
+  }
+
+  /// The variables a manifest reads by name through `Context.environment` or
+  /// `ProcessInfo.processInfo.environment` (`["NAME"]`, `.keys.contains("NAME")`), sorted; nil when it reads
+  /// neither. Empty: it reads the environment in a way text cannot name (a variable holding the dictionary).
+  static func environmentVariables(in manifest: String) -> [String]? {
+    let sources = ["Context.environment", "ProcessInfo.processInfo.environment"]
+    guard sources.contains(where: { manifest.contains($0) }) else { return nil }
+    let pattern =
+      #"(?:Context\.environment|ProcessInfo\.processInfo\.environment)\s*(?:\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]|\.keys\.contains\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\))"#
+    let expression = try! NSRegularExpression(pattern: pattern)
+    let range = NSRange(manifest.startIndex..., in: manifest)
+    var names: Set<String> = []
+    for match in expression.matches(in: manifest, range: range) {
+      for group in 1...2 {
+        if let found = Range(match.range(at: group), in: manifest) { names.insert(String(manifest[found])) }
+      }
+    }
+    return names.sorted()
+  }
+
+  /// The proposed ripple.yml. With an existing file (`--force`), `selection:` is proposed afresh and every
+  /// other top-level section is kept verbatim, so replacing the file never drops its assets or test runs.
+  static func configText(_ findings: InitFindings, keeping existing: String?) -> String {
+    let kept = existing.map(topLevelSections) ?? []
+    var lines = ["# ripple.yml, proposed by `ripple init`. Reference: docs/DESIGN.md, section 4.", "#"]
+    let packages = findings.packages.map { $0 == "." ? "(root)" : $0 }
+    lines.append(
+      "# Packages (\(packages.count)): " + (packages.isEmpty ? "none" : packages.joined(separator: ", ")) + ".")
+    let xcode = findings.xcodeWorkspaces + findings.xcodeProjects
+    if !xcode.isEmpty { lines.append("# Xcode (in the graph too, rule 12): " + xcode.joined(separator: ", ") + ".") }
+    lines += ["", "selection:"]
+    lines.append("  # Changed files that select no test: the documentation and CI files of this repository.")
+    lines.append(findings.ignoreGlobs.isEmpty ? "  ignore: []" : "  ignore:")
+    lines += findings.ignoreGlobs.map { "    - \"\($0)\"" }
+    let manifests = findings.environmentManifests
+    if !manifests.isEmpty {
+      lines.append("  # Manifests that read the environment: each is evaluated once per entry, the graphs unioned.")
+      for manifest in manifests {
+        lines.append(
+          manifest.variables.isEmpty
+            ? "  # \(manifest.path) reads variables init cannot name: add an entry for each."
+            : "  # \(manifest.path) reads \(manifest.variables.joined(separator: ", ")).")
+      }
+      lines.append("  # The values are guesses: use the values your CI sets.")
+      lines += ["  manifestEnvironments:", "    - {}"]
+      let variables = Set(manifests.flatMap(\.variables)).sorted()
+      lines += variables.map { "    - {\($0): \"1\"}" }
+    }
+    if !kept.contains(where: { $0.key == "test" }) {
+      let environment = manifests.flatMap(\.variables).first.map { ", environment: {\($0): \"1\"}" } ?? ""
+      lines += [
+        "",
+        "# Where tests run (uncomment and adapt): each run builds and tests with its environment, on its platforms.",
+        "# test:", "#   runs:", "#     - {name: linux\(environment), platforms: [linux]}",
+        "#     - {name: macos, platforms: [macos]}",
+      ]
+      if let container = xcode.first {
+        let key = container.hasSuffix(".xcworkspace") ? "workspace" : "project"
+        lines += [
+          "#     - name: ios", "#       runner: xcodebuild", "#       \(key): \(container)",
+          "#       scheme: <scheme>", "#       destination: \"platform=iOS Simulator,name=iPhone 16\"",
+        ]
+      }
+    }
+    for section in kept where section.key != "selection" {
+      lines += [""] + section.lines
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The top-level sections of a YAML mapping, by text: each key line with the lines up to the next key line
+  /// (trailing blank lines dropped). Comments before the first key are dropped.
+  static func topLevelSections(_ text: String) -> [(key: String, lines: [String])] {
+    var sections: [(key: String, lines: [String])] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+      let isKey =
+        !line.isEmpty && !line.hasPrefix(" ") && !line.hasPrefix("#") && !line.hasPrefix("-") && line.contains(":")
+      if isKey, let colon = line.firstIndex(of: ":") {
+        sections.append((String(line[..<colon]), [line]))
+      } else if !sections.isEmpty {
+        sections[sections.count - 1].lines.append(line)
+      }
+    }
+    for index in sections.indices {
+      while sections[index].lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true {
+        sections[index].lines.removeLast()
+      }
+    }
+    return sections
+  }
+
+  /// `.gitignore` with a line for each folder git does not ignore yet, appended; nil when there is none.
+  static func gitignoreText(_ existing: String?, adding folders: [String]) -> String? {
+    guard !folders.isEmpty else { return nil }
+    var text = existing ?? ""
+    if !text.isEmpty && !text.hasSuffix("\n") { text += "\n" }
+    if !text.isEmpty { text += "\n" }
+    text += "# Written by ripple bootstrap (ripple init): ignored, so installing them changes nothing git sees.\n"
+    for folder in folders.sorted() { text += "/\(folder)/\n" }
+    return text
+  }
+}
