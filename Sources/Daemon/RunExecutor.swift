@@ -51,7 +51,8 @@ struct RunExecutor: Sendable {
       return .error(message)
     }
     var executor = self
-    executor.services = isolation?.apply(to: services, run: run, settings: settings) ?? services
+    executor.services =
+      isolation?.apply(to: services, run: run, settings: settings, say: { logFile?.line($0) }) ?? services
     executor.services.process = executor.services.process.adding(environment: ["TMPDIR": temporary])
     executor.services.environment["TMPDIR"] = temporary
     let store = store
@@ -151,6 +152,9 @@ struct RunExecutor: Sendable {
     repositoryTimeLimit: @Sendable (Duration) async -> Void
   ) async throws -> RunOutcome {
     let workspace = try Workspace.open(repository: prepared.repository, services: services)
+    if isolation != nil, let problem = RunIsolation.ownedVariableProblem(workspace.configuration) {
+      throw RunSetupError(description: problem)
+    }
     if let limit = workspace.configuration.daemon.runTimeout {
       say("ripple.yml sets daemon.runTimeout: \(limit) (the shorter of it and rippled.yml's runTimeout applies)")
       await repositoryTimeLimit(limit)
