@@ -44,7 +44,7 @@ public enum DaemonConfigLoader {
       case .concurrency: configuration.concurrency = try value.count(atLeast: 1)
       case .shutdownGrace: configuration.shutdownGrace = try value.duration()
       case .retention: configuration.retention = try retention(value)
-      case .runs: configuration.sandbox = try runs(value)
+      case .runs: (configuration.sandbox, configuration.runEnvironment) = try runs(value)
       case .repositories:
         sawRepositories = true
         configuration.repositories = try DaemonRepositoriesParser.parse(value)
@@ -94,10 +94,18 @@ public enum DaemonConfigLoader {
     return retention
   }
 
-  /// `runs:`: how a run's processes are isolated (`sandbox: auto|required|off`).
-  private static func runs(_ value: YAMLValue) throws -> SandboxMode {
+  /// `runs:`: how a run's processes are isolated (`sandbox: auto|required|off`, `environment: [NAME, …]`).
+  private static func runs(_ value: YAMLValue) throws -> (SandboxMode, [String]) {
     var mode = SandboxMode.auto
-    for (_, child) in try value.mappingEntries(allowedKeys: ["sandbox"]) {
+    var environment = DaemonConfiguration.defaultRunEnvironment
+    for (key, child) in try value.mappingEntries(allowedKeys: ["sandbox", "environment"]) {
+      if key == "environment" {
+        environment = try child.stringList()
+        if let bad = environment.first(where: { $0.isEmpty || $0.contains("=") }) {
+          throw child.error("`\(bad)` is not a variable name", hint: "list names only, e.g. [PATH, HOME, LANG, TMPDIR]")
+        }
+        continue
+      }
       let text = try child.scalarText()
       guard let parsed = SandboxMode(rawValue: text) else {
         throw child.error(
@@ -106,7 +114,7 @@ public enum DaemonConfigLoader {
       }
       mode = parsed
     }
-    return mode
+    return (mode, environment)
   }
 
   private static func nothingToWatch(file: String, line: Int?, column: Int? = nil) -> ConfigError {

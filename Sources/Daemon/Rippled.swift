@@ -51,7 +51,7 @@ public struct Rippled: Sendable {
     let paths = DaemonPaths.resolve(configuration, environment: environment)
     // `runs.sandbox: required` without a working bwrap refuses before anything is created on disk.
     let isolation = try await RunIsolation.make(
-      configuration, paths: paths, environment: environment, process: .live, log: log)
+      configuration, paths: paths, environment: environment, configFile: configPath, process: .live, log: log)
     for directory in [paths.state, paths.cache, paths.logs] {
       do {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

@@ -61,9 +61,11 @@ struct RunExecutor: Sendable {
   }
 
   /// This executor with the run's services: sandboxed (`isolation`) and given the run's TMPDIR.
-  private func isolated(_ run: RunRecord, settings: RepositorySettings, temporary: String) -> RunExecutor {
+  private func isolated(
+    _ run: RunRecord, settings: RepositorySettings, temporary: String, say: @escaping @Sendable (String) -> Void
+  ) -> RunExecutor {
     var executor = self
-    executor.services = isolation?.apply(to: services, run: run, settings: settings) ?? services
+    executor.services = isolation?.apply(to: services, run: run, settings: settings, say: say) ?? services
     executor.services.process = executor.services.process.adding(environment: ["TMPDIR": temporary])
     executor.services.environment["TMPDIR"] = temporary
     return executor
@@ -79,7 +81,7 @@ struct RunExecutor: Sendable {
       try Task.checkCancellation()
       // Isolated only now: the sandbox's rules name what exists, and a branch's first checkout has just made
       // its work tree's `.git`, which must be read-only from the first run on.
-      return try await isolated(run, settings: settings, temporary: temporary).test(
+      return try await isolated(run, settings: settings, temporary: temporary, say: say).test(
         run, prepared: prepared, settings: settings, say: say, repositoryTimeLimit: repositoryTimeLimit)
     } catch is CancellationError {
       return .cancelled
@@ -191,6 +193,9 @@ struct RunExecutor: Sendable {
     repositoryTimeLimit: @Sendable (Duration) async -> Void
   ) async throws -> RunOutcome {
     let workspace = try Workspace.open(repository: prepared.repository, services: services)
+    if isolation != nil, let problem = RunIsolation.ownedVariableProblem(workspace.configuration) {
+      throw RunSetupError(description: problem)
+    }
     if let limit = workspace.configuration.daemon.runTimeout {
       say("ripple.yml sets daemon.runTimeout: \(limit) (the shorter of it and rippled.yml's runTimeout applies)")
       await repositoryTimeLimit(limit)

@@ -8,45 +8,69 @@ import RunModel
 import SchedulerCore
 import SystemClients
 
-/// What keeps one run from changing what other runs see (docs/DESIGN.md, "Runs are isolated"):
+/// What keeps one run from changing what other runs see, and from reading or using what rippled holds
+/// (docs/DESIGN.md, "Runs are isolated"):
 ///
 /// - its processes (`swift build`/`test`, `dump-package`, `swift --version`, generate commands, git) run
-///   under bubblewrap with the daemon's state, cache, logs and secret files hidden, the file system
-///   read-only, and only the run's work tree (not its `.git`), build folder and TMPDIR writable;
+///   under bubblewrap with the daemon's state, cache, logs, config file and the folders of its secret files
+///   hidden, the file system read-only, no capabilities, only the run's work tree (not its `.git`), build
+///   folder and TMPDIR writable, only `runs.environment` of rippled's variables, and whatever a command
+///   leaves running killed when it ends;
+/// - the tools rippled starts (bwrap, git, swift, sh) are looked up on rippled's PATH, never on one the
+///   branch sets;
 /// - the daemon's own manifest cache writes for a branch that is not protected go to that branch's layer
 ///   (`ManifestCache.overlay`), read before the shared one; protected branches write the shared layer.
 struct RunIsolation: Sendable {
-  /// bwrap's name or path; nil: processes run unsandboxed (`runs.sandbox: off`, or `auto` without a
+  /// bwrap's absolute path; nil: processes run unsandboxed (`runs.sandbox: off`, or `auto` without a
   /// working bwrap).
   var bwrap: String?
   var paths: DaemonPaths
-  /// Files the sandbox reads as empty: the token and secret files rippled.yml names.
+  /// Files the sandbox reads as empty: the token and secret files rippled.yml names, and rippled.yml.
   var secretFiles: [String] = []
-  /// Other folders to hide: systemd's credentials and the user's runtime folder (its D-Bus socket would
-  /// let a process ask the user's systemd to run commands outside the sandbox).
+  /// Other folders to hide: the folders of the secret files (a copy such as `token.bak` beside one), systemd's
+  /// credentials and the user's runtime folder (its D-Bus socket would let a process ask the user's systemd
+  /// to run commands outside the sandbox).
   var extraHidden: [String] = []
+  /// rippled's own PATH, on which every tool a run's processes start as is looked up (nil: not looked up).
+  var toolPath: String?
+  /// rippled's variables a sandboxed process inherits.
+  var environment = EnvironmentAllowList()
 
   /// Unsandboxed, cache layers still scoped (tests that build their own executor).
   static func unsandboxed(_ paths: DaemonPaths) -> RunIsolation { RunIsolation(bwrap: nil, paths: paths) }
 
   /// At start: bwrap is probed for `auto` and `required`; `required` without a working one refuses to start.
   static func make(
-    _ configuration: DaemonConfiguration, paths: DaemonPaths, environment: [String: String], process: ProcessClient,
-    log: DaemonLog
+    _ configuration: DaemonConfiguration, paths: DaemonPaths, environment: [String: String], configFile: String?,
+    process: ProcessClient, log: DaemonLog
   ) async throws(DaemonError) -> RunIsolation {
     var isolation = RunIsolation(bwrap: nil, paths: paths)
-    isolation.secretFiles = Self.secretFiles(configuration)
-    isolation.extraHidden = ["XDG_RUNTIME_DIR", "CREDENTIALS_DIRECTORY"].compactMap { environment[$0] }.filter {
-      $0.hasPrefix("/")
+    isolation.toolPath = environment["PATH"]
+    isolation.environment = EnvironmentAllowList(configuration.runEnvironment)
+    isolation.secretFiles = Self.secretFiles(configuration) + [configFile].compactMap { $0 }.map(Self.absolute)
+    let swift = environment["RIPPLE_SWIFT"].flatMap { $0.isEmpty ? nil : $0 } ?? "swift"
+    let tools = ["bwrap", "git", "sh", swift].compactMap { name -> String? in
+      if name.contains("/") { return name }
+      return isolation.toolPath.flatMap { ExecutableLookup.shared.resolve(name, path: $0) }
     }
+    let folders = Self.secretFolders(Self.secretFiles(configuration), keeping: tools.map(Self.real))
+    for file in folders.kept {
+      log.warning(
+        "the folder of \(file) is not hidden from runs (it is `/`, a top-level folder or holds rippled's tools): "
+          + "only the file is; keep secret files in a folder of their own")
+    }
+    isolation.extraHidden =
+      folders.hidden
+      + ["XDG_RUNTIME_DIR", "CREDENTIALS_DIRECTORY"].compactMap { environment[$0] }.filter { $0.hasPrefix("/") }
     switch configuration.sandbox {
     case .off:
       log.info("runs.sandbox is off: \(SandboxProbe.consequence)")
     case .auto, .required:
       switch await SandboxProbe.probe(process: process) {
       case .available(let version):
-        isolation.bwrap = "bwrap"
-        log.info("runs are sandboxed with \(version)")
+        // By path: a run's PATH (its `test.runs` environment) must not choose the bwrap rippled starts.
+        isolation.bwrap = tools.first { $0.hasSuffix("/bwrap") } ?? "bwrap"
+        log.info("runs are sandboxed with \(version) (\(isolation.bwrap ?? "bwrap")), every capability dropped")
       case .unavailable(let reason):
         if configuration.sandbox == .required { throw .sandboxUnavailable(reason: reason) }
         log.warning("no sandbox for runs: \(reason); \(SandboxProbe.consequence) (runs.sandbox: required refuses this)")
@@ -55,22 +79,91 @@ struct RunIsolation: Sendable {
     return isolation
   }
 
+  /// The folders holding secret files, hidden whole (another copy of a token beside it is as secret), except
+  /// `/`, a top-level folder (`/etc`, `/root`: the system or the home folder would vanish) or one holding a
+  /// tool rippled runs: for those (`kept`, by file) only the file is hidden.
+  static func secretFolders(_ files: [String], keeping tools: [String]) -> (hidden: [String], kept: [String]) {
+    var hidden: [String] = []
+    var kept: [String] = []
+    for file in files {
+      let folder = (absolute(file) as NSString).deletingLastPathComponent
+      let holdsTool = tools.contains { $0.hasPrefix(folder + "/") }
+      let depth = folder.split(separator: "/").count
+      if depth < 2 || holdsTool {
+        kept.append(file)
+      } else if !hidden.contains(folder) {
+        hidden.append(folder)
+      }
+    }
+    return (hidden, kept)
+  }
+
+  private static func absolute(_ path: String) -> String {
+    path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+  }
+
   static func secretFiles(_ configuration: DaemonConfiguration) -> [String] {
     var files = [configuration.http.tokenFile, configuration.http.webhookSecretFile].compactMap { $0 }
     files += configuration.repositories.compactMap { $0.status?.tokenFile }
     return files
   }
 
-  /// `services` for one run: processes sandboxed (when a sandbox is available), manifest cache writes in the
-  /// branch's own layer unless the branch is protected.
-  func apply(to services: RippleServices, run: RunRecord, settings: RepositorySettings) -> RippleServices {
+  /// `services` for one run: tools looked up on rippled's PATH, processes sandboxed (when a sandbox is
+  /// available), manifest cache writes in the branch's own layer unless the branch is protected. `say`: the
+  /// run's log (what a sandboxed command left running and was killed).
+  func apply(
+    to services: RippleServices, run: RunRecord, settings: RepositorySettings,
+    say: @escaping @Sendable (String) -> Void = { _ in }
+  ) -> RippleServices {
     var services = services
     if let bwrap {
-      services.process = services.process.sandboxed(policy(run: run, settings: settings), bwrap: bwrap)
-        .adding(environment: home(run: run, settings: settings))
+      // The lane's own HOME is added outside the sandbox's client, so the request carries it through the
+      // environment allow-list (HOME is on it) into the sandbox.
+      services.process = services.process.sandboxed(
+        policy(run: run, settings: settings), bwrap: bwrap, environment: environment,
+        leftovers: { request, killed in say(Self.leftoverLine(request, killed)) }
+      ).adding(environment: home(run: run, settings: settings))
     }
+    if let toolPath { services.process = services.process.resolvingExecutables(path: toolPath) }
     services.manifestCacheOverlay = overlay(run: run, settings: settings)
     return services
+  }
+
+  /// "killed what `swift test …` left running in its sandbox: 4242 sleep 600".
+  static func leftoverLine(_ request: ProcessRequest, _ killed: [NamespacedProcess]) -> String {
+    let command = String(request.commandLine.prefix(120))
+    return "killed what `\(command)` left running in its sandbox: "
+      + killed.map { "\($0.pid) \($0.command)" }.joined(separator: "; ")
+  }
+
+  /// Variables rippled sets for every run (each run's own TMPDIR; HOME, XDG and SwiftPM's cache paths lead to
+  /// folders shared by all runs): a branch setting one could point a build at what other runs read.
+  static let ownedVariables = ["TMPDIR", "HOME", "CLANG_MODULE_CACHE_PATH"]
+  static let ownedPrefixes = ["XDG_", "SWIFTPM_", "RIPPLE_"]
+
+  static func isOwned(_ name: String) -> Bool {
+    ownedVariables.contains(name) || ownedPrefixes.contains { name.hasPrefix($0) }
+  }
+
+  /// The error for a branch's ripple.yml that sets a variable rippled owns, naming it and where; nil when
+  /// none does. Checked before anything of the run is started.
+  static func ownedVariableProblem(_ configuration: RippleConfiguration) -> String? {
+    var places: [(key: String, name: String)] = []
+    for (index, run) in configuration.test.declaredRuns.enumerated() {
+      for name in run.environment.keys.sorted() where isOwned(name) {
+        places.append(("test.runs[\(index)] (`\(run.name)`).environment", name))
+      }
+    }
+    for (index, environment) in configuration.selection.manifestEnvironments.enumerated() {
+      for name in environment.keys.sorted() where isOwned(name) {
+        places.append(("selection.manifestEnvironments[\(index)]", name))
+      }
+    }
+    guard let first = places.first else { return nil }
+    let all = places.map { "\($0.name) in \($0.key)" }.joined(separator: ", ")
+    return "ripple.yml sets \(all): rippled sets \(first.name) itself for every run (it owns TMPDIR, HOME, "
+      + "XDG_*, SWIFTPM_*, CLANG_MODULE_CACHE_PATH and RIPPLE_*, which lead to folders runs share); remove "
+      + "\(places.count == 1 ? "it" : "them") from ripple.yml. Nothing of this run was started"
   }
 
   /// The lane's folders (as `RunExecutor.prepare` names them).
@@ -143,7 +236,10 @@ extension Rippled {
     switch await SandboxProbe.probe(process: process) {
     case .available(let version):
       return "sandbox: \(mode.rawValue): \(version) works; a run's processes cannot write the daemon's state, "
-        + "cache, tokens or logs"
+        + "cache, tokens or logs, nor read its config, secret files or environment; "
+        + (geteuid() == 0
+          ? "rippled runs as root: every capability is dropped in the sandbox (--cap-drop ALL)"
+          : "they have no capabilities (--cap-drop ALL)")
     case .unavailable(let reason):
       if mode == .required { throw .sandboxUnavailable(reason: reason) }
       return "sandbox: auto: unavailable: \(reason); \(SandboxProbe.consequence)"

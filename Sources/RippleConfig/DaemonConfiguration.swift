@@ -18,6 +18,10 @@ public struct DaemonConfiguration: Sendable, Hashable {
   public var repositories: [RepositorySettings]
   /// `runs.sandbox`: whether a run's processes are sandboxed (docs/DESIGN.md, rippled).
   public var sandbox: SandboxMode = .auto
+  /// `runs.environment`: the names of rippled's variables a sandboxed run's processes inherit; a run's own
+  /// `test.runs` variables and TMPDIR are set on top. The rest (credentials) never reach a branch's code.
+  public var runEnvironment: [String] = Self.defaultRunEnvironment
+  public static let defaultRunEnvironment = ["PATH", "HOME", "LANG", "TMPDIR"]
 
   public init(
     http: HTTPSettings = .init(), stateDirectory: String? = nil, cacheDirectory: String? = nil,

@@ -202,7 +202,8 @@ extension Doctor {
       case .available(let version):
         return DoctorCheck(
           name: "sandbox", ok: true,
-          detail: "\(version) works: rippled's runs cannot write its state, cache, tokens or logs", fix: nil)
+          detail: "\(version) works: rippled's runs cannot write its state, cache, tokens or logs, and have no "
+            + "capabilities even when rippled runs as root (--cap-drop ALL, which this check ran with)", fix: nil)
       case .unavailable(let reason):
         return DoctorCheck(
           name: "sandbox", ok: true, detail: "\(reason); \(SandboxProbe.consequence)",

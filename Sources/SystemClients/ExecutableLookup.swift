@@ -72,3 +72,29 @@ extension ProcessInfo {
   /// This process's PATH now (read with `getenv`, which sees `setenv` changes).
   static var path: String? { getenv("PATH").map { String(cString: $0) } }
 }
+
+extension ProcessClient {
+  /// The same client, with every executable given by name looked up on `path` (the caller's own PATH), not
+  /// on the PATH the request sets: a run's `test.runs` PATH applies to what its commands start, never to
+  /// which bwrap, git or swift rippled starts as itself. A name on no entry is `ProcessError.notFound`.
+  public func resolvingExecutables(path: String?, lookup: ExecutableLookup = .shared) -> ProcessClient {
+    let base = self
+    @Sendable func resolved(_ request: ProcessRequest) throws -> ProcessRequest {
+      var request = request
+      guard !request.executable.contains("/"), let path else { return request }
+      guard !request.executable.isEmpty, let found = lookup.resolve(request.executable, path: path) else {
+        throw ProcessError.notFound(executable: request.executable)
+      }
+      request.executable = found
+      return request
+    }
+    @Sendable func restore(_ result: ProcessResult, _ request: ProcessRequest) -> ProcessResult {
+      var result = result
+      result.request = request
+      return result
+    }
+    return ProcessClient(
+      run: { request in restore(try await base.run(resolved(request)), request) },
+      runStreaming: { request, onLine in restore(try await base.runStreaming(resolved(request), onLine), request) })
+  }
+}

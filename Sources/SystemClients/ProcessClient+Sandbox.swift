@@ -5,24 +5,84 @@ extension ProcessClient {
   /// Every command run inside `policy` by bubblewrap (`bwrap`, looked up on PATH unless a path is given).
   /// Results carry the original request, so messages name the command, not bwrap. The folders the policy
   /// makes writable are created first: bwrap binds only folders that exist.
-  public func sandboxed(_ policy: SandboxPolicy, bwrap: String = "bwrap") -> ProcessClient {
+  ///
+  /// - `environment`: the variables of this process the command inherits (`runs.environment`); nil: all.
+  ///   What a request sets itself is kept.
+  /// - When a command ends, whatever it left in its PID namespace is killed (`SandboxRemains`) and
+  ///   `leftovers` is told what was, if anything: at once after a normal end; after a cancellation or a
+  ///   timeout when the process group's grace is over (`ProcessGroupReaper`: SIGINT, then SIGKILL 5 s later).
+  public func sandboxed(
+    _ policy: SandboxPolicy, bwrap: String = "bwrap", environment: EnvironmentAllowList? = nil,
+    leftovers: (@Sendable (ProcessRequest, [NamespacedProcess]) -> Void)? = nil
+  ) -> ProcessClient {
     let base = self
     @Sendable func prepare(_ request: ProcessRequest) -> ProcessRequest {
-      var folders = policy.writable
-      if case let temporary?? = request.environment["TMPDIR"], temporary.hasPrefix("/") { folders.append(temporary) }
-      for folder in folders {
+      var request = request
+      if let environment {
+        request.environment = environment.restricting(
+          request.environment, inherited: ProcessInfo.processInfo.environment.keys)
+      }
+      for folder in policy.writable + [policy.writableTemporary(request)].compactMap({ $0 }) {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       }
       return policy.wrap(request, bwrap: bwrap)
     }
-    @Sendable func restore(_ result: ProcessResult, _ request: ProcessRequest) -> ProcessResult {
-      var result = result
-      result.request = request
-      return result
+    @Sendable func contained(
+      _ request: ProcessRequest, _ body: @Sendable (ProcessRequest) async throws -> ProcessResult
+    ) async throws -> ProcessResult {
+      let groups = GroupList()
+      let outer = ProcessClient.groupObserver
+      let observer = ProcessGroupObserver(
+        started: { pid in
+          groups.add(pid)
+          outer?.started(pid)
+        }, ended: { pid in outer?.ended(pid) })
+      @Sendable func end() {
+        for group in groups.all {
+          let left = SandboxRemains.end(group: group)
+          if !left.isEmpty { leftovers?(request, left) }
+        }
+      }
+      do {
+        var result = try await ProcessClient.$groupObserver.withValue(observer) { try await body(prepare(request)) }
+        end()
+        result.request = request
+        return result
+      } catch {
+        // Just before the reaper's SIGKILL to the group (which would end the namespace too, unreported).
+        DispatchQueue.global().asyncAfter(deadline: .now() + ProcessGroupReaper.killDelay - 0.25) { end() }
+        throw error
+      }
     }
     return ProcessClient(
-      run: { request in restore(try await base.run(prepare(request)), request) },
-      runStreaming: { request, onLine in restore(try await base.runStreaming(prepare(request), onLine), request) })
+      run: { request in try await contained(request) { try await base.run($0) } },
+      runStreaming: { request, onLine in try await contained(request) { try await base.runStreaming($0, onLine) } })
+  }
+}
+
+/// The process groups one sandboxed command started (one, unless a client retries).
+private final class GroupList: @unchecked Sendable {
+  private let lock = NSLock()
+  private var groups: [pid_t] = []
+  func add(_ group: pid_t) { lock.withLock { groups.append(group) } }
+  var all: [pid_t] { lock.withLock { groups } }
+}
+
+/// Which of this process's variables a sandboxed command inherits (`runs.environment` in rippled.yml): the
+/// others are removed, so a branch's tests never see the daemon's credentials (`AWS_SECRET_ACCESS_KEY`).
+/// Variables the request sets itself (the run's TMPDIR, its `test.runs` variables) are the run's and stay.
+public struct EnvironmentAllowList: Sendable, Hashable {
+  public static let defaultNames = ["PATH", "HOME", "LANG", "TMPDIR"]
+  public var names: Set<String>
+
+  public init() { self.init(Self.defaultNames) }
+  public init(_ names: some Sequence<String>) { self.names = Set(names) }
+
+  /// `requested` with every inherited variable not allowed and not set by the request removed (nil).
+  public func restricting(_ requested: [String: String?], inherited: some Sequence<String>) -> [String: String?] {
+    var result = requested
+    for name in inherited where !names.contains(name) && requested[name] == nil { result[name] = .some(nil) }
+    return result
   }
 }
 

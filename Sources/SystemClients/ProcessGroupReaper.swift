@@ -34,10 +34,13 @@ final class ProcessGroupReaper: @unchecked Sendable {
     if known { scheduleSignals() }
   }
 
+  /// Seconds from the cancellation to SIGKILL.
+  static let killDelay = 5.0
+
   /// Signals from a Dispatch queue rather than a task: the cooperative thread pool may be saturated
   /// (it has one thread per core), and stopping children must not wait for it.
   private func scheduleSignals() {
-    for (signal, delay) in [(SIGINT, 0.0), (SIGTERM, 3.0), (SIGKILL, 5.0)] {
+    for (signal, delay) in [(SIGINT, 0.0), (SIGTERM, 3.0), (SIGKILL, Self.killDelay)] {
       DispatchQueue.global().asyncAfter(deadline: .now() + delay) { self.signalAll(signal) }
     }
   }

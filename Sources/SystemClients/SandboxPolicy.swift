@@ -19,7 +19,10 @@
 ///
 /// The process gets its own PID namespace (`--unshare-pid`, a fresh `/proc`): it cannot see, signal or
 /// trace the daemon or other runs, which would otherwise let it act as the daemon's user outside the
-/// sandbox.
+/// sandbox. Whatever it leaves running there is killed with the namespace when the command ends
+/// (`SandboxRemains`, `ProcessClient.sandboxed`). Every capability is dropped (`--cap-drop ALL`): bwrap
+/// started by root keeps them all otherwise (`mount -o remount,rw /` works inside); started by another
+/// user it runs the command without any already, and accepts the option all the same (bubblewrap 0.8).
 public struct SandboxPolicy: Sendable, Hashable {
   public var hiddenDirectories: [String]
   public var hiddenFiles: [String]
@@ -36,8 +39,11 @@ public struct SandboxPolicy: Sendable, Hashable {
   }
 
   /// The mounts every sandbox starts with, also what `SandboxProbe` runs `true` under: the root read-only,
-  /// a private `/dev` (null, zero, random, tty, its own `/dev/shm`), a PID namespace and its `/proc`.
-  public static let baseArguments = ["--ro-bind", "/", "/", "--dev", "/dev", "--unshare-pid", "--proc", "/proc"]
+  /// a private `/dev` (null, zero, random, tty, its own `/dev/shm`), a PID namespace and its `/proc`, no
+  /// capabilities.
+  public static let baseArguments = [
+    "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-pid", "--proc", "/proc", "--cap-drop", "ALL",
+  ]
 
   /// The argv prefix: `bwrap` and its options up to `--`, to be followed by the command and its arguments.
   /// `workingDirectory`: where the command starts (bwrap's `--chdir`).
@@ -73,18 +79,34 @@ public struct SandboxPolicy: Sendable, Hashable {
 
   /// `request` run inside this sandbox: bwrap as the executable, the command after `--`. The environment
   /// and timeout stay on the request (bwrap passes the environment on). The request's own `TMPDIR`, when
-  /// it sets one, is writable too: Ripple gives each `dump-package` batch and `swift --version` a private
-  /// one, and SwiftPM fails without a writable TMPDIR.
+  /// it sets one, is writable too (`writableTemporary`): Ripple gives each `dump-package` batch and
+  /// `swift --version` a private one, and SwiftPM fails without a writable TMPDIR.
   public func wrap(_ request: ProcessRequest, bwrap: String) -> ProcessRequest {
     var wrapped = request
     var policy = self
-    if case let temporary?? = request.environment["TMPDIR"], temporary.hasPrefix("/") {
-      policy.writable.append(temporary)
-    }
+    if let temporary = writableTemporary(request) { policy.writable.append(temporary) }
     let prefix = policy.prefix(bwrap: bwrap, workingDirectory: request.workingDirectory)
     wrapped.executable = prefix[0]
     wrapped.arguments = Array(prefix.dropFirst()) + [request.executable] + request.arguments
     return wrapped
+  }
+
+  /// The request's TMPDIR when it may be made writable: an absolute path whose nearest rule is writable or
+  /// none, and that holds no hidden or read-only path. Never a folder this policy hides or shows read-only
+  /// (the manifest cache, a mirror), whoever set the variable: nothing shared becomes writable.
+  public func writableTemporary(_ request: ProcessRequest) -> String? {
+    guard case let temporary?? = request.environment["TMPDIR"], temporary.hasPrefix("/") else { return nil }
+    let path = Self.normalized(temporary)
+    let protected = hiddenDirectories + hiddenFiles + readOnly
+    if protected.map(Self.normalized).contains(where: { Self.isInside($0, path) && $0 != path }) { return nil }
+    let rules = protected.map { (Self.normalized($0), false) } + writable.map { (Self.normalized($0), true) }
+    let nearest = rules.filter { Self.isInside(path, $0.0) }.max { Self.depth($0.0) < Self.depth($1.0) }
+    return (nearest?.1 ?? true) ? path : nil
+  }
+
+  /// Whether `path` is `folder` or below it (both normalized).
+  static func isInside(_ path: String, _ folder: String) -> Bool {
+    folder == "/" || path == folder || path.hasPrefix(folder + "/")
   }
 
   /// `/a/b/` → `/a/b`, `/a//b` → `/a/b` (bwrap takes paths as written; duplicates would mount twice).

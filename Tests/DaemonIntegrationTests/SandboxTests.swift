@@ -5,19 +5,24 @@ import Testing
 /// rippled with `runs.sandbox: required` and the real bubblewrap (scripts/install-deps.sh --test installs it).
 @Suite("a branch cannot change what main selects", .serialized, .exclusive(.daemonCache(4)))
 struct SandboxTests {
-  /// A branch's test rewrites every `tree-*.txt` of the manifest cache with a valid, recomputed header and no
-  /// manifests (without the sandbox, main's next run then finds no package and selects nothing, silently). In
-  /// the sandbox the cache is hidden and read-only: the writes fail, the branch's own cache entries go to its
-  /// layer, the shared layer is byte for byte unchanged and main's next run selects what it should. The same
-  /// test, in its branch's first run, tries its own `.git` (a `core.worktree` there would aim rippled's next
-  /// checkout elsewhere): read-only too.
-  ///
-  /// rippled runs with the environment systemd/rippled.service gives it (`HOME` the state folder, `XDG_CACHE_HOME`
-  /// under the cache, both hidden in the sandbox): the builds still evaluate manifests and compile.
-  @Test func aBranchsTestCannotRewriteTheSharedCache() async throws {
+  /// A hostile branch, in one run: its test rewrites every `tree-*.txt` of the manifest cache with a valid,
+  /// recomputed header and no manifests (without the sandbox, main's next run then finds no package and selects
+  /// nothing, silently); it reads rippled's environment, token, a copy of it, the webhook secret and
+  /// rippled.yml; it remounts `/` read-write; it leaves a `sleep` running in a session of its own; and its
+  /// ripple.yml puts `evil/` first on PATH, whose bwrap, git, swift and sh would write a marker (issue 39,
+  /// items 1, 6, 8, 9). Its test passes only when every write, read and remount failed; the marker must not
+  /// exist, the sleep must be gone when the run ends and the log must say it was killed. The shared layer is
+  /// byte for byte unchanged and main's next run selects what it should. A second branch points TMPDIR at the
+  /// shared cache: its run ends `error` naming the variable, and nothing runs (item 2).
+  @Test func aHostileBranchCannotEscapeItsRun() async throws {
     let h = try DaemonHarness()
     try h.makeRemote()
-    try h.start(environment: h.serviceEnvironment, sandbox: "required")
+    try (DaemonHarness.token + "\n").write(toFile: h.root + "/token.bak", atomically: true, encoding: .utf8)
+    let evil = try Self.evilTools(h)
+    // rippled runs with the environment systemd/rippled.service gives it (`HOME` the state folder,
+    // `XDG_CACHE_HOME` under the cache, both hidden in the sandbox): the builds still evaluate and compile.
+    try h.start(
+      environment: h.serviceEnvironment.merging(["AWS_SECRET_ACCESS_KEY": Self.awsSecret]) { $1 }, sandbox: "required")
     try await h.waitForReady()
     #expect(h.output.contains("runs are sandboxed with bubblewrap"), "\(h.output.suffix(2000))")
     let baseline = try await h.waitForRun(head: try h.head(), states: ["passed", "failed", "error"])
@@ -27,13 +32,37 @@ struct SandboxTests {
     let before = try Self.files(in: shared)
     #expect(before.keys.contains { $0.hasPrefix("tree-") }, "main's run cached its trees: \(before.keys.sorted())")
 
+    let sleeper = "sleep \(Int.random(in: 100_000...999_999)).25"
     try h.git(["-C", h.clone, "checkout", "-q", "-b", "feature/poison"])
-    try h.write("Tests/OtherTests/OtherTests.swift", Self.poisoningTest(cache: shared))
-    let poison = try h.commitAndPush("Rewrite the shared cache", branch: "feature/poison")
+    try h.write("Tests/OtherTests/OtherTests.swift", Self.hostileTest(h, cache: shared, sleeper: sleeper, evil: evil))
+    try h.write(
+      "ripple.yml",
+      Self.rippleYML(
+        environment: [
+          "PATH": evil + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        ], evaluated: true))
+    let poison = try h.commitAndPush("Escape the run", branch: "feature/poison")
     let poisonRun = try await h.waitForRunAfterFetch(head: poison)
-    // The test expects every write to fail: it passes only when the sandbox refused them all.
-    #expect(poisonRun["state"] as? String == "passed", "\(poisonRun)")
-    #expect(try await h.testedTargets(poisonRun["id"] as! Int) == ["OtherTests"])
+    let poisonLog = String(decoding: try await h.get("/api/runs/\(poisonRun["id"] as! Int)/log").body, as: UTF8.self)
+    // The test expects every escape to fail: it passes only when the sandbox refused them all.
+    #expect(poisonRun["state"] as? String == "passed", "\(poisonRun)\n\(poisonLog.suffix(6000))")
+    #expect(try await h.testedTargets(poisonRun["id"] as! Int).contains("OtherTests"))
+    #expect(!FileManager.default.fileExists(atPath: h.root + "/evil-ran"), "\(Self.evilLog(h))")
+    #expect(!Self.running(sleeper), "\(sleeper) outlived its run")
+    #expect(
+      poisonLog.contains("left running in its sandbox") && poisonLog.contains(sleeper), "\(poisonLog.suffix(4000))")
+    #expect(try Self.files(in: shared) == before, "the shared layer is unchanged")
+
+    try h.git(["-C", h.clone, "checkout", "-q", "-b", "feature/tmpdir", "main"])
+    try h.write("ripple.yml", Self.rippleYML(environment: ["TMPDIR": shared]))
+    let tmpdir = try h.commitAndPush("TMPDIR at the shared cache", branch: "feature/tmpdir")
+    let tmpdirRun = try await h.waitForRunAfterFetch(head: tmpdir)
+    let tmpdirLog = String(decoding: try await h.get("/api/runs/\(tmpdirRun["id"] as! Int)/log").body, as: UTF8.self)
+    #expect(tmpdirRun["state"] as? String == "error", "\(tmpdirRun)")
+    #expect(
+      (tmpdirRun["reason"] as? String)?.contains("ripple.yml sets TMPDIR in test.runs[0] (`default`).environment")
+        == true, "\(tmpdirRun)")
+    #expect(!tmpdirLog.contains("building"), "nothing ran: \(tmpdirLog)")
     #expect(try Self.files(in: shared) == before, "the shared layer is unchanged")
 
     try h.git(["-C", h.clone, "checkout", "-q", "main"])
@@ -42,6 +71,122 @@ struct SandboxTests {
     let next = try await h.waitForRunAfterFetch(head: edit)
     #expect(next["state"] as? String == "passed", "\(next)")
     #expect(try await h.testedTargets(next["id"] as! Int) == ["CoreTests", "FeatureTests"])
+  }
+
+  static let awsSecret = "integration-aws-secret"
+
+  /// ripple.yml with one test run setting `environment`; `evaluated`: the manifests are evaluated in it too
+  /// (else also in the default environment, which Ripple evaluates with the run's variables removed: without
+  /// PATH, SwiftPM's clang finds no linker).
+  static func rippleYML(environment: [String: String], evaluated: Bool = false) -> String {
+    let variables = environment.map { "\($0.key): \"\($0.value)\"" }
+    return """
+      selection:
+        ignore: ["**/*.md"]
+      \(evaluated ? "  manifestEnvironments: [{\(variables.joined(separator: ", "))}]" : "")
+      test:
+        runs:
+          - name: default
+            environment: {\(variables.joined(separator: ", "))}
+
+      """
+  }
+
+  /// `<root>/evil`: a bwrap, git, swift and sh that append to `<root>/evil-ran`, then run the real one (so a
+  /// rippled that starts them still runs the branch, and the marker is the only trace). Outside the work
+  /// tree only because its path must be known before the push; on the branch's PATH all the same.
+  static func evilTools(_ h: DaemonHarness) throws -> String {
+    let folder = h.root + "/evil"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    for tool in ["bwrap", "git", "swift", "sh"] {
+      let script = "#!/bin/sh\necho \"$0 $*\" >> \(h.root)/evil-ran\nPATH='\(path)' exec \(tool) \"$@\"\n"
+      FileManager.default.createFile(
+        atPath: folder + "/" + tool, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+    }
+    return folder
+  }
+
+  static func evilLog(_ h: DaemonHarness) -> String {
+    "an evil tool ran outside the sandbox: "
+      + ((try? String(contentsOfFile: h.root + "/evil-ran", encoding: .utf8)) ?? "")
+  }
+
+  /// Every `tree-*.txt` of `cache` rewritten with an empty manifest list under a valid header (SHA-256 of the
+  /// empty payload), and a new one created; rippled's secrets, config and environment read; `/` remounted;
+  /// `sleeper` started in a session of its own. The test passes only if no write, read or remount succeeded
+  /// and the branch's PATH reached it.
+  static func hostileTest(_ h: DaemonHarness, cache: String, sleeper: String, evil: String) -> String {
+    """
+    import Foundation
+    import Other
+    import Testing
+
+    @Test func other() throws {
+      let cache = "\(cache)"
+      let poisoned = Data("ripple-tree-1 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\\n".utf8)
+      var names = (try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []
+      names = names.filter { $0.hasPrefix("tree-") } + ["tree-" + String(repeating: "0", count: 40) + ".txt"]
+      var written: [String] = []
+      for name in names {
+        if (try? poisoned.write(to: URL(fileURLWithPath: cache + "/" + name))) != nil { written.append(name) }
+      }
+      // In its branch's first run, its own `.git` is read-only too (a `core.worktree` there would aim rippled's
+      // next checkout elsewhere).
+      let git = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".git/config")
+      if let config = FileHandle(forWritingAtPath: git.path) { written.append(".git/config"); config.closeFile() }
+      #expect(written.isEmpty, "the sandbox let the test write \\(written)")
+
+      let environment = ProcessInfo.processInfo.environment
+      #expect(environment["AWS_SECRET_ACCESS_KEY"] == nil, "rippled's environment leaked")
+      #expect(environment["PATH"]?.hasPrefix("\(evil):") == true, "the branch's PATH applies inside")
+      for file in ["token", "token.bak", "webhook-secret", "rippled.yml"] {
+        let content = FileManager.default.contents(atPath: "\(h.root)/" + file) ?? Data()
+        #expect(content.isEmpty, "read \\(file)")
+      }
+
+      let mount = try Process.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "mount -o remount,rw / 2>&1"])
+      mount.waitUntilExit()
+      #expect(mount.terminationStatus != 0, "remounted / read-write")
+
+      // Not waited for: Foundation's Process learns of the shell's end through a descriptor the sleep then
+      // holds. The sleep keeps none of the test's (one of SwiftPM's pipes would keep `swift test` waiting).
+      for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+        if let descriptor = Int32(name), descriptor > 2 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+      }
+      let leftover = Process()
+      leftover.executableURL = URL(fileURLWithPath: "/bin/sh")
+      leftover.arguments = ["-c", "setsid nohup \(sleeper) </dev/null >/dev/null 2>&1 &"]
+      leftover.standardInput = FileHandle.nullDevice
+      leftover.standardOutput = FileHandle.nullDevice
+      leftover.standardError = FileHandle.nullDevice
+      try leftover.run()
+      var started = false
+      for _ in 0..<100 where !started {
+        started = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).contains { name in
+          let command = FileManager.default.contents(atPath: "/proc/" + name + "/cmdline") ?? Data()
+          return String(decoding: command, as: UTF8.self).replacingOccurrences(of: "\\0", with: " ")
+            .hasPrefix("\(sleeper)")
+        }
+        if !started { usleep(50_000) }
+      }
+      #expect(started, "the sleep started")
+      #expect(Other.value == 3)
+    }
+
+    """
+  }
+
+  /// Whether a process with this command line runs.
+  static func running(_ command: String) -> Bool {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return names.contains { name in
+      guard Int32(name) != nil, let data = FileManager.default.contents(atPath: "/proc/\(name)/cmdline") else {
+        return false
+      }
+      return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ") == command
+    }
   }
 
   /// Without bwrap on PATH: `required` refuses (exit 3) before creating anything, `auto` says what it means.
@@ -55,7 +200,6 @@ struct SandboxTests {
     #expect(check.status == 3, "\(check.standardOutput)\n\(check.standardError)")
     #expect(check.standardError.contains("runs.sandbox is `required` and the sandbox is unavailable"))
     #expect(check.standardError.contains("bubblewrap (`bwrap`) is not installed"), "\(check.standardError)")
-    #expect(!check.standardOutput.contains(": ok"), "the error, not ok: \(check.standardOutput)")
     let serve = try runCommand([DaemonHarness.binary, "--config", h.root + "/rippled.yml"], environment: noBwrap)
     #expect(serve.status == 3, "\(serve.standardError)")
     #expect(serve.standardError.contains("runs.sandbox is `required`"), "\(serve.standardError)")
@@ -67,33 +211,6 @@ struct SandboxTests {
     #expect(auto.status == 0, "\(auto.standardError)")
     #expect(auto.standardOutput.contains("sandbox: auto: unavailable: bubblewrap (`bwrap`) is not installed"))
     #expect(auto.standardOutput.contains("can write the daemon's state, cache"), "\(auto.standardOutput)")
-  }
-
-  /// Every `tree-*.txt` of `cache` rewritten with an empty manifest list under a valid header (SHA-256 of the
-  /// empty payload), and a new one created; the test passes only if no write succeeded.
-  static func poisoningTest(cache: String) -> String {
-    """
-    import Foundation
-    import Other
-    import Testing
-
-    @Test func other() {
-      let cache = "\(cache)"
-      let poisoned = Data("ripple-tree-1 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855\\n".utf8)
-      var names = (try? FileManager.default.contentsOfDirectory(atPath: cache)) ?? []
-      names = names.filter { $0.hasPrefix("tree-") } + ["tree-" + String(repeating: "0", count: 40) + ".txt"]
-      var written: [String] = []
-      for name in names {
-        if (try? poisoned.write(to: URL(fileURLWithPath: cache + "/" + name))) != nil { written.append(name) }
-      }
-      let git = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(".git/config")
-      if let config = FileHandle(forWritingAtPath: git.path) { written.append(".git/config"); config.closeFile() }
-      #expect(written.isEmpty, "the sandbox let the test write \\(written)")
-      #expect(Other.value == 3)
-    }
-
-    """
   }
 
   static func files(in folder: String) throws -> [String: Data] {

@@ -117,8 +117,8 @@ struct RunIsolationTests {
     let log = DaemonLog(minimum: .debug) { line in lines.withLock { $0.append(line) } }
     let error = await #expect(throws: DaemonError.self) {
       _ = try await RunIsolation.make(
-        configuration, paths: DaemonPaths(state: "/s", cache: "/c", logs: "/l"), environment: [:], process: missing,
-        log: log)
+        configuration, paths: DaemonPaths(state: "/s", cache: "/c", logs: "/l"), environment: [:], configFile: nil,
+        process: missing, log: log)
     }
     #expect(error?.category == .environment, "exit code 3")
     #expect(error?.description.contains("runs.sandbox is `required` and the sandbox is unavailable") == true)
@@ -128,8 +128,8 @@ struct RunIsolationTests {
     // auto: a warning saying what it means, and unsandboxed runs.
     configuration.sandbox = .auto
     let auto = try await RunIsolation.make(
-      configuration, paths: DaemonPaths(state: "/s", cache: "/c", logs: "/l"), environment: [:], process: missing,
-      log: log)
+      configuration, paths: DaemonPaths(state: "/s", cache: "/c", logs: "/l"), environment: [:], configFile: nil,
+      process: missing, log: log)
     #expect(auto.bwrap == nil)
     #expect(
       lines.withLock {
@@ -137,5 +137,109 @@ struct RunIsolationTests {
       })
     let summary = try await Rippled.sandboxSummary(configuration, process: missing)
     #expect(summary.hasPrefix("sandbox: auto: unavailable: bubblewrap (`bwrap`) is not installed"), "\(summary)")
+  }
+
+  /// An executable file `name` in a new folder of `root`; the folder.
+  static func tool(_ name: String, in root: String, folder: String) throws -> String {
+    let directory = root + "/" + folder
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    FileManager.default.createFile(
+      atPath: directory + "/" + name, contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+    return directory
+  }
+
+  /// Issue 39, item 1: a branch's `test.runs` PATH (here `evil/`, holding its own bwrap and swift) chooses
+  /// neither the bwrap rippled starts nor the swift bwrap starts: both come from rippled's PATH, by path.
+  @Test func toolsComeFromRippledsPathNeverTheBranchs() async throws {
+    let folders = try Folders()
+    let good = try Self.tool("bwrap", in: folders.root, folder: "bin")
+    _ = try Self.tool("swift", in: folders.root, folder: "bin")
+    let evil = try Self.tool("bwrap", in: folders.root, folder: "evil")
+    _ = try Self.tool("swift", in: folders.root, folder: "evil")
+    let probe = ScriptedProcess().on(.command("bwrap", "--version"), .exit(0, stdout: "bubblewrap 0.8.0\n"))
+      .on(.command("bwrap"), .exit(0))
+    var configuration = DaemonConfiguration()
+    configuration.sandbox = .required
+    let isolation = try await RunIsolation.make(
+      configuration, paths: folders.paths, environment: ["PATH": good + ":/usr/bin:/bin"], configFile: nil,
+      process: probe.client, log: DaemonLog(minimum: .error) { _ in })
+    #expect(isolation.bwrap == good + "/bwrap")
+
+    let recording = ScriptedProcess().on(.any, .exit(0))
+    let services = isolation.apply(
+      to: RippleServices(process: recording.client, environment: [:]), run: Self.run("feature/x"),
+      settings: Self.settings)
+    let request = ProcessRequest("swift", ["build"], environment: ["PATH": evil + ":/usr/bin:/bin"])
+    let result = try await services.process.run(request)
+    #expect(result.request == request, "results name the command as asked")
+    let started = try #require(recording.requests.first)
+    #expect(started.executable == good + "/bwrap")
+    #expect(Array(started.arguments.suffix(3)) == ["--", good + "/swift", "build"])
+    #expect(started.environment["PATH"] == .some(evil + ":/usr/bin:/bin"), "inside the sandbox the branch's PATH holds")
+  }
+
+  /// Issue 39, item 6: rippled.yml and the folders of the secret files are hidden (a `token.bak` beside the
+  /// token too), and only `runs.environment` of rippled's variables reach a sandboxed process.
+  @Test func theConfigFileSecretFoldersAndEnvironmentAreKeptFromTheRun() async throws {
+    let folders = try Folders()
+    let secrets = folders.root + "/secrets"
+    try FileManager.default.createDirectory(atPath: secrets, withIntermediateDirectories: true)
+    try Data("t\n".utf8).write(to: URL(fileURLWithPath: secrets + "/token"))
+    try Data("t\n".utf8).write(to: URL(fileURLWithPath: secrets + "/token.bak"))
+    let config = folders.root + "/rippled.yml"
+    try Data("runs: {}\n".utf8).write(to: URL(fileURLWithPath: config))
+    var configuration = DaemonConfiguration()
+    configuration.sandbox = .required
+    configuration.http.tokenFile = secrets + "/token"
+    configuration.runEnvironment = ["PATH", "LANG"]
+    let probe = ScriptedProcess().on(.command("bwrap", "--version"), .exit(0, stdout: "bubblewrap 0.8.0\n"))
+      .on(.command("bwrap"), .exit(0))
+    let isolation = try await RunIsolation.make(
+      configuration, paths: folders.paths, environment: ["PATH": "/usr/bin:/bin"], configFile: config,
+      process: probe.client, log: DaemonLog(minimum: .error) { _ in })
+    let policy = isolation.policy(run: Self.run("main"), settings: Self.settings)
+    #expect(policy.hiddenFiles.contains(config), "\(policy.hiddenFiles)")
+    #expect(policy.hiddenDirectories.contains(secrets), "\(policy.hiddenDirectories)")
+
+    setenv("RIPPLE_ISOLATION_TEST_SECRET", "s3cr3t", 1)
+    let recording = ScriptedProcess().on(.any, .exit(0))
+    let services = isolation.apply(
+      to: RippleServices(process: recording.client, environment: [:]), run: Self.run("main"), settings: Self.settings)
+    _ = try await services.process.run(ProcessRequest("/bin/true", environment: ["RUN_VARIABLE": "1"]))
+    let environment = try #require(recording.requests.first?.environment)
+    #expect(environment["RIPPLE_ISOLATION_TEST_SECRET"] == .some(nil), "removed: not in runs.environment")
+    #expect(environment["PATH"] == nil, "allowed: inherited as it is")
+    #expect(environment["RUN_VARIABLE"] == .some("1"), "the run's own variables stay")
+  }
+
+  @Test func secretFoldersAreHiddenUnlessTheSystemOrTheToolsWouldGoWithThem() {
+    let folders = RunIsolation.secretFolders(
+      ["/etc/ripple/secrets/token", "/etc/ripple/secrets/hook", "/etc/token", "/token", "/opt/tools/token"],
+      keeping: ["/opt/tools/bwrap"])
+    #expect(folders.hidden == ["/etc/ripple/secrets"])
+    #expect(folders.kept == ["/etc/token", "/token", "/opt/tools/token"])
+  }
+
+  /// Issue 39, item 2: TMPDIR, HOME, XDG_* and SwiftPM's variables lead to folders runs share; a branch
+  /// that sets one gets an error naming it and where, before anything runs.
+  @Test func aBranchCannotSetTheVariablesRippledOwns() {
+    var configuration = RippleConfiguration()
+    configuration.test.declaredRuns = [
+      TestRunSpec(name: "default", environment: ["PATH": "/evil:/usr/bin", "TEST_SERVER": "1"])
+    ]
+    #expect(
+      RunIsolation.ownedVariableProblem(configuration) == nil, "PATH and the run's own variables are the branch's")
+    configuration.test.declaredRuns.append(
+      TestRunSpec(name: "poison", environment: ["TMPDIR": "/var/cache/rippled/ripple/manifests"]))
+    configuration.selection.manifestEnvironments = [[:], ["XDG_CACHE_HOME": "/x"]]
+    let problem = RunIsolation.ownedVariableProblem(configuration)
+    #expect(
+      problem?.hasPrefix(
+        "ripple.yml sets TMPDIR in test.runs[1] (`poison`).environment, XDG_CACHE_HOME in "
+          + "selection.manifestEnvironments[1]: rippled sets TMPDIR itself") == true, "\(problem ?? "nil")")
+    for name in ["HOME", "SWIFTPM_CACHE_PATH", "CLANG_MODULE_CACHE_PATH", "RIPPLE_CACHE_DIR", "XDG_CONFIG_HOME"] {
+      #expect(RunIsolation.isOwned(name), "\(name)")
+    }
+    #expect(!RunIsolation.isOwned("PATH") && !RunIsolation.isOwned("LANG"))
   }
 }

@@ -51,6 +51,10 @@ struct DaemonConfigErrorTests {
       message: "`strict` is not a sandbox mode",
       hint: "use auto (bubblewrap when it works), required (refuse to start without it) or off"),
     .init(
+      name: "runs.environment entry that is not a name", yaml: "runs:\n  environment: [PATH, \"A=1\"]\n" + repos,
+      line: 2, keyPath: "runs.environment", message: "`A=1` is not a variable name",
+      hint: "list names only, e.g. [PATH, HOME, LANG, TMPDIR]"),
+    .init(
       name: "unknown runs key", yaml: "runs:\n  sandbx: off\n" + repos, line: 2, keyPath: "runs.sandbx",
       message: "unknown key `sandbx`", hint: "did you mean `sandbox`?"),
     .init(

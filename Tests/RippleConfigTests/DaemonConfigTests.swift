@@ -77,6 +77,16 @@ struct DaemonConfigTests {
     #expect(protected.repositories[0].protectedBranches == ["main", "release/*"])
   }
 
+  /// Issue 39, item 6: the variables a run inherits, PATH, HOME, LANG and TMPDIR unless listed.
+  @Test func runsEnvironmentListsWhatARunInherits() throws {
+    let defaults = try DaemonConfigLoader.parse("repositories:\n  - {name: a, path: /src/a}\n", path: path)
+    #expect(defaults.runEnvironment == ["PATH", "HOME", "LANG", "TMPDIR"])
+    let listed = try DaemonConfigLoader.parse(
+      "runs:\n  environment: [PATH, LANG, SSL_CERT_FILE]\nrepositories:\n  - {name: a, path: /src/a}\n", path: path)
+    #expect(listed.runEnvironment == ["PATH", "LANG", "SSL_CERT_FILE"])
+    #expect(listed.sandbox == .auto)
+  }
+
   @Test func omittedKeysTakeTheModelDefaults() throws {
     let config = try DaemonConfigLoader.parse("repositories:\n  - {name: a, remote: /srv/git/a.git}\n", path: path)
     #expect(

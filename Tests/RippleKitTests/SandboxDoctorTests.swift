@@ -17,5 +17,16 @@ import Testing
       #expect(check.detail.contains("can write the daemon's state, cache"), "\(check.detail)")
       #expect(check.fix?.contains("apt-get install bubblewrap") == true)
     }
+
+    /// Issue 39, item 8: the probe runs bwrap as runs use it, capabilities dropped, and says so.
+    @Test func doctorSaysTheSandboxDropsEveryCapability() async {
+      var services = RippleServices.failing
+      let bwrap = ScriptedProcess().on(.command("bwrap", "--version"), .exit(0, stdout: "bubblewrap 0.8.0\n"))
+        .on(.command("bwrap"), .exit(0))
+      services.process = bwrap.client
+      let check = await Doctor.sandbox(services)
+      #expect(!check.isWarning && check.detail.contains("no capabilities even when rippled runs as root"))
+      #expect(bwrap.requests.last.map { $0.arguments.contains("--cap-drop") } == true, "\(bwrap.requests)")
+    }
   #endif
 }

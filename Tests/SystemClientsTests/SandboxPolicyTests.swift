@@ -15,7 +15,7 @@ import Testing
     let argv = Self.policy.prefix(bwrap: "bwrap", workingDirectory: "/var/cache/rippled/work/app/main/app")
     #expect(
       argv == [
-        "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-pid", "--proc", "/proc",
+        "bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-pid", "--proc", "/proc", "--cap-drop", "ALL",
         "--tmpfs", "/var/cache/rippled", "--tmpfs", "/var/lib/rippled", "--tmpfs", "/var/log/rippled",
         "--ro-bind", "/dev/null", "/etc/ripple/token",
         "--ro-bind", "/var/cache/rippled/mirrors/app.git", "/var/cache/rippled/mirrors/app.git",
@@ -41,6 +41,74 @@ import Testing
     #expect(bind == "--bind")
     #expect(!wrapped.arguments.contains("--chdir"))
     #expect(wrapped.environment == request.environment && wrapped.timeout == request.timeout)
+  }
+
+  /// Issue 39, item 2: a TMPDIR in (or holding) what the sandbox hides or shows read-only never becomes
+  /// writable, whoever set it; Ripple's own private ones (in the run's folder, or in /tmp) do.
+  @Test func aTemporaryFolderInsideWhatIsProtectedNeverBecomesWritable() {
+    func writable(_ temporary: String) -> String? {
+      Self.policy.writableTemporary(ProcessRequest("swift", environment: ["TMPDIR": temporary]))
+    }
+    #expect(writable("/var/cache/rippled/ripple/manifests") == nil)
+    #expect(writable("/var/cache/rippled") == nil)
+    #expect(writable("/var/cache") == nil, "it holds the hidden cache")
+    #expect(writable("/") == nil)
+    #expect(writable("/var/cache/rippled/work/app/main/app/.git/objects") == nil)
+    #expect(writable("/etc/ripple/token/") == nil)
+    #expect(
+      writable("/var/cache/rippled/tmp/run-7/ripple-manifests-1/tmp")
+        == "/var/cache/rippled/tmp/run-7/ripple-manifests-1/tmp")
+    #expect(writable("/tmp/ripple-tmp-1234") == "/tmp/ripple-tmp-1234")
+    #expect(writable("relative") == nil)
+    let wrapped = Self.policy.wrap(
+      ProcessRequest("swift", environment: ["TMPDIR": "/var/cache/rippled/ripple/manifests"]), bwrap: "bwrap")
+    #expect(!wrapped.arguments.contains("/var/cache/rippled/ripple/manifests"), "\(wrapped.arguments)")
+  }
+
+  /// Issue 39, item 6: only the allowed variables of this process are inherited; what the request sets stays.
+  @Test func onlyAllowedVariablesAreInherited() {
+    let requested: [String: String?] = ["TMPDIR": "/run/tmp", "TEST_SERVER": "1", "GONE": nil]
+    let restricted = EnvironmentAllowList().restricting(
+      requested, inherited: ["PATH", "HOME", "LANG", "TMPDIR", "AWS_SECRET_ACCESS_KEY", "RIPPLE_CACHE_DIR", "GONE"])
+    let expected: [String: String?] = [
+      "TMPDIR": "/run/tmp", "TEST_SERVER": "1", "GONE": nil, "AWS_SECRET_ACCESS_KEY": nil, "RIPPLE_CACHE_DIR": nil,
+    ]
+    #expect(restricted == expected)
+    #expect(EnvironmentAllowList.defaultNames == ["PATH", "HOME", "LANG", "TMPDIR"])
+  }
+
+  /// Issue 39, item 9: a namespace's init (a member of the sandbox's group whose parent is outside it) and the
+  /// rest of its namespace, whatever group or session they moved to; nothing of this process's namespace.
+  @Test func theRemainsOfASandboxAreItsNamespace() {
+    let table = [
+      NamespacedProcess(pid: 100, parent: 1, group: 100, namespace: "pid:[1]", command: "rippled"),
+      NamespacedProcess(pid: 200, parent: 1, group: 150, namespace: "pid:[9]", command: "bwrap --ro-bind / /"),
+      NamespacedProcess(pid: 201, parent: 200, group: 150, namespace: "pid:[9]", command: "sleep 600"),
+      NamespacedProcess(pid: 202, parent: 200, group: 202, namespace: "pid:[9]", command: "setsid sleep 700"),
+      NamespacedProcess(pid: 300, parent: 1, group: 300, namespace: "pid:[8]", command: "bwrap (another run)"),
+      NamespacedProcess(pid: 151, parent: 100, group: 150, namespace: "pid:[1]", command: "outside, same group"),
+    ]
+    let found = SandboxRemains.find(group: 150, ownNamespace: "pid:[1]", in: table)
+    #expect(found.inits.map(\.pid) == [200])
+    #expect(found.leftovers.map(\.pid) == [201, 202])
+    #expect(SandboxRemains.find(group: 160, ownNamespace: "pid:[1]", in: table).inits.isEmpty)
+  }
+
+  /// Issue 39, item 1: a name is looked up on the PATH given (rippled's), never on the request's.
+  @Test func executablesAreLookedUpOnTheCallersPath() async throws {
+    let root = NSTemporaryDirectory() + "/ripple-lookup-\(UUID().uuidString.prefix(8))"
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    for folder in ["good", "evil"] {
+      try FileManager.default.createDirectory(atPath: root + "/" + folder, withIntermediateDirectories: true)
+      FileManager.default.createFile(
+        atPath: root + "/\(folder)/git", contents: Data("#!/bin/sh\n".utf8), attributes: [.posixPermissions: 0o755])
+    }
+    let recording = ScriptedProcess().on(.any, .exit(0))
+    let client = recording.client.resolvingExecutables(path: root + "/good", lookup: ExecutableLookup())
+    let request = ProcessRequest("git", ["status"], environment: ["PATH": root + "/evil"])
+    #expect(try await client.run(request).request == request)
+    #expect(recording.requests.first?.executable == root + "/good/git")
+    await #expect(throws: ProcessError.self) { _ = try await client.run(ProcessRequest("bwrap")) }
   }
 
   @Test func anEmptyPolicyIsTheReadOnlyBase() {
@@ -117,6 +185,55 @@ import Testing
     #expect(try String(contentsOfFile: root + "/cache/manifests/tree-1.txt", encoding: .utf8) == "ripple-tree-1 abc\n")
     #expect(try String(contentsOfFile: root + "/cache/work/lane/out", encoding: .utf8) == "built\n")
     #expect(!FileManager.default.fileExists(atPath: root + "/state/rippled.sqlite"))
+  }
+
+  /// Issue 39, item 9: what a command leaves running in its sandbox (even in a session of its own) is killed
+  /// when it ends, and reported.
+  @Test func whatACommandLeavesRunningIsKilledWhenItEnds() async throws {
+    let folder = try Folder()
+    let marker = "\(Int.random(in: 100_000...999_999)).5"
+    let reported = Locked<[NamespacedProcess]>([])
+    let client = ProcessClient.live.sandboxed(
+      SandboxPolicy(hiddenDirectories: [folder.path + "/cache"]),
+      leftovers: { _, killed in reported.withLock { $0 += killed } })
+    let result = try await client.run(
+      ProcessRequest("/bin/sh", ["-c", "setsid nohup sleep \(marker) >/dev/null 2>&1 & echo started"]))
+    #expect(result.outputString == "started\n")
+    let gone = await poll(every: .milliseconds(50), timeout: .seconds(5)) { !Self.running("sleep \(marker)") }
+    #expect(gone, "sleep \(marker) outlived its sandbox")
+    #expect(reported.withLock { $0.contains { $0.command == "sleep \(marker)" } }, "\(reported.withLock { $0 })")
+  }
+
+  /// Issue 39, item 8: no capability inside, also when the tests run as root (a remount then works without
+  /// `--cap-drop ALL`).
+  @Test func theSandboxHasNoCapabilities() async throws {
+    let client = ProcessClient.live.sandboxed(SandboxPolicy())
+    let result = try await client.run(
+      ProcessRequest(
+        "/bin/sh", ["-c", "grep CapEff /proc/self/status; mount -o remount,rw / 2>/dev/null && echo remounted"]))
+    #expect(result.outputString == "CapEff:\t0000000000000000\n", "\(result.outputString)")
+  }
+
+  /// Issue 39, item 6: the command sees the allowed variables and its own, none of the others.
+  @Test func onlyTheAllowedEnvironmentReachesTheCommand() async throws {
+    setenv("RIPPLE_SANDBOX_TEST_SECRET", "s3cr3t", 1)
+    let client = ProcessClient.live.sandboxed(SandboxPolicy(), environment: EnvironmentAllowList(["PATH"]))
+    let result = try await client.run(
+      ProcessRequest(
+        "/bin/sh", ["-c", "echo \"${RIPPLE_SANDBOX_TEST_SECRET:-none} $RUN_VARIABLE ${PATH:+path}\""],
+        environment: ["RUN_VARIABLE": "mine"]))
+    #expect(result.outputString == "none mine path\n")
+  }
+
+  /// Whether a process with this command line runs (this user's, any namespace).
+  static func running(_ command: String) -> Bool {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    return names.contains { name in
+      guard Int32(name) != nil, let data = FileManager.default.contents(atPath: "/proc/\(name)/cmdline") else {
+        return false
+      }
+      return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ") == command
+    }
   }
 
   /// The timeout's SIGINT reaches the command inside the sandbox (same process group, no new session), which
