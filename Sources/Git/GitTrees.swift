@@ -86,6 +86,16 @@ extension GitRepository {
 
   /// The text of the symbolic link at `path` in the tree of `commit`; nil when no link is there.
   public func symbolicLink(at commit: ObjectID, path: String) throws -> String? {
+    try withEntry(at: commit, path: path) { entry, repo in
+      guard git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK else { return nil }
+      return try linkText(ObjectID(git_tree_entry_id(entry)), repo)
+    }
+  }
+
+  /// `body` with the tree entry at `path` in the tree of `commit` (and the repository); nil when nothing is there.
+  private func withEntry<T>(
+    at commit: ObjectID, path: String, _ body: (OpaquePointer?, OpaquePointer) throws -> T?
+  ) throws -> T? {
     try withRepository { repo in
       let tree = try tree(of: commit, repo)
       defer { git_tree_free(tree) }
@@ -94,8 +104,7 @@ extension GitRepository {
       if case GIT_ENOTFOUND = code { return nil }
       try check(code, "find '\(path)' in \(commit.short)")
       defer { git_tree_entry_free(entry) }
-      guard git_tree_entry_filemode(entry) == GIT_FILEMODE_LINK else { return nil }
-      return try linkText(ObjectID(git_tree_entry_id(entry)), repo)
+      return try body(entry, repo)
     }
   }
 
@@ -140,14 +149,7 @@ extension GitRepository {
 
   /// The blob id of the file at `path` in the tree of `commit`; nil when there is no file (blob) there.
   public func blobID(at commit: ObjectID, path: String) throws -> ObjectID? {
-    try withRepository { repo in
-      let tree = try tree(of: commit, repo)
-      defer { git_tree_free(tree) }
-      var entry: OpaquePointer?
-      let code = git_tree_entry_bypath(&entry, tree, path)
-      if case GIT_ENOTFOUND = code { return nil }
-      try check(code, "find '\(path)' in \(commit.short)")
-      defer { git_tree_entry_free(entry) }
+    try withEntry(at: commit, path: path) { entry, _ in
       guard git_tree_entry_type(entry) == GIT_OBJECT_BLOB else { return nil }
       return ObjectID(git_tree_entry_id(entry))
     }
