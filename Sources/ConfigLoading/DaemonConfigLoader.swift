@@ -44,7 +44,7 @@ public enum DaemonConfigLoader {
       case .concurrency: configuration.concurrency = try value.count(atLeast: 1)
       case .shutdownGrace: configuration.shutdownGrace = try value.duration()
       case .retention: configuration.retention = try retention(value)
-      case .runs: configuration.sandbox = try runs(value)
+      case .runs: (configuration.sandbox, configuration.assetFolders) = try runs(value)
       case .repositories:
         sawRepositories = true
         configuration.repositories = try DaemonRepositoriesParser.parse(value)
@@ -54,6 +54,9 @@ public enum DaemonConfigLoader {
       }
     }
     if !sawRepositories { throw nothingToWatch(file: path, line: nil) }
+    for index in configuration.repositories.indices {
+      configuration.repositories[index].assetFolders += configuration.assetFolders
+    }
     return configuration
   }
 
@@ -94,10 +97,16 @@ public enum DaemonConfigLoader {
     return retention
   }
 
-  /// `runs:`: how a run's processes are isolated (`sandbox: auto|required|off`).
-  private static func runs(_ value: YAMLValue) throws -> SandboxMode {
+  /// `runs:`: how a run's processes are isolated (`sandbox: auto|required|off`) and which folders its `file:`
+  /// assets may read (`assetFolders`).
+  private static func runs(_ value: YAMLValue) throws -> (SandboxMode, [String]) {
     var mode = SandboxMode.auto
-    for (_, child) in try value.mappingEntries(allowedKeys: ["sandbox"]) {
+    var folders: [String] = []
+    for (key, child) in try value.mappingEntries(allowedKeys: ["sandbox", "assetFolders"]) {
+      if key == "assetFolders" {
+        folders = try DaemonRepositoriesParser.assetFolders(child)
+        continue
+      }
       let text = try child.scalarText()
       guard let parsed = SandboxMode(rawValue: text) else {
         throw child.error(
@@ -106,7 +115,7 @@ public enum DaemonConfigLoader {
       }
       mode = parsed
     }
-    return mode
+    return (mode, folders)
   }
 
   private static func nothingToWatch(file: String, line: Int?, column: Int? = nil) -> ConfigError {

@@ -18,6 +18,9 @@ public struct DaemonConfiguration: Sendable, Hashable {
   public var repositories: [RepositorySettings]
   /// `runs.sandbox`: whether a run's processes are sandboxed (docs/DESIGN.md, rippled).
   public var sandbox: SandboxMode = .auto
+  /// `runs.assetFolders`: folders every repository's `file:` asset sources may read (already merged into each
+  /// repository's `assetFolders`).
+  public var assetFolders: [String] = []
 
   public init(
     http: HTTPSettings = .init(), stateDirectory: String? = nil, cacheDirectory: String? = nil,
@@ -134,6 +137,9 @@ public struct RepositorySettings: Sendable, Hashable {
   /// their own layer and read it over the shared one. nil: the primary branch (the first named without
   /// wildcards in `branches`).
   public var protectedBranches: [String]?
+  /// Absolute folders a branch's `file:` asset sources may read besides its own repository: this repository's
+  /// `assetFolders` and `runs.assetFolders` of rippled.yml. Nothing else rippled can read is reachable.
+  public var assetFolders: [String] = []
 
   public init(
     name: String, source: Source, branches: [BranchRule] = [BranchRule(pattern: "main")],

@@ -15,11 +15,14 @@ public enum BootstrapJob {
     public var jobs: Int
     public var caBundlePath: String?
     public var allowInsecureHTTP: Bool
+    /// Which files `file` sources may name: anything for `ripple bootstrap`, confined in rippled.
+    public var fileSources: FileSourceScope
 
     public init(
       mode: AccessMode = .auto, offline: Bool = false, force: Bool = false, jobs: Int = 4,
-      caBundlePath: String? = nil, allowInsecureHTTP: Bool = false
+      caBundlePath: String? = nil, allowInsecureHTTP: Bool = false, fileSources: FileSourceScope = .anywhere
     ) {
+      self.fileSources = fileSources
       self.mode = mode
       self.offline = offline
       self.force = force
@@ -41,7 +44,8 @@ extension Workspace {
   ) async throws -> BootstrapReport {
     let fetchOptions = FetchOptions(
       caBundlePath: settings.caBundlePath, allowInsecureHTTP: settings.allowInsecureHTTP,
-      environment: services.environment, repositoryRoot: root)
+      environment: services.environment, repositoryRoot: root,
+      fileSources: settings.fileSources)
     let bootstrapOptions = BootstrapOptions(
       repositoryRoot: root, mode: settings.mode, offline: settings.offline, force: settings.force,
       jobs: settings.jobs, environment: services.environment)

@@ -77,6 +77,17 @@ struct DaemonConfigTests {
     #expect(protected.repositories[0].protectedBranches == ["main", "release/*"])
   }
 
+  /// `runs.assetFolders` applies to every repository, after the repository's own `assetFolders`.
+  @Test func assetFoldersOfRunsAndOfARepository() throws {
+    let config = try DaemonConfigLoader.parse(
+      "repositories:\n  - {name: a, remote: /srv/git/a.git, assetFolders: [/usr]}\n  - {name: b, path: /src/b}\n"
+        + "runs:\n  assetFolders: [/tmp]\n", path: path)
+    #expect(config.assetFolders == ["/tmp"])
+    #expect(config.repositories.map(\.assetFolders) == [["/usr", "/tmp"], ["/tmp"]])
+    let none = try DaemonConfigLoader.parse("repositories:\n  - {name: a, remote: /srv/git/a.git}\n", path: path)
+    #expect(none.repositories[0].assetFolders.isEmpty)
+  }
+
   @Test func omittedKeysTakeTheModelDefaults() throws {
     let config = try DaemonConfigLoader.parse("repositories:\n  - {name: a, remote: /srv/git/a.git}\n", path: path)
     #expect(
