@@ -161,7 +161,8 @@ package final class BranchSource: Sendable {
       timeout: settings.fetchTimeout + .seconds(5))
     let result = try await process.run(request)
     guard result.succeeded else {
-      let detail = result.errorString.trimmingCharacters(in: .whitespacesAndNewlines)
+      // Shown on the dashboard: a remote's `user:token@` or query string never is.
+      let detail = Redaction.text(result.errorString.trimmingCharacters(in: .whitespacesAndNewlines))
       throw FetchFailure(description: detail.isEmpty ? "fetcher exited with status \(result.exitStatus)" : detail)
     }
     return try JSONDecoder().decode(FetchReport.self, from: result.standardOutput)
