@@ -265,7 +265,7 @@ struct RunExecutor: Sendable {
     // A branch's `file:` sources stay inside its repository and the operator's folders (issue 39).
     let report = try await workspace.bootstrap(
       .init(fileSources: .confined(folders: settings.assetFolders)), makeFetcher: services.makeFetcher,
-      onEvent: { say("bootstrap: \($0)") })
+      onEvent: BootstrapJob.runLog(say))
     if let failure = report.failures.first { throw failure }
     try? fingerprint.write(toFile: marker, atomically: true, encoding: .utf8)
   }

@@ -115,6 +115,8 @@ import Testing
     let (outcome, log, fixture) = try await Self.run(
       Self.rippleYML(source: secret.path, sha256: secret.sha256), assetFolders: [secret.folder])
     #expect(outcome == .passed(nil), "\(log)")
+    #expect(log.contains("bootstrap: token: installed (downloaded)"), "sentences in the run log: \(log)")
+    #expect(!log.contains("Assets.") && !log.contains("AssetReport"), "no Swift dumps: \(log)")
     #expect(!Self.files(under: fixture.paths.cache, holding: secret.contents).isEmpty, "installed in the work tree")
   }
 }
