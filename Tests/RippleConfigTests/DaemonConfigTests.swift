@@ -203,7 +203,7 @@ struct DaemonConfigTests {
       "http", "address", "tokenFile", "webhookSecretFile", "stateDirectory", "cacheDirectory", "logsDirectory",
       "concurrency", "shutdownGrace", "retention", "maxRuns", "maxAge", "maxLogSize", "repositories", "name",
       "remote", "path", "branches", "pattern", "cancelRunning", "fetchInterval", "fetchTimeout", "runTimeout",
-      "bootstrap", "testArguments", "settle", "watch", "pollInterval",
+      "bootstrap", "testArguments", "settle", "watch", "pollInterval", "sandbox", "assetFolders",
     ]
     for key in keys {
       #expect(text.contains("\(key):"), "Config/rippled.yml does not mention `\(key)`")
