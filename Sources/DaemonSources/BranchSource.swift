@@ -56,7 +56,7 @@ package final class BranchSource: Sendable {
   package var status: RepositoryStatus {
     state.withLock {
       RepositoryStatus(
-        name: settings.name, source: "remote \(url)", lastCheck: $0.lastCheck, lastError: $0.lastError,
+        name: settings.name, source: "remote \(Redaction.url(url))", lastCheck: $0.lastCheck, lastError: $0.lastError,
         heads: $0.heads)
     }
   }
