@@ -258,6 +258,30 @@ def bench_test(ripple, work):
     check("ripple test faster than everything (median)", ratio < 1, f"{ratio:.2f}")
 
 
+def bench_outcomes(ripple, work):
+    """Issue 39: a 100,000-test outcome history (30 days each, 190 MB) read by `ripple flaky`. Schema 2 is one
+    line per test, decoded line by line; schema 1 (one document) needed the text and its decoded copy at once."""
+    print("\n## outcomes: ripple flaky over a 100,000-test history (30 days each)")
+    root = os.path.join(work, "outcomes")
+    os.makedirs(os.path.join(root, ".build", "ripple"))
+    git(root, "init", "-q")
+    with open(os.path.join(root, "Package.swift"), "w") as f:
+        f.write('// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: "B")\n')
+    dates = [time.strftime("%Y-%m-%d", time.gmtime(time.time() - day * 86400)) for day in range(30)]
+    with open(os.path.join(root, ".build", "ripple", "outcomes.json"), "w") as f:
+        f.write('{"schemaVersion":2}\n')
+        for i in range(100_000):
+            days = {d: {"failed": 0, "flaky": int((i + k) % 97 == 0), "quarantined": 0, "runs": 3}
+                    for k, d in enumerate(dates)}
+            flaky_at = [d + "T10:00:00Z" for k, d in enumerate(dates) if (i + k) % 97 == 0]
+            f.write(json.dumps({"days": days, "flakyAt": flaky_at, "package": ".",
+                                "test": f"Mod{i % 50}Tests.Suite{i % 900}/test{i}()"}, separators=(",", ":"),
+                               sort_keys=True) + "\n")
+    seconds, peak = timed([ripple, "flaky", "--since", "30d"], root, repeat=3)
+    print(f"  ripple flaky: {seconds:.1f} s, peak RSS {peak:.0f} MiB")
+    check("outcome history of 100k tests read under 500 MiB", peak < 500, f"{peak:.0f} MiB")
+
+
 HTTPS_SERVER = """
 import http.server, ssl, sys, functools
 root, cert, key, ready = sys.argv[1:5]
@@ -1025,7 +1049,7 @@ def TargetIDList_join(ids):
     return ",".join(i.replace("\\", "\\\\").replace(",", "\\,") for i in ids)
 
 
-SECTIONS = ["changes", "affected", "scale", "xcode", "test", "bootstrap", "daemon", "install", "shards"]
+SECTIONS = ["changes", "affected", "scale", "xcode", "test", "bootstrap", "daemon", "install", "shards", "outcomes"]
 
 
 def main():
@@ -1056,6 +1080,8 @@ def main():
             bench_install(ripple, work)
         if "shards" in sections:
             bench_shards(ripple, work)
+        if "outcomes" in sections:
+            bench_outcomes(ripple, work)
     finally:
         if not os.environ.get("RIPPLE_BENCH_KEEP"):
             shutil.rmtree(work, ignore_errors=True)

@@ -12,6 +12,8 @@ public struct FetchError: RippleError, Hashable {
     case notFound
     /// A `file` source whose path does not exist: the config names the wrong path (or the share is not mounted).
     case missingFile
+    /// A `file` source rippled refuses: outside the repository and the folders rippled.yml lists.
+    case outsideAllowedFolders
     /// A configured `http://` URL without `allowInsecureHTTP`: the config or the invocation is wrong.
     case plainHTTP
     /// The host name does not resolve (DNS).
@@ -58,7 +60,7 @@ public struct FetchError: RippleError, Hashable {
 
   public var category: ErrorCategory {
     switch kind {
-    case .invalidSource, .missingFile, .plainHTTP: .usage
+    case .invalidSource, .missingFile, .outsideAllowedFolders, .plainHTTP: .usage
     case .allMirrorsFailed: failures.first?.category ?? .environment
     default: .environment
     }

@@ -84,11 +84,14 @@ public struct FetchOptions: Sendable, Hashable {
   public var environment: [String: String]
   /// Relative `file` sources resolve against it.
   public var repositoryRoot: String
+  /// Which files a `file` source may name: anything for the CLI, the repository and listed folders in rippled.
+  public var fileSources: FileSourceScope
 
   public init(
     caBundlePath: String? = nil, allowInsecureHTTP: Bool = false, timeout: Duration = .seconds(30), retries: Int = 3,
-    environment: [String: String] = [:], repositoryRoot: String
+    environment: [String: String] = [:], repositoryRoot: String, fileSources: FileSourceScope = .anywhere
   ) {
+    self.fileSources = fileSources
     self.caBundlePath = caBundlePath
     self.allowInsecureHTTP = allowInsecureHTTP
     self.timeout = timeout

@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore
 
 /// One URL to download from (a mirror, or an S3 object's URL) and how to authorize it.
 struct HTTPTarget: Sendable {

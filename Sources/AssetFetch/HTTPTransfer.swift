@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import RippleCore
 
 /// One request (with redirects followed by hand) and one download attempt.
 struct HTTPTransfer: Sendable {

@@ -62,7 +62,7 @@ extension Fetcher {
     if case .file(let path) = request.source {
       let resolved: String
       do {
-        resolved = try FileFetch.existingFile(path, assetID: request.assetID, root: options.repositoryRoot)
+        resolved = try FileFetch.existingFile(path, assetID: request.assetID, options: options)
       } catch {
         return .broken(error)
       }

@@ -1,5 +1,6 @@
 import Foundation
 import RippleConfig
+import RippleCore
 
 /// Turns a request's source and credential reference into the URLs to fetch and how to sign them.
 enum Targets {

@@ -1,6 +1,7 @@
 import AssetFetch
 import Foundation
 import RippleConfig
+import RippleCore
 import SystemClients
 
 /// The content-addressed download cache shared by every repository on the machine.

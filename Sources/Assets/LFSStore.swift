@@ -83,7 +83,8 @@ struct LFSStore: Sendable {
       }
       let isRepository = FileIO.exists(path + "/HEAD") || FileIO.exists(path + "/.git")
       return isRepository
-        ? nil : "the LFS endpoint \(endpoint) (lfs.url) is not a git repository; create it with `git init --bare`"
+        ? nil
+        : "the LFS endpoint \(Redaction.url(endpoint)) (lfs.url) is not a git repository; create it with `git init --bare`"
     }
   }
 
@@ -96,13 +97,15 @@ struct LFSStore: Sendable {
   }
 
   /// `git lfs fetch --include=…` for the source's globs; returns git-lfs's last error line when it fails
-  /// (objects it could not get are reported per file by the caller).
+  /// (objects it could not get are reported per file by the caller), redacted: git-lfs quotes the remote, and
+  /// `lfs.url` or the remote may carry `user:password@` or a token.
   func fetch(_ source: LFSSource) async throws -> String? {
     let include = source.paths.map(\.pattern).joined(separator: ",")
     let result = try await process.run(
       ProcessRequest("git", ["lfs", "fetch", "--include=" + include], workingDirectory: repositoryRoot))
     guard !result.succeeded else { return nil }
-    return result.errorString.split(separator: "\n").last.map(String.init) ?? "exit status \(result.exitStatus)"
+    return result.errorString.split(separator: "\n").last.map { Redaction.text(String($0)) }
+      ?? "exit status \(result.exitStatus)"
   }
 
   private func git(_ arguments: [String]) async throws -> String {

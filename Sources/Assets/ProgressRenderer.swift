@@ -4,14 +4,27 @@ import Foundation
 /// Turns bootstrap events into text (pure: the caller passes the time and writes the text).
 ///
 /// On a terminal, download progress is one live line per asset, rewritten in place (`\r`), with bytes,
-/// rate and ETA; without a terminal (CI) only whole lines, and progress at most every 25%.
+/// rate and ETA; without a terminal (CI, rippled's run log) only whole lines: one each `percentStep` percent,
+/// and, with an `interval`, at least one that often while bytes arrive (also when the size is unknown). Every
+/// other event is a sentence (`line(for:)`), never a dump of the event.
 public struct ProgressRenderer: Sendable {
   public var interactive: Bool
-  private var downloads: [String: (start: Double, lastQuarter: Int)] = [:]
+  public var percentStep: Int
+  public var interval: Double?
+  private var downloads: [String: Download] = [:]
   private var liveLineOpen = false
 
-  public init(interactive: Bool) {
+  private struct Download {
+    var start: Double
+    var lastStep = -1
+    var lastLine: Double
+  }
+
+  /// `ripple bootstrap`: every 25% in CI. rippled passes 10% and 10 s.
+  public init(interactive: Bool, percentStep: Int = 25, interval: Double? = nil) {
     self.interactive = interactive
+    self.percentStep = max(percentStep, 1)
+    self.interval = interval
   }
 
   /// The text to write for `event` at time `now` (seconds, any monotonic origin), possibly empty.
@@ -25,30 +38,31 @@ public struct ProgressRenderer: Sendable {
   }
 
   private mutating func renderProgress(_ progress: FetchProgress, now: Double) -> String {
-    var entry = downloads[progress.assetID] ?? (now, -1)
+    var entry = downloads[progress.assetID] ?? Download(start: now, lastLine: now)
     defer { downloads[progress.assetID] = entry }
     let elapsed = max(now - entry.start, 0.001)
     let rate = Double(progress.receivedBytes) / elapsed
     var text = "\(progress.assetID): \(Self.bytes(progress.receivedBytes))"
+    var step: Int?
     if let total = progress.totalBytes, total > 0 {
       let percent = Int(Double(progress.receivedBytes) * 100 / Double(total))
       text += " of \(Self.bytes(total)) (\(percent)%)"
       if rate > 0, progress.receivedBytes < total {
         text += ", \(Self.bytes(Int64(rate)))/s, \(Self.duration(Double(total - progress.receivedBytes) / rate)) left"
       }
-      if !interactive {
-        let quarter = percent / 25
-        guard quarter > entry.lastQuarter else { return "" }
-        entry.lastQuarter = quarter
-      }
+      step = percent / percentStep
     } else if rate > 0 {
       text += ", \(Self.bytes(Int64(rate)))/s"
-      if !interactive { return "" }
     }
     if interactive {
       liveLineOpen = true
       return "\r\u{1B}[2K" + text
     }
+    let newStep = step.map { $0 > entry.lastStep } ?? false
+    let due = interval.map { now - entry.lastLine >= $0 } ?? false
+    guard newStep || due else { return "" }
+    if let step { entry.lastStep = step }
+    entry.lastLine = now
     return text + "\n"
   }
 

@@ -1,6 +1,7 @@
 import AssetFetch
 import Foundation
 import RippleConfig
+import RippleCore
 import SystemClients
 
 /// Resolves a `urlEnv` / `urlCommand` source into its URL (docs/DESIGN.md, section 4).

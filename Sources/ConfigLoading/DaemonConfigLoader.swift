@@ -44,7 +44,7 @@ public enum DaemonConfigLoader {
       case .concurrency: configuration.concurrency = try value.count(atLeast: 1)
       case .shutdownGrace: configuration.shutdownGrace = try value.duration()
       case .retention: configuration.retention = try retention(value)
-      case .runs: (configuration.sandbox, configuration.runEnvironment) = try runs(value)
+      case .runs: (configuration.sandbox, configuration.runEnvironment, configuration.assetFolders) = try runs(value)
       case .repositories:
         sawRepositories = true
         configuration.repositories = try DaemonRepositoriesParser.parse(value)
@@ -54,6 +54,9 @@ public enum DaemonConfigLoader {
       }
     }
     if !sawRepositories { throw nothingToWatch(file: path, line: nil) }
+    for index in configuration.repositories.indices {
+      configuration.repositories[index].assetFolders += configuration.assetFolders
+    }
     return configuration
   }
 
@@ -94,11 +97,17 @@ public enum DaemonConfigLoader {
     return retention
   }
 
-  /// `runs:`: how a run's processes are isolated (`sandbox: auto|required|off`, `environment: [NAME, …]`).
-  private static func runs(_ value: YAMLValue) throws -> (SandboxMode, [String]) {
+  /// `runs:`: how a run's processes are isolated (`sandbox: auto|required|off`, `environment: [NAME, …]`) and
+  /// which folders its `file:` assets may read (`assetFolders`).
+  private static func runs(_ value: YAMLValue) throws -> (SandboxMode, [String], [String]) {
     var mode = SandboxMode.auto
     var environment = DaemonConfiguration.defaultRunEnvironment
-    for (key, child) in try value.mappingEntries(allowedKeys: ["sandbox", "environment"]) {
+    var folders: [String] = []
+    for (key, child) in try value.mappingEntries(allowedKeys: ["sandbox", "environment", "assetFolders"]) {
+      if key == "assetFolders" {
+        folders = try DaemonRepositoriesParser.assetFolders(child)
+        continue
+      }
       if key == "environment" {
         environment = try child.stringList()
         if let bad = environment.first(where: { $0.isEmpty || $0.contains("=") }) {
@@ -114,7 +123,7 @@ public enum DaemonConfigLoader {
       }
       mode = parsed
     }
-    return (mode, environment)
+    return (mode, environment, folders)
   }
 
   private static func nothingToWatch(file: String, line: Int?, column: Int? = nil) -> ConfigError {

@@ -1,3 +1,4 @@
+import Foundation
 import RippleConfig
 import RippleCore
 import Yams
@@ -6,6 +7,7 @@ import Yams
 enum DaemonRepositoriesParser {
   static let commonKeys = [
     "name", "remote", "path", "runTimeout", "bootstrap", "testArguments", "status", "notify",
+    "assetFolders",
   ]
   /// Keys that only make sense when branches are fetched from a remote.
   static let remoteKeys = ["branches", "fetchInterval", "fetchTimeout", "canary", "protectedBranches"]
@@ -71,8 +73,22 @@ enum DaemonRepositoriesParser {
       repository.canary = try CanaryNotifyParser.canary(value, branches: repository.branches)
     }
     if let value = entries["notify"] { repository.notify = try CanaryNotifyParser.notify(value) }
+    if let value = entries["assetFolders"] { repository.assetFolders = try assetFolders(value) }
     if let value = entries["protectedBranches"] { repository.protectedBranches = try protectedBranches(value) }
     return repository
+  }
+
+  /// `assetFolders: [/srv/assets]`: existing folders (relative paths start at rippled.yml's folder).
+  static func assetFolders(_ value: YAMLValue) throws -> [String] {
+    try value.listElements().map { element in
+      let path = try element.path()
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+        throw element.error(
+          "`\(path)` is not a folder", hint: "list existing folders that hold asset files, e.g. /srv/assets")
+      }
+      return path
+    }
   }
 
   /// `protectedBranches: [main, "release/*"]`: names or globs, at least one.

@@ -275,8 +275,10 @@ struct RunExecutor: Sendable {
     say(
       unchanged
         ? "bootstrapping (generated resources are checked on every run)" : "the asset manifest changed: bootstrapping")
+    // A branch's `file:` sources stay inside its repository and the operator's folders (issue 39).
     let report = try await workspace.bootstrap(
-      .init(), makeFetcher: services.makeFetcher, onEvent: { say("bootstrap: \($0)") })
+      .init(fileSources: .confined(folders: settings.assetFolders)), makeFetcher: services.makeFetcher,
+      onEvent: BootstrapJob.runLog(say))
     if let failure = report.failures.first { throw failure }
     try? fingerprint.write(toFile: marker, atomically: true, encoding: .utf8)
   }

@@ -56,7 +56,7 @@ package final class BranchSource: Sendable {
   package var status: RepositoryStatus {
     state.withLock {
       RepositoryStatus(
-        name: settings.name, source: "remote \(url)", lastCheck: $0.lastCheck, lastError: $0.lastError,
+        name: settings.name, source: "remote \(Redaction.url(url))", lastCheck: $0.lastCheck, lastError: $0.lastError,
         heads: $0.heads)
     }
   }
@@ -161,7 +161,8 @@ package final class BranchSource: Sendable {
       timeout: settings.fetchTimeout + .seconds(5))
     let result = try await process.run(request)
     guard result.succeeded else {
-      let detail = FetchFailure.childMessage(result.errorString)
+      // Shown on the dashboard: a remote's `user:token@` or query string never is.
+      let detail = Redaction.text(FetchFailure.childMessage(result.errorString))
       throw FetchFailure(description: detail.isEmpty ? "fetcher exited with status \(result.exitStatus)" : detail)
     }
     return try JSONDecoder().decode(FetchReport.self, from: result.standardOutput)

@@ -22,6 +22,9 @@ public struct DaemonConfiguration: Sendable, Hashable {
   /// `test.runs` variables and TMPDIR are set on top. The rest (credentials) never reach a branch's code.
   public var runEnvironment: [String] = Self.defaultRunEnvironment
   public static let defaultRunEnvironment = ["PATH", "HOME", "LANG", "TMPDIR"]
+  /// `runs.assetFolders`: folders every repository's `file:` asset sources may read (already merged into each
+  /// repository's `assetFolders`).
+  public var assetFolders: [String] = []
 
   public init(
     http: HTTPSettings = .init(), stateDirectory: String? = nil, cacheDirectory: String? = nil,
@@ -138,6 +141,9 @@ public struct RepositorySettings: Sendable, Hashable {
   /// their own layer and read it over the shared one. nil: the primary branch (the first named without
   /// wildcards in `branches`).
   public var protectedBranches: [String]?
+  /// Absolute folders a branch's `file:` asset sources may read besides its own repository: this repository's
+  /// `assetFolders` and `runs.assetFolders` of rippled.yml. Nothing else rippled can read is reachable.
+  public var assetFolders: [String] = []
 
   public init(
     name: String, source: Source, branches: [BranchRule] = [BranchRule(pattern: "main")],

@@ -112,8 +112,10 @@ public enum ProcessError: RippleError {
     case .timedOut(let command, let after):
       "`\(command)` did not finish within \(after) and was stopped"
     case .failed(let result):
-      "`\(result.request.commandLine)` exited with status \(result.exitStatus)"
-        + Self.tail(result.errorString.isEmpty ? result.outputString : result.errorString)
+      // git and git-lfs quote remotes (`https://x-access-token:…@github.com/…`) in argv and in their errors.
+      Redaction.text(
+        "`\(result.request.commandLine)` exited with status \(result.exitStatus)"
+          + Self.tail(result.errorString.isEmpty ? result.outputString : result.errorString))
     }
   }
 

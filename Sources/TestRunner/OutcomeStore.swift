@@ -2,12 +2,10 @@ import Foundation
 
 /// Each test's outcomes, kept beside the timing history, for `ripple flaky`.
 ///
-/// On disk (`<repo>/.build/ripple/outcomes.json` by default):
-/// `{"schemaVersion": 1, "tests": {".|CoreTests.NetTests/testFetch": {"package": ".", "test":
-/// "CoreTests.NetTests/testFetch", "days": {"2026-11-25": {"runs": 3, "flaky": 1, "failed": 0,
-/// "quarantined": 0}}, "flakyAt": [...]}}}`: per test and UTC day, how often it ran and how each run ended
-/// (a skipped test did not run); `flakyAt` the moments it was flaky (the newest `flakyMomentsKept`). Days
-/// older than `keptDays` are dropped on each record, so the file stays small.
+/// Per test and UTC day, how often it ran and how each run ended (a skipped test did not run); `flakyAt` the
+/// moments it was flaky (the newest `flakyMomentsKept`). Bounded on each record: days older than `keptDays` are
+/// dropped, and beyond `maxTests` tests or `maxDayEntries` test-days the tests that ran longest ago go first (a 344 MB history made `ripple test`
+/// take a minute and 3 GB). On disk (`<repo>/.build/ripple/outcomes.json` by default): `OutcomeStore`.
 public struct OutcomeHistory: Sendable, Codable, Hashable {
   public struct Day: Sendable, Codable, Hashable {
     public var runs = 0
@@ -26,8 +24,11 @@ public struct OutcomeHistory: Sendable, Codable, Hashable {
     public var flakyAt: [Date] = []
   }
 
-  public static let keptDays = 180
+  public static let keptDays = 90
   public static let flakyMomentsKept = 100
+  public static let maxTests = 50_000
+  /// Test-days kept in all (one per test and day it ran): the file stays under about 60 MB.
+  public static let maxDayEntries = 1_000_000
 
   public var schemaVersion: Int
   public var tests: [String: Test]
@@ -37,8 +38,9 @@ public struct OutcomeHistory: Sendable, Codable, Hashable {
     self.tests = tests
   }
 
-  /// Adds one run's outcomes: every test that ran (passed, failed, flaky, quarantined) counts a run.
-  public mutating func record(_ result: TestRunResult, at date: Date) {
+  /// Adds one run's outcomes: every test that ran (passed, failed, flaky, quarantined) counts a run. Then drops
+  /// what is older than `keptDays` and the tests beyond `maxTests` that last ran longest ago.
+  public mutating func record(_ result: TestRunResult, at date: Date, maxTests: Int = Self.maxTests) {
     let day = Self.day(date)
     for package in result.packages {
       for target in package.targets {
@@ -60,14 +62,32 @@ public struct OutcomeHistory: Sendable, Codable, Hashable {
       }
     }
     prune(before: date.addingTimeInterval(-Double(Self.keptDays) * 86_400), after: date)
+    keepNewest(maxTests)
   }
 
-  /// Drops the days before `date` and after `newest` (and tests left with none). A day after the one being
-  /// recorded can only come from a wrong clock or a hand-edited file; left in, it would count in every
-  /// window for years.
+  /// Keeps the tests that ran most recently, at most `count` of them holding at most `maxDayEntries` test-days
+  /// together (about 60 bytes each on disk); ties go by key, for a stable choice.
+  public mutating func keepNewest(_ count: Int, maxDayEntries: Int = Self.maxDayEntries) {
+    var entries = tests.values.reduce(0) { $0 + $1.days.count }
+    guard tests.count > count || entries > maxDayEntries else { return }
+    let byLastRun = tests.map { (key: $0.key, last: $0.value.days.keys.max() ?? "", days: $0.value.days.count) }
+      .sorted { ($0.last, $0.key) < ($1.last, $1.key) }
+    for old in byLastRun where tests.count > count || entries > maxDayEntries {
+      tests[old.key] = nil
+      entries -= old.days
+    }
+  }
+
+  /// Drops the days before `date` and after `newest`, keys that are not days (and tests left with none); a
+  /// test with nothing to drop is not copied. A day after the one being recorded can only come from a wrong
+  /// clock or a hand-edited file; left in, it would count in every window for years.
   public mutating func prune(before date: Date, after newest: Date) {
     let days = DayRange(first: Self.day(date), last: Self.day(newest))
-    for (key, var entry) in tests {
+    for key in Array(tests.keys) {  // the keys, not `tests`: iterating it while writing would copy it whole
+      guard var entry = tests[key],
+        entry.days.keys.contains(where: { !days.contains($0) || !Self.isDay($0) })
+          || entry.flakyAt.contains(where: { $0 < date || $0 > newest })
+      else { continue }
       entry.days = entry.days.filter { days.contains($0.key) && Self.isDay($0.key) }
       entry.flakyAt = entry.flakyAt.filter { $0 >= date && $0 <= newest }
       tests[key] = entry.days.isEmpty ? nil : entry
@@ -79,14 +99,22 @@ public struct OutcomeHistory: Sendable, Codable, Hashable {
   /// out (`unusableDays` names them): compared as text, `9999-12-31` would fall in every window.
   public func flakyTests(since date: Date, now: Date) -> [FlakyTestRecord] {
     let window = DayRange(first: Self.day(date), last: Self.day(now))
+    let start = Self.utc.startOfDay(for: date)
+    let end = Self.utc.startOfDay(for: now).addingTimeInterval(86_400)
+    // Sums in place and compares moments with one start and end of day: per test, no filtered copy of its days
+    // and no calendar per moment (a 100,000-test history spent most of `ripple flaky` there).
     return tests.values.compactMap { entry -> FlakyTestRecord? in
-      let days = entry.days.filter { window.contains($0.key) && Self.isDay($0.key) }.values
-      let flaky = days.map(\.flaky).reduce(0, +)
+      var (runs, flaky, failed) = (0, 0, 0)
+      for (day, counts) in entry.days where window.contains(day) && Self.isDay(day) {
+        runs += counts.runs
+        flaky += counts.flaky
+        failed += counts.failed
+      }
       guard flaky > 0 else { return nil }
-      let moments = entry.flakyAt.filter { window.contains(Self.day($0)) }
+      let moments = entry.flakyAt.filter { $0 >= start && $0 < end }
       return FlakyTestRecord(
-        package: entry.package, test: entry.test, runs: days.map(\.runs).reduce(0, +), flakyRuns: flaky,
-        failedRuns: days.map(\.failed).reduce(0, +), firstSeen: moments.min(), lastSeen: moments.max())
+        package: entry.package, test: entry.test, runs: runs, flakyRuns: flaky, failedRuns: failed,
+        firstSeen: moments.min(), lastSeen: moments.max())
     }.sorted {
       ($0.rate, $0.flakyRuns, $1.package, $1.test) > ($1.rate, $1.flakyRuns, $0.package, $0.test)
     }
@@ -131,11 +159,15 @@ public struct OutcomeHistory: Sendable, Codable, Hashable {
     func contains(_ day: String) -> Bool { day >= first && day <= last }
   }
 
-  /// UTC `YYYY-MM-DD`.
-  public static func day(_ date: Date) -> String {
+  private static let utc: Calendar = {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC")!
-    let parts = calendar.dateComponents([.year, .month, .day], from: date)
+    return calendar
+  }()
+
+  /// UTC `YYYY-MM-DD`.
+  public static func day(_ date: Date) -> String {
+    let parts = utc.dateComponents([.year, .month, .day], from: date)
     return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
   }
 }
@@ -171,6 +203,10 @@ public struct FlakyTestRecord: Sendable, Codable, Hashable {
 
 /// Loads and saves an `OutcomeHistory` file, like `TimingStore`: a missing file is an empty history, an
 /// unreadable one is ignored with a warning (it only feeds `ripple flaky`, never which tests run).
+///
+/// On disk, JSON Lines (schema 2): a `{"schemaVersion":2}` line, then one line per test. Loading decodes line by
+/// line from a small buffer, so the history is held once, decoded, and never beside its whole text (schema 1,
+/// one JSON document, is still read, and is rewritten as schema 2 by the next save).
 public struct OutcomeStore: Sendable {
   public var path: String
 
@@ -183,12 +219,21 @@ public struct OutcomeStore: Sendable {
     self.path = (timingsPath as NSString).deletingLastPathComponent + "/outcomes.json"
   }
 
+  static let header = Data(#"{"schemaVersion":2}"#.utf8)
+
   public func load() -> (history: OutcomeHistory, warning: String?) {
-    guard FileManager.default.fileExists(atPath: path) else { return (OutcomeHistory(), nil) }
+    guard let handle = FileHandle(forReadingAtPath: path) else { return (OutcomeHistory(), nil) }
+    defer { try? handle.close() }
     do {
-      let history = try Self.decoder.decode(OutcomeHistory.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
-      guard history.schemaVersion == 1 else {
-        return (OutcomeHistory(), "ignoring test outcomes \(path): unknown schemaVersion \(history.schemaVersion)")
+      var lines = LineReader(handle)
+      guard let first = try lines.next() else { return (OutcomeHistory(), nil) }
+      guard first == Self.header else { return try loadSchema1(first, rest: &lines) }
+      var history = OutcomeHistory()
+      let decoder = Self.decoder
+      while let line = try lines.next() {
+        guard !line.isEmpty else { continue }
+        let test = try decoder.decode(OutcomeHistory.Test.self, from: line)
+        history.tests[test.package + "|" + test.test] = test
       }
       return (history, nil)
     } catch {
@@ -206,19 +251,86 @@ public struct OutcomeStore: Sendable {
     }
   }
 
-  /// Writes atomically, creating the directory.
+
+  /// The single JSON document of schema 1 (the file was written without newlines: `first` is most of it).
+  private func loadSchema1(_ first: Data, rest lines: inout LineReader) throws -> (OutcomeHistory, String?) {
+    var text = first
+    while let line = try lines.next() { text.append(0x0A); text.append(line) }
+    let history = try Self.decoder.decode(OutcomeHistory.self, from: text)
+    guard history.schemaVersion == 1 else {
+      return (OutcomeHistory(), "ignoring test outcomes \(path): unknown schemaVersion \(history.schemaVersion)")
+    }
+    return (history, nil)
+  }
+
+  /// Writes a temporary file line by line, then renames it over the old one, creating the directory.
   public func save(_ history: OutcomeHistory) throws {
     let url = URL(fileURLWithPath: path)
     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    encoder.dateEncodingStrategy = .iso8601
-    try encoder.encode(history).write(to: url, options: .atomic)
+    let temporary = path + ".tmp-\(ProcessInfo.processInfo.processIdentifier)"
+    guard FileManager.default.createFile(atPath: temporary, contents: nil),
+      let handle = FileHandle(forWritingAtPath: temporary)
+    else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: temporary]) }
+    do {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      encoder.dateEncodingStrategy = .iso8601
+      var buffer = Self.header
+      buffer.append(0x0A)
+      for test in history.tests.values {
+        buffer.append(try encoder.encode(test))
+        buffer.append(0x0A)
+        if buffer.count >= 1 << 20 {
+          try handle.write(contentsOf: buffer)
+          buffer.removeAll(keepingCapacity: true)
+        }
+      }
+      try handle.write(contentsOf: buffer)
+      try handle.close()
+      guard rename(temporary, path) == 0 else { throw CocoaError(.fileWriteUnknown) }
+    } catch {
+      try? handle.close()
+      try? FileManager.default.removeItem(atPath: temporary)
+      throw error
+    }
   }
 
   private static var decoder: JSONDecoder {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
     return decoder
+  }
+}
+
+/// The lines of a file, read 1 MiB at a time (without their `\n`).
+struct LineReader {
+  private let handle: FileHandle
+  private var buffer = Data()
+  private var start = 0
+  private var atEnd = false
+
+  init(_ handle: FileHandle) { self.handle = handle }
+
+  mutating func next() throws -> Data? {
+    while true {
+      if let newline = buffer[start...].firstIndex(of: 0x0A) {
+        let line = buffer[start..<newline]
+        start = newline + 1
+        return Data(line)
+      }
+      if atEnd {
+        guard start < buffer.count else { return nil }
+        let line = buffer[start...]
+        start = buffer.count
+        return Data(line)
+      }
+      buffer = Data(buffer[start...])
+      start = 0
+      guard let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty else {
+        atEnd = true
+        continue
+      }
+      buffer.append(chunk)
+    }
   }
 }

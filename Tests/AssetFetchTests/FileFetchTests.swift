@@ -24,6 +24,38 @@ struct FileFetchTests {
     }
   }
 
+  /// `size:` bounds the copy as it bounds a download: a source that keeps growing (here a device that never ends)
+  /// stops as soon as more bytes than `size` arrived, instead of filling the disk.
+  @Test(.timeLimit(.minutes(1))) func aCopyStopsAsSoonAsMoreThanSizeArrived() async throws {
+    try await withTemporaryDirectory { root in
+      let request = FetchRequest(
+        assetID: "audio", source: .file(path: "/dev/zero"), expectedSize: 3 << 20, destination: root + "/out")
+      let error = try await withFetcher(FetchOptions(repositoryRoot: root)) { fetcher in
+        await fetchError { _ = try await fetcher.fetch(request) { _ in } }
+      }
+      #expect(error?.kind == .sizeMismatch)
+      #expect(
+        error?.description.contains("more than the 3145728 bytes its `size` says") == true,
+        "\(String(describing: error))")
+      #expect(contents(root + "/out").count <= 3 << 20)
+    }
+  }
+
+  /// rippled's `runTimeout` cancels the run: a copy in progress stops at the next chunk (a 3 GB copy ran past a
+  /// 3 s limit).
+  @Test(.timeLimit(.minutes(1))) func aCopyStopsWhenItsTaskIsCancelled() async throws {
+    try await withTemporaryDirectory { root in
+      let request = FetchRequest(assetID: "audio", source: .file(path: "/dev/zero"), destination: root + "/out")
+      let chunks = ProgressRecorder()
+      try await withFetcher(FetchOptions(repositoryRoot: root)) { fetcher in
+        let copy = Task { try await fetcher.fetch(request, chunks.callback) }
+        while chunks.recorded.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
+        copy.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await copy.value }
+      }
+    }
+  }
+
   @Test func missingFileAndDirectoryAreClearErrors() async throws {
     try await withTemporaryDirectory { root in
       try await withFetcher(FetchOptions(repositoryRoot: root)) { fetcher in

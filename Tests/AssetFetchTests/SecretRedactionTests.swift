@@ -63,12 +63,25 @@ struct SecretRedactionTests {
     }
   }
 
-  @Test func redactionRemovesUserinfoQueryAndFragment() {
-    #expect(Redaction.url("https://u:p@host:8443/a/b?sig=x#frag") == "https://host:8443/a/b")
-    #expect(Redaction.url("https://host/a?X-Amz-Signature=abc") == "https://host/a")
-    #expect(Redaction.url("https://host/a@b") == "https://host/a@b")
-    #expect(
-      Redaction.text("GET https://h/x?token=abc failed with key s3cr3tvalue", secrets: ["s3cr3tvalue"])
-        == "GET https://h/x failed with key ***")
+  /// A run-time link's path is as secret as its query (a pre-signed link may carry its token there): a 404 names
+  /// the scheme, the host and where the link came from, for a download and for an access check.
+  @Test func aRunTimeLinksPathIsNeverShownWhenItIsNotFound() async throws {
+    try await HTTPSFixture.with { server in
+      var request = server.request([server.url("/s3cret-path-4d5e/missing.bin")])
+      request.link = "$AUDIO_URL"
+      try await withFetcher(server.options(retries: 0)) { fetcher in
+        let error = try #require(await fetchError { _ = try await fetcher.fetch(request) { _ in } })
+        let access = await fetcher.checkAccess(request)
+        guard case .broken(let accessError) = access else {
+          Issue.record("a 404 is a broken source, got \(access)")
+          return
+        }
+        for message in [error.message, accessError.message] {
+          #expect(message.contains("https://127.0.0.1:\(server.httpsPort) (the URL from $AUDIO_URL)"), "\(message)")
+          #expect(message.contains("404"), "\(message)")
+          #expect(!message.contains("s3cret-path") && !message.contains("missing.bin"), "\(message)")
+        }
+      }
+    }
   }
 }

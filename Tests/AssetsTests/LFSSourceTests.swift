@@ -132,6 +132,26 @@ struct LFSSourceTests {
     #expect(reason.contains("git init --bare"))
   }
 
+  /// git-lfs's last error line quotes the endpoint with its credentials: `lfs.url` with `user:password@`, or the
+  /// remote with the token CI puts in it. Neither reaches the error.
+  @Test(arguments: ["lfs.url", "remote"])
+  func anEndpointsCredentialsAreNeverInTheError(_ where: String) async throws {
+    let repo = try Self.repository(["Assets/Audio/a.wav": "A"])
+    if `where` == "lfs.url" {
+      try repo.run("git", "config", "lfs.url", "https://deploy:pa55word-7c@127.0.0.1:1/r/info/lfs")
+    } else {
+      try repo.run("git", "remote", "set-url", "origin", "https://x-access-token:ghs_T0KEN-7c@127.0.0.1:1/o/r.git")
+    }
+    let report = try await repo.bootstrapper(offlineFetcher(log: FetchLog())).run(
+      AssetsConfig(assets: [Self.asset(["Assets/Audio/*.wav"])]))
+    let error = try #require(report.failures.first)
+    guard case .lfsObjectUnavailable("audio", "Assets/Audio/a.wav", let reason) = error else { throw error }
+    #expect(reason.contains("127.0.0.1:1"), "the endpoint is named: \(reason)")
+    for secret in ["pa55word-7c", "ghs_T0KEN-7c"] {
+      #expect(!error.description.contains(secret), "\(error)")
+    }
+  }
+
   @Test func aCorruptedObjectInTheStoreFailsItsOidCheck() async throws {
     let repo = try Self.repository(["Assets/Audio/a.wav": "GOOD"])
     let config = AssetsConfig(assets: [Self.asset(["Assets/Audio/*.wav"], strip: 2)])

@@ -117,6 +117,44 @@ struct PureCoreTests {
     #expect(texts.allSatisfy { $0.isEmpty || ($0.hasSuffix("\n") && !$0.contains("\r")) })
   }
 
+  /// rippled's run log: a 3 GB copy read in 1 MiB chunks made 3,000 lines; now one per 10% and one per 10 s at
+  /// most while bytes arrive, also when the size is unknown.
+  @Test func progressInRippledsLogIsALineEveryTenPercentOrTenSeconds() {
+    var known = ProgressRenderer(interactive: false, percentStep: 10, interval: 10)
+    let mebibyte: Int64 = 1 << 20
+    let lines = (0...3000).map { chunk in
+      known.render(
+        .progress(FetchProgress(assetID: "a", receivedBytes: Int64(chunk) * mebibyte, totalBytes: 3000 * mebibyte)),
+        now: Double(chunk) / 1000)
+    }.filter { !$0.isEmpty }
+    #expect(lines.count == 11, "0%, 10%, …, 100%: \(lines.count)")
+    var unknown = ProgressRenderer(interactive: false, percentStep: 10, interval: 10)
+    let timed = (0...300).map { second in
+      unknown.render(
+        .progress(FetchProgress(assetID: "a", receivedBytes: Int64(second) * mebibyte, totalBytes: nil)),
+        now: Double(second))
+    }.filter { !$0.isEmpty }
+    #expect(timed.count == 30, "one each 10 s: \(timed.count)")
+    #expect(timed.first == "a: 10.5 MB, 1.0 MB/s\n")
+  }
+
+  /// Every event is a sentence in rippled's log, never `started(asset: …, kind: Assets.InstallKind…)`.
+  @Test func everyEventIsASentenceWithoutTypeNames() {
+    var renderer = ProgressRenderer(interactive: false, percentStep: 10, interval: 10)
+    let events: [BootstrapEvent] = [
+      .started(asset: "a", kind: .placeholder, reason: "$TOKEN is not set"),
+      .started(asset: "a", kind: .private, reason: nil),
+      .waitingForRepository(holder: "pid 7"), .recovered(asset: "a"),
+      .transforming(asset: "a", file: "x.png", done: 0, total: 2),
+      .finished(AssetReport(id: "a", status: .upToDate(.private), placeholderReason: nil, keptEdited: [])),
+    ]
+    for event in events {
+      let text = renderer.render(event, now: 0)
+      #expect(text.hasPrefix("a: ") || text.hasPrefix("waiting"), "\(text)")
+      #expect(!text.contains("Assets.") && !text.contains("kind:"), "\(text)")
+    }
+  }
+
   @Test func installedFilesSetApartOnlyUntrackedFilesWithTheRecordedBytes() {
     let recorded = InstalledFiles.Digest(size: 6, sha256: "aa")
     let installed = InstalledFiles(recorded: ["R/a.txt": recorded, "R/b.txt": recorded, "R/c.txt": recorded])

@@ -69,6 +69,12 @@ struct RuntimeURLTests {
         "`sh -c echo 'not logged in' >&2; exit 4` exited with status 4: not logged in"
       ),
       (.command(["true"]), [:], "`true` printed no URL"),
+      (
+        // A signing service's error quoting its own request: the token in it is never shown.
+        .command(["sh", "-c", "printf 'denied: GET /v1/sign?%s=%s\\n' token tok3n-x9 >&2; exit 2"]), [:],
+        "`sh -c printf 'denied: GET /v1/sign?%s=%s\\n' token tok3n-x9 >&2; exit 2` exited with status 2: "
+          + "denied: GET /v1/sign"
+      ),
     ]
     for (source, environment, reason) in cases {
       let repo = try TestRepository()

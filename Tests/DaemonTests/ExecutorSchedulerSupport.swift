@@ -26,14 +26,18 @@ final class DaemonRunFixture: Sendable {
   let daemonLog = Locked<[String]>([])
   let head: String
 
-  /// `swift test` answers for the run; the default passes.
-  init(rippleYML: String? = nil, swiftTest: ScriptedProcess.Response = DaemonRunFixture.passing) throws {
+  /// `swift test` answers for the run; the default passes. `prepare` adds to the repository before its commit.
+  init(
+    rippleYML: String? = nil, swiftTest: ScriptedProcess.Response = DaemonRunFixture.passing,
+    prepare: (GitFixture) throws -> Void = { _ in }
+  ) throws {
     folder = try TemporaryDirectory.make(prefix: "ripple-executor")
     repository = try GitFixture()
     try repository.write("Package.swift", "// swift-tools-version: 6.0\n// scripted: see DaemonRunFixture.manifest\n")
     try repository.write("Sources/Core/Core.swift", "public let core = 1\n")
     try repository.write("Tests/CoreTests/CoreTests.swift", "import Testing\n@Test func adds() {}\n")
     if let rippleYML { try repository.write("ripple.yml", rippleYML) }
+    try prepare(repository)
     head = try repository.commitAll("init")
     paths = DaemonPaths(state: folder + "/state", cache: folder + "/cache", logs: folder + "/logs")
     try FileManager.default.createDirectory(atPath: paths.logs, withIntermediateDirectories: true)

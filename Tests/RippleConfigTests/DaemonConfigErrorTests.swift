@@ -55,6 +55,15 @@ struct DaemonConfigErrorTests {
       line: 2, keyPath: "runs.environment", message: "`A=1` is not a variable name",
       hint: "list names only, e.g. [PATH, HOME, LANG, TMPDIR]"),
     .init(
+      name: "runs.assetFolders names no folder", yaml: "runs:\n  assetFolders: [/srv/no-such-ripple-assets]\n" + repos,
+      line: 2, keyPath: "runs.assetFolders[0]", message: "`/srv/no-such-ripple-assets` is not a folder",
+      hint: "list existing folders that hold asset files, e.g. /srv/assets"),
+    .init(
+      name: "a repository's assetFolders names a file",
+      yaml: "repositories:\n  - name: a\n    remote: /a.git\n    assetFolders:\n      - /etc/hostname\n", line: 5,
+      keyPath: "repositories[0].assetFolders[0]", message: "`/etc/hostname` is not a folder",
+      hint: "list existing folders that hold asset files, e.g. /srv/assets"),
+    .init(
       name: "unknown runs key", yaml: "runs:\n  sandbx: off\n" + repos, line: 2, keyPath: "runs.sandbx",
       message: "unknown key `sandbx`", hint: "did you mean `sandbox`?"),
     .init(

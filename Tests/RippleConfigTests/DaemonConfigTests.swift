@@ -87,6 +87,17 @@ struct DaemonConfigTests {
     #expect(listed.sandbox == .auto)
   }
 
+  /// `runs.assetFolders` applies to every repository, after the repository's own `assetFolders`.
+  @Test func assetFoldersOfRunsAndOfARepository() throws {
+    let config = try DaemonConfigLoader.parse(
+      "repositories:\n  - {name: a, remote: /srv/git/a.git, assetFolders: [/usr]}\n  - {name: b, path: /src/b}\n"
+        + "runs:\n  assetFolders: [/tmp]\n", path: path)
+    #expect(config.assetFolders == ["/tmp"])
+    #expect(config.repositories.map(\.assetFolders) == [["/usr", "/tmp"], ["/tmp"]])
+    let none = try DaemonConfigLoader.parse("repositories:\n  - {name: a, remote: /srv/git/a.git}\n", path: path)
+    #expect(none.repositories[0].assetFolders.isEmpty)
+  }
+
   @Test func omittedKeysTakeTheModelDefaults() throws {
     let config = try DaemonConfigLoader.parse("repositories:\n  - {name: a, remote: /srv/git/a.git}\n", path: path)
     #expect(
@@ -202,7 +213,7 @@ struct DaemonConfigTests {
       "http", "address", "tokenFile", "webhookSecretFile", "stateDirectory", "cacheDirectory", "logsDirectory",
       "concurrency", "shutdownGrace", "retention", "maxRuns", "maxAge", "maxLogSize", "repositories", "name",
       "remote", "path", "branches", "pattern", "cancelRunning", "fetchInterval", "fetchTimeout", "runTimeout",
-      "bootstrap", "testArguments", "settle", "watch", "pollInterval",
+      "bootstrap", "testArguments", "settle", "watch", "pollInterval", "sandbox", "assetFolders",
     ]
     for key in keys {
       #expect(text.contains("\(key):"), "Config/rippled.yml does not mention `\(key)`")

@@ -197,6 +197,52 @@ import Testing
       ])
   }
 
+  /// Beyond the cap, the tests that ran longest ago go first (renamed or deleted tests), whatever their counts.
+  @Test func beyondTheCapTheTestsThatRanLongestAgoAreDropped() {
+    var history = OutcomeHistory()
+    for (index, name) in ["gone", "old", "recent"].enumerated() {
+      var test = FlakyQuarantineTests.test(name, .passed)
+      test.flaky = name == "gone"
+      history.record(
+        FlakyQuarantineTests.run([test]), at: Self.now - Double(3 - index) * Self.day, maxTests: 2)
+    }
+    #expect(history.tests.keys.sorted() == [".|CoreTests.NetTests/old", ".|CoreTests.NetTests/recent"])
+    history.record(FlakyQuarantineTests.run([FlakyQuarantineTests.test("old", .passed)]), at: Self.now, maxTests: 1)
+    #expect(history.tests.keys.sorted() == [".|CoreTests.NetTests/old"], "ran today: kept")
+    #expect(OutcomeHistory.keptDays == 90 && OutcomeHistory.maxTests == 50_000)
+    for day in 1...3 {
+      history.record(
+        FlakyQuarantineTests.run([FlakyQuarantineTests.test("daily", .passed)]), at: Self.now - Double(day) * Self.day)
+    }
+    history.keepNewest(10, maxDayEntries: 3)
+    #expect(
+      history.tests.keys.sorted() == [".|CoreTests.NetTests/old"],
+      "over 3 test-days: the test that ran longest ago goes")
+  }
+
+  /// Schema 2 is one line per test; a schema 1 file (one JSON document) is still read, and rewritten as lines.
+  @Test func theStoreWritesOneLinePerTestAndReadsTheOldFormat() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outcomes-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let store = OutcomeStore(path: folder + "/outcomes.json")
+    var history = OutcomeHistory()
+    for index in 0..<2500 {
+      var test = FlakyQuarantineTests.test("test\(index)", index % 3 == 0 ? .failed : .passed)
+      test.flaky = index % 7 == 0
+      history.record(FlakyQuarantineTests.run([test]), at: Self.now - Double(index % 20) * Self.day)
+    }
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .iso8601
+    try encoder.encode(history).write(to: URL(fileURLWithPath: store.path))
+    let old = store.load()
+    #expect(old.warning == nil && old.history == history)
+    try store.save(old.history)
+    let lines = try String(contentsOfFile: store.path, encoding: .utf8).split(separator: "\n")
+    #expect(lines.first == #"{"schemaVersion":2}"# && lines.count == 2501)
+    #expect(store.load().history == history)
+  }
+
   @Test func theStoreRoundTripsAndIgnoresACorruptFile() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("outcomes-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: folder) }
