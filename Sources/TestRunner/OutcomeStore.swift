@@ -251,7 +251,6 @@ public struct OutcomeStore: Sendable {
     }
   }
 
-
   /// The single JSON document of schema 1 (the file was written without newlines: `first` is most of it).
   private func loadSchema1(_ first: Data, rest lines: inout LineReader) throws -> (OutcomeHistory, String?) {
     var text = first
