@@ -39,8 +39,9 @@ public struct OutcomeHistory: Sendable, Codable, Hashable {
   }
 
   /// Adds one run's outcomes: every test that ran (passed, failed, flaky, quarantined) counts a run. Then drops
-  /// what is older than `keptDays` and the tests beyond `maxTests` that last ran longest ago.
-  public mutating func record(_ result: TestRunResult, at date: Date, maxTests: Int = Self.maxTests) {
+  /// what is older than `keptDays`, days after `now` (the run's own time unless given: a history filled with
+  /// past runs gives the present), and the tests beyond `maxTests` that last ran longest ago.
+  public mutating func record(_ result: TestRunResult, at date: Date, now: Date? = nil, maxTests: Int = Self.maxTests) {
     let day = Self.day(date)
     for package in result.packages {
       for target in package.targets {
@@ -61,7 +62,7 @@ public struct OutcomeHistory: Sendable, Codable, Hashable {
         }
       }
     }
-    prune(before: date.addingTimeInterval(-Double(Self.keptDays) * 86_400), after: date)
+    prune(before: date.addingTimeInterval(-Double(Self.keptDays) * 86_400), after: now ?? date)
     keepNewest(maxTests)
   }
 

@@ -204,7 +204,7 @@ import Testing
       var test = FlakyQuarantineTests.test(name, .passed)
       test.flaky = name == "gone"
       history.record(
-        FlakyQuarantineTests.run([test]), at: Self.now - Double(3 - index) * Self.day, maxTests: 2)
+        FlakyQuarantineTests.run([test]), at: Self.now - Double(3 - index) * Self.day, now: Self.now, maxTests: 2)
     }
     #expect(history.tests.keys.sorted() == [".|CoreTests.NetTests/old", ".|CoreTests.NetTests/recent"])
     history.record(FlakyQuarantineTests.run([FlakyQuarantineTests.test("old", .passed)]), at: Self.now, maxTests: 1)
@@ -212,7 +212,8 @@ import Testing
     #expect(OutcomeHistory.keptDays == 90 && OutcomeHistory.maxTests == 50_000)
     for day in 1...3 {
       history.record(
-        FlakyQuarantineTests.run([FlakyQuarantineTests.test("daily", .passed)]), at: Self.now - Double(day) * Self.day)
+        FlakyQuarantineTests.run([FlakyQuarantineTests.test("daily", .passed)]), at: Self.now - Double(day) * Self.day,
+        now: Self.now)
     }
     history.keepNewest(10, maxDayEntries: 3)
     #expect(
@@ -229,7 +230,7 @@ import Testing
     for index in 0..<2500 {
       var test = FlakyQuarantineTests.test("test\(index)", index % 3 == 0 ? .failed : .passed)
       test.flaky = index % 7 == 0
-      history.record(FlakyQuarantineTests.run([test]), at: Self.now - Double(index % 20) * Self.day)
+      history.record(FlakyQuarantineTests.run([test]), at: Self.now - Double(index % 20) * Self.day, now: Self.now)
     }
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let encoder = JSONEncoder()
