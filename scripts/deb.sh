@@ -64,8 +64,13 @@ install -m 0644 "$root/Config/ripple.example.yml" "$stage/usr/share/doc/ripple/e
   echo "Files: *"
   echo "Copyright: 2025-$(date -u +%Y) the Ripple authors"
   if [[ -f "$root/LICENSE" ]]; then
+    # Debian policy: the Apache licence by reference to the system's copy, not its text (lintian errs).
     echo "License: Apache-2.0"
-    sed 's/^$/./; s/^/ /' "$root/LICENSE"
+    echo " Licensed under the Apache License, Version 2.0 (the \"License\"); you may not use this"
+    echo " software except in compliance with the License."
+    echo " ."
+    echo " On Debian systems, the complete text of the Apache License, Version 2.0 can be found in"
+    echo " \"/usr/share/common-licenses/Apache-2.0\"."
   else
     echo "License: none-stated"
     echo " The Ripple repository states no licence."
