@@ -268,18 +268,29 @@ def bench_outcomes(ripple, work):
     with open(os.path.join(root, "Package.swift"), "w") as f:
         f.write('// swift-tools-version: 6.0\nimport PackageDescription\nlet package = Package(name: "B")\n')
     dates = [time.strftime("%Y-%m-%d", time.gmtime(time.time() - day * 86400)) for day in range(30)]
-    with open(os.path.join(root, ".build", "ripple", "outcomes.json"), "w") as f:
+    entries = []
+    for i in range(100_000):
+        days = {d: {"failed": 0, "flaky": int((i + k) % 97 == 0), "quarantined": 0, "runs": 3}
+                for k, d in enumerate(dates)}
+        flaky_at = [d + "T10:00:00Z" for k, d in enumerate(dates) if (i + k) % 97 == 0]
+        entries.append({"days": days, "flakyAt": flaky_at, "package": ".",
+                        "test": f"Mod{i % 50}Tests.Suite{i % 900}/test{i}()"})
+    path = os.path.join(root, ".build", "ripple", "outcomes.json")
+    # Baseline, same run: the same history as one schema-1 document (the old format, still read).
+    with open(path, "w") as f:
+        json.dump({"schemaVersion": 1, "tests": {"." + "|" + e["test"]: e for e in entries}}, f,
+                  separators=(",", ":"), sort_keys=True)
+    old_seconds, old_peak = timed([ripple, "flaky", "--since", "30d"], root, repeat=3)
+    print(f"  baseline, schema 1 (one document): {old_seconds:.1f} s, peak RSS {old_peak:.0f} MiB")
+    with open(path, "w") as f:
         f.write('{"schemaVersion":2}\n')
-        for i in range(100_000):
-            days = {d: {"failed": 0, "flaky": int((i + k) % 97 == 0), "quarantined": 0, "runs": 3}
-                    for k, d in enumerate(dates)}
-            flaky_at = [d + "T10:00:00Z" for k, d in enumerate(dates) if (i + k) % 97 == 0]
-            f.write(json.dumps({"days": days, "flakyAt": flaky_at, "package": ".",
-                                "test": f"Mod{i % 50}Tests.Suite{i % 900}/test{i}()"}, separators=(",", ":"),
-                               sort_keys=True) + "\n")
+        for entry in entries:
+            f.write(json.dumps(entry, separators=(",", ":"), sort_keys=True) + "\n")
     seconds, peak = timed([ripple, "flaky", "--since", "30d"], root, repeat=3)
-    print(f"  ripple flaky: {seconds:.1f} s, peak RSS {peak:.0f} MiB")
+    print(f"  schema 2 (a line per test): {seconds:.1f} s, peak RSS {peak:.0f} MiB "
+          f"({peak / max(old_peak, 1):.2f}x the baseline's memory)")
     check("outcome history of 100k tests read under 500 MiB", peak < 500, f"{peak:.0f} MiB")
+    check("schema 2 needs less memory than schema 1", peak < old_peak, f"{peak:.0f} vs {old_peak:.0f} MiB")
 
 
 HTTPS_SERVER = """
