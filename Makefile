@@ -36,11 +36,11 @@ build: deps
 # waits time out and fail their tests.
 test: deps-test
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	@$(MAKE) --no-print-directory check-imports
 	SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES=false SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$(TEST_WIDTH) \
 	  $(SWIFT) test --skip-build $(TEST_FLAGS) $(BUILD_FLAGS)
 	@scripts/check-units.sh
 	scripts/check-ci-examples.sh "$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/ripple"
-	@$(MAKE) --no-print-directory check-imports
 TEST_FLAGS ?=
 TEST_WIDTH ?= 8
 

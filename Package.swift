@@ -270,8 +270,9 @@ let package = Package(
     .testTarget(
       name: "DaemonTests",
       dependencies: [
-        "Daemon", "DaemonSupport", "DaemonHTTP", "DaemonHTTPFixtures", "RippleKit", "RippleCore", "RunModel",
-        "RunStore", "RippleConfig", "TestRunner", "ServiceMetrics", "SystemClients", "TestSupport",
+        "Daemon", "DaemonSupport", "DaemonHTTP", "DaemonHTTPFixtures", "DaemonSources", "RippleKit", "RippleCore",
+        "RunModel", "RunStore", "RippleConfig", "SchedulerCore", "TestRunner", "ServiceMetrics", "SystemClients",
+        "TestSupport",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
