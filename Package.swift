@@ -81,6 +81,9 @@ let package = Package(
     .target(name: "Affected", dependencies: ["RippleCore", "PackageModel", "RippleConfig"]),
     // Plan -> `swift build --build-tests` / `swift test --skip-build --filter`; results, JUnit, timings, shards.
     .target(name: "TestRunner", dependencies: ["RippleCore", "RippleConfig", "SystemClients"]),
+    // Pass records (pure: keys, records, signatures, trust) and the store interface; the engines live apart.
+    .target(name: "PassRecords", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+    .target(name: "ResultStore", dependencies: ["PassRecords"]),
     // libarchive as a system library: zip, tar and tar.gz reading for asset archives.
     .systemLibrary(
       name: "Clibarchive",

@@ -69,11 +69,17 @@ public struct TestConfig: Sendable, Hashable {
   public var requires: [TestRequirement]
   /// `test.quarantine`, in file order.
   public var quarantine: [QuarantineEntry]
+  /// `test.resultCache`: pass records (on by default, in a local folder).
+  public var resultCache: ResultCacheConfig
 
-  public init(declaredRuns: [TestRunSpec] = [], requires: [TestRequirement] = [], quarantine: [QuarantineEntry] = []) {
+  public init(
+    declaredRuns: [TestRunSpec] = [], requires: [TestRequirement] = [], quarantine: [QuarantineEntry] = [],
+    resultCache: ResultCacheConfig = ResultCacheConfig()
+  ) {
     self.declaredRuns = declaredRuns
     self.requires = requires
     self.quarantine = quarantine
+    self.resultCache = resultCache
   }
 
   /// The runs to plan, in order: the declared ones, or one per manifest environment on every platform,

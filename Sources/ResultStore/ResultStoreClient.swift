@@ -1,0 +1,88 @@
+import Foundation
+import PassRecords
+
+/// Where pass records are kept: bytes by `RecordKey`, nothing more. What the bytes mean, and whether to
+/// trust them, is `PassRecords`' business (`TrustPolicy`), never the store's: a store is assumed hostile.
+///
+/// Interface apart from the live engines (ResultStoreLive: a local folder, rippled, S3, Bazel's HTTP
+/// cache), in the manner of isowords' clients: `.failing` reports every call to the test that did not
+/// expect it, `.memory()` is a working double.
+public struct ResultStoreClient: Sendable {
+  /// What the store is, for messages: never a credential (`https://cache.example/ripple`, `s3://bucket/prefix`).
+  public var name: String
+  /// The record stored at `key`; nil when there is none. Throws `ResultStoreError` when the store is down,
+  /// slow, refuses, or answers with more than `ResultStoreLimits.maximumRecordBytes`.
+  public var load: @Sendable (RecordKey) async throws -> Data?
+  /// Stores `data` at `key`, replacing what was there (two writers racing one key: one of them wins whole,
+  /// never a mix).
+  public var save: @Sendable (RecordKey, Data) async throws -> Void
+
+  public init(
+    name: String, load: @escaping @Sendable (RecordKey) async throws -> Data?,
+    save: @escaping @Sendable (RecordKey, Data) async throws -> Void
+  ) {
+    self.name = name
+    self.load = load
+    self.save = save
+  }
+}
+
+public enum ResultStoreLimits {
+  /// A record is a few KiB (per-test timings of a large target stay well under this); anything bigger is
+  /// refused while it is read, not after.
+  public static let maximumRecordBytes = 4 << 20
+}
+
+/// Why a store call failed. Callers turn every case into a warning and run the tests: a store never fails
+/// a run and never skips a test.
+public struct ResultStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+  public enum Kind: Sendable, Equatable {
+    case unreachable
+    case timedOut
+    case refused(status: Int)
+    case tooLarge
+    case invalidResponse
+    case io
+  }
+
+  public var kind: Kind
+  /// The store's `name`, never a URL with credentials.
+  public var store: String
+  public var detail: String
+
+  public init(_ kind: Kind, store: String, detail: String) {
+    self.kind = kind
+    self.store = store
+    self.detail = detail
+  }
+
+  public var description: String { "result store \(store): \(detail)" }
+}
+
+extension ResultStoreClient {
+  /// Every call is an unexpected call: the test that reaches it fails, naming it.
+  public static let failing = ResultStoreClient(
+    name: "failing",
+    load: { key in throw UnexpectedStoreCall(call: "load(\(key))") },
+    save: { key, _ in throw UnexpectedStoreCall(call: "save(\(key))") })
+
+  /// A working store in memory, for tests of what uses a store.
+  public static func memory(name: String = "memory") -> ResultStoreClient {
+    let box = MemoryRecords()
+    return ResultStoreClient(
+      name: name, load: { key in box.get(key) }, save: { key, data in box.set(key, data) })
+  }
+}
+
+public struct UnexpectedStoreCall: Error, CustomStringConvertible {
+  public var call: String
+  public var description: String { "unexpected result store call: \(call)" }
+}
+
+private final class MemoryRecords: @unchecked Sendable {
+  private let lock = NSLock()
+  private var records: [RecordKey: Data] = [:]
+
+  func get(_ key: RecordKey) -> Data? { lock.withLock { records[key] } }
+  func set(_ key: RecordKey, _ data: Data) { lock.withLock { records[key] = data } }
+}
