@@ -78,7 +78,7 @@ let package = Package(
     // ripple.yml and rippled.yml read and validated (Yams, with file:line:column in every error).
     .target(name: "ConfigLoading", dependencies: ["RippleCore", "RippleConfig", "Yams"]),
     // Pure: changed paths x graphs x config -> affected targets with reasons.
-    .target(name: "Affected", dependencies: ["RippleCore", "PackageModel", "RippleConfig"]),
+    .target(name: "Affected", dependencies: ["RippleCore", "PackageModel", "RippleConfig", "PassRecords"]),
     // Plan -> `swift build --build-tests` / `swift test --skip-build --filter`; results, JUnit, timings, shards.
     .target(name: "TestRunner", dependencies: ["RippleCore", "RippleConfig", "SystemClients"]),
     // Pass records (pure: keys, records, signatures, trust) and the store interface; the engines live apart.
@@ -116,7 +116,8 @@ let package = Package(
       name: "RippleKit",
       dependencies: [
         "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "ConfigLoading",
-        "Affected", "TestRunner", "Assets", "AssetFetch", "XcodeModel", "XcodeLoading", "BuildInfo",
+        "Affected", "TestRunner", "Assets", "AssetFetch", "XcodeModel", "XcodeLoading", "BuildInfo", "PassRecords",
+        "ResultStore", .product(name: "Crypto", package: "swift-crypto"),
       ]),
     // Both executables' exit: errors mapped to exit codes once, through ArgumentParser's ExitCode.
     .target(
@@ -205,6 +206,8 @@ let package = Package(
       ]
     ),
     .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore"]),
+    .testTarget(
+      name: "PassRecordsTests", dependencies: ["PassRecords", .product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(name: "BuildInfoTests", dependencies: ["BuildInfo"]),
     .testTarget(
       name: "CommandLineSupportTests",
@@ -225,7 +228,8 @@ let package = Package(
     .testTarget(name: "RippleConfigTests", dependencies: ["RippleConfig", "ConfigLoading", "RippleCore", "Yams"]),
     // Yams: the generated CI pipelines are read back as a CI system would read them.
     .testTarget(
-      name: "AffectedTests", dependencies: ["Affected", "PackageModel", "RippleConfig", "RippleCore", "Yams"]),
+      name: "AffectedTests",
+      dependencies: ["Affected", "PackageModel", "PassRecords", "RippleConfig", "RippleCore", "Yams"]),
     // Writes real project.pbxproj, scheme and test plan text for the Xcode tests.
     .target(name: "XcodeFixtures", path: "Tests/XcodeFixtures"),
     .testTarget(

@@ -53,6 +53,18 @@ struct TestCommand: AsyncParsableCommand {
   @Flag(help: "Ignore test.quarantine: quarantined tests fail the run like any other (release gates).")
   var noQuarantine = false
 
+  @Flag(help: "Neither read nor write pass records (also RIPPLE_NO_CACHE_RESULTS=1, or test.resultCache: off).")
+  var noCacheResults = false
+
+  @Flag(help: "Run targets that have a trusted pass record at their content key anyway, and record them again.")
+  var rerunCached = false
+
+  @Option(
+    help: ArgumentHelp(
+      "Print what went into the content key of this selected test target (package:Name or a bare name) and run nothing.",
+      valueName: "TARGET"))
+  var explainKey: String?
+
   @Option(help: "How many packages to build and test at the same time.")
   var jobs = 1
 
@@ -94,8 +106,14 @@ struct TestCommand: AsyncParsableCommand {
         targets: targets.isEmpty ? nil : targetIDs)
     request.failOnFlaky = failOnFlaky
     request.quarantine = !noQuarantine
+    request.resultCache.enabled = !noCacheResults
+    request.resultCache.rerunCached = rerunCached || explainKey != nil
     let plan = try await workspace.planTests(request)
     for warning in plan.warnings { Terminal.standardError.write("warning: \(warning)\n") }
+    if let explainKey {
+      print(try plan.explainKey(explainKey), terminator: "")
+      return
+    }
 
     if dryRun {
       print(format == .json ? plan.planJSON() : plan.renderedPlan, terminator: format == .json ? "\n" : "")
@@ -108,8 +126,9 @@ struct TestCommand: AsyncParsableCommand {
     let outcome = await task.result
     progress.finish()  // also when the run threw: its error must not end up on the status line
     let result = try outcome.get()
+    for warning in result.warnings { Terminal.standardError.write("warning: \(warning)\n") }
 
-    if result.nothingAffected && result.notRunHere.isEmpty {
+    if result.nothingAffected && result.notRunHere.isEmpty && result.cached.isEmpty {
       print(plan.nothingMessage)
     } else {
       print(SummaryRenderer.render(result), terminator: "")

@@ -5,6 +5,11 @@ public enum RippleKitError: RippleError {
   case unknownTarget(String)
   /// `ripple test --targets` named units this analysis does not select.
   case targetsNotSelected([String])
+  /// `--explain-key` with pass records off (`--no-cache-results`, `test.resultCache: off`).
+  case passRecordsOff
+  /// `--explain-key` named a target this run does not key (not selected, or a whole package run).
+  case keyTargetNotSelected(String, known: [String])
+  case ambiguousTarget(String, candidates: [String])
 
   public var category: ErrorCategory { .usage }
 
@@ -16,6 +21,16 @@ public enum RippleKitError: RippleError {
       "--targets names \(ids.joined(separator: ", ")), which this analysis does not select: run the job with the "
         + "plan's base, head, config and selection options (a generated pipeline passes them), or check the "
         + "spelling (`package:Name`, `package:*`; `ripple test --dry-run` lists the selection)."
+    case .passRecordsOff:
+      "--explain-key needs pass records, which are off for this run (--no-cache-results, RIPPLE_NO_CACHE_RESULTS "
+        + "or test.resultCache: off)."
+    case .keyTargetNotSelected(let target, let known):
+      "--explain-key names `\(target)`, which this run does not key; "
+        + (known.isEmpty
+          ? "it keys no target (nothing selected, or `--all` without --shard runs whole packages)."
+          : "it keys \(known.joined(separator: ", ")).")
+    case .ambiguousTarget(let target, let candidates):
+      "`\(target)` names more than one target: \(candidates.joined(separator: ", ")); qualify it as `package:Name`."
     }
   }
 }

@@ -1,6 +1,8 @@
 import AssetFetch
 import Foundation
 import PackageLoading
+import ResultStore
+import RippleConfig
 import SystemClients
 
 /// The services bag: every outside effect a workspace (and rippled's executor) needs, made once at an
@@ -16,6 +18,10 @@ public struct RippleServices: Sendable {
   /// A second cache layer, written instead of the shared one and read before it (`ManifestCache.overlay`):
   /// rippled's runs of branches that may not change what other branches read. Nil: one layer.
   public var manifestCacheOverlay: String?
+  /// Opens the store pass records are kept in (`test.resultCache.store`) with the run's environment (its
+  /// credentials); a throw turns pass records off for the run, with a warning. Nil: this executable keeps
+  /// no pass records.
+  public var makeResultStore: (@Sendable (ResultCacheConfig, [String: String]) throws -> ResultStoreClient)?
   /// Told (evaluated, total) while manifests are evaluated (`GraphLoader.progress`).
   public var evaluationProgress: (@Sendable (Int, Int) -> Void)?
 

@@ -106,6 +106,8 @@ public struct TestRequest: Sendable {
   public var failOnFlaky = false
   /// See `TestRunOptions.runFolderName` (rippled's runs; nil for `ripple test`).
   public var runFolderName: String?
+  /// Pass records: read, skip and write (`--no-cache-results`, `--rerun-cached`).
+  public var resultCache = ResultCacheUse()
 
   public init(
     scope: Scope, shard: Shard? = nil, retryFailed: Int = 0, jobs: Int = 1, scratchPath: String? = nil,
@@ -147,13 +149,21 @@ public struct TestJob: Sendable {
   public var failOnFlaky = false
   /// Where each test's outcomes are kept (`ripple flaky`); nil: nowhere.
   public var outcomeStore: OutcomeStore?
+  /// Selected targets taken out of `selection` for a trusted pass record at their key.
+  public var cached: [CachedTarget] = []
+  /// The keys of what runs and where records go; nil when pass records are off.
+  public var passRecording: PassRecording?
+  /// The shard whose part `selection` already is (pass records are looked up after the split).
+  public var appliedShard: Shard?
 
   /// The packages, targets and exact commands, as `--dry-run` prints them.
   public var commands: TestPlan { TestRunner.plan(selection, options: options, history: history) }
 
   /// `--dry-run` for people: each command with the variables of its run, then what cannot run here.
   public var renderedPlan: String {
-    commands.rendered + notRunHere.map { $0.sentence + "\n" }.joined()
+    let now = Date()
+    return commands.rendered + notRunHere.map { $0.sentence + "\n" }.joined()
+      + cached.map { "cached: \($0.package):\($0.name) \($0.sentence(now: now))\n" }.joined()
   }
 
   /// `ripple test --dry-run --format json`: one entry per run and package, and what cannot run here.
@@ -166,9 +176,17 @@ public struct TestJob: Sendable {
       var runAll: Bool
       var commands: [String]
     }
+    struct Key: Encodable {
+      var package: String
+      var target: String
+      var run: String?
+      var key: String
+    }
     struct Document: Encodable {
       var runs: [Run]
       var notRunHere: [NotRunTarget]
+      var keys: [Key]
+      var cached: [CachedTarget]
     }
     let defaultName = TestConfig.name(of: [:])
     let runs = commands.packages.map { step in
@@ -179,7 +197,12 @@ public struct TestJob: Sendable {
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    let data = (try? encoder.encode(Document(runs: runs, notRunHere: notRunHere))) ?? Data()
+    let keys = (passRecording?.keys ?? []).map {
+      Key(package: $0.package, target: $0.target, run: $0.run, key: $0.key.hex)
+    }
+    encoder.dateEncodingStrategy = .iso8601
+    let document = Document(runs: runs, notRunHere: notRunHere, keys: keys, cached: cached)
+    let data = (try? encoder.encode(document)) ?? Data()
     return String(decoding: data, as: UTF8.self)
   }
 }
@@ -195,7 +218,8 @@ extension Workspace {
     switch request.scope {
     case .everything:
       let loaded = try await self.graph()
-      selection = TestSelectionBuilder.everything(in: loaded, byTarget: request.shard != nil)
+      // Targets by name when sharding or keeping pass records: each is then split or keyed on its own.
+      selection = TestSelectionBuilder.everything(in: loaded, byTarget: request.shard != nil || usesPassRecords(request))
       graph = loaded
     case .affected(let affectedRequest):
       let outcome = try await self.affected(affectedRequest)
@@ -230,6 +254,7 @@ extension Workspace {
       notRunHere: runs.notRunHere + (xcode?.notRunHere ?? []),
       requireAll: request.requireAll, requirements: configuration.test.requires)
     job.contain(request, entries: configuration.test.quarantine, today: OutcomeHistory.day(Date()))
+    await applyPassRecords(to: &job, request: request, graph: affected?.headGraph ?? graph)
     return job
   }
 
@@ -250,7 +275,18 @@ extension Workspace {
       onEvent(.packageFinished(Quarantine.apply(rules, to: package, today: today)))
     }
     if let temporary = services.environment["TMPDIR"], temporary.hasPrefix("/") { runner.temporaryRoot = temporary }
-    var result = try await runner.run(plan.selection, options: plan.options, history: plan.history)
+    var result: TestRunResult
+    if plan.selection.isEmpty && !plan.cached.isEmpty {
+      // Every selected target passed before at this content: nothing is built.
+      result = TestRunResult(packages: [], shard: plan.appliedShard)
+    } else {
+      result = try await runner.run(plan.selection, options: plan.options, history: plan.history)
+    }
+    if let shard = plan.appliedShard { result.shard = shard }
+    result.cached = plan.cached
+    if let recording = plan.passRecording {
+      result.warnings += await writePassRecords(recording, result: result, job: plan)
+    }
     result.notRunHere = plan.notRunHere
     result.requireAll = plan.requireAll
     result = plan.finish(result, at: Date())

@@ -13,14 +13,15 @@ import Foundation
 /// message is shown by all of them. A package that failed to build is a suite named `<package> (build)` with
 /// one `<error>` test case. Pure.
 public enum JUnitRenderer {
-  public static func render(_ result: TestRunResult) -> String {
+  public static func render(_ result: TestRunResult, now: Date = Date()) -> String {
     let totals = result.totals
     let errors = result.packages.filter { $0.status == .buildFailed || $0.status == .error || $0.status == .noTestsRan }
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     out +=
-      "<testsuites name=\"ripple\" tests=\"\(totals.tests + errors.count + result.notRunHere.count)\""
+      "<testsuites name=\"ripple\" tests=\"\(totals.tests + errors.count + result.notRunHere.count + result.cached.count)\""
       + " failures=\"\(totals.failed)\" errors=\"\(errors.count)\""
-      + " skipped=\"\(totals.skipped + totals.quarantined + result.notRunHere.count)\" time=\"\(time(result.duration))\">\n"
+      + " skipped=\"\(totals.skipped + totals.quarantined + result.notRunHere.count + result.cached.count)\""
+      + " time=\"\(time(result.duration))\">\n"
     if result.nothingAffected { out += "  <!-- no test target is affected: nothing was built or run -->\n" }
     if result.cancelled { out += "  <!-- the run was interrupted: results are partial -->\n" }
     for package in result.packages {
@@ -48,6 +49,14 @@ public enum JUnitRenderer {
         + " failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0\">\n"
         + "    <testcase classname=\"\(escape(target.name))\" name=\"(not run on \(escape(target.platform)))\" time=\"0\">\n"
         + "      <skipped message=\"\(escape(target.sentence))\"/>\n    </testcase>\n  </testsuite>\n"
+    }
+    // A target skipped for a trusted pass record: a skipped case saying where it passed, no time of its own.
+    for target in result.cached {
+      out +=
+        "  <testsuite name=\"\(escape(target.name))\" package=\"\(escape(target.package))\" tests=\"1\""
+        + " failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0\">\n"
+        + "    <testcase classname=\"\(escape(target.name))\" name=\"(cached pass)\" time=\"0\">\n"
+        + "      <skipped message=\"cached pass: \(escape(target.sentence(now: now)))\"/>\n    </testcase>\n  </testsuite>\n"
     }
     return out + "</testsuites>\n"
   }

@@ -3,9 +3,14 @@ import Foundation
 /// The end-of-run text for people: a table per test target, then failures with file:line, then flaky
 /// tests (with their first failure), quarantined failures and build failures. Pure.
 public enum SummaryRenderer {
-  public static func render(_ result: TestRunResult) -> String {
+  public static func render(_ result: TestRunResult, now: Date = Date()) -> String {
     let notRunHere = result.notRunHere.map { $0.sentence + "\n" }.joined()
-    if result.nothingAffected {
+    let cached = result.cached.map { "cached: \(label($0)) \($0.sentence(now: now))\n" }.joined()
+    if result.nothingAffected || (result.packages.isEmpty && !cached.isEmpty) {
+      if !cached.isEmpty {
+        return cached + "\nEvery selected test target passed before at this content: nothing was built or run.\n"
+          + notRunHere
+      }
       if !notRunHere.isEmpty { return "Nothing this host can run was selected.\n" + notRunHere }
       return "No test target is affected: nothing was built or run.\n"
     }
@@ -69,14 +74,23 @@ public enum SummaryRenderer {
         + "the filter \(package.filter ?? "(none)") matched nothing.\n"
     }
     if !notRunHere.isEmpty { out += "\n" + notRunHere }
+    if !cached.isEmpty { out += "\n" + cached }
     let totals = result.totals
     out += "\n\(totals.tests) tests, \(totals.passed) passed, \(totals.failed) failed, \(totals.skipped) skipped"
     if totals.flaky > 0 { out += ", \(totals.flaky) flaky" }
     if totals.quarantined > 0 { out += ", \(totals.quarantined) quarantined" }
+    if !result.cached.isEmpty {
+      out += "; \(result.cached.count) target\(result.cached.count == 1 ? "" : "s") cached"
+    }
     out += " in \(format(result.duration))"
     if let shard = result.shard { out += " (shard \(shard))" }
     if result.cancelled { out += " — interrupted, results are partial" }
     return out + "\n"
+  }
+
+  /// `Target`, `Target (pkg/dir)`, with its run when it has one.
+  static func label(_ target: CachedTarget) -> String {
+    target.name + (target.package == "." ? "" : " (\(target.package))") + (target.run.map { " [\($0)]" } ?? "")
   }
 
   static func indent(_ failure: TestFailure) -> String {

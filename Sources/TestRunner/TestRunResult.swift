@@ -18,7 +18,8 @@ import Foundation
 /// nothing), error (swift could not run), cancelled. A flaky test failed first and passed on a retry: its
 /// status is passed, `flaky` is true, and `failures` keeps what its first failing attempt reported. A
 /// quarantined test (`test.quarantine`) failed every attempt but is contained: status `quarantined`,
-/// `quarantine` the entry's reason, `failures` as for a failure; it does not fail its package.
+/// `quarantine` the entry's reason, `failures` as for a failure; it does not fail its package. `cached`
+/// lists the selected targets skipped for a trusted pass record (`CachedTarget`), outside `totals`.
 public struct TestRunResult: Sendable, Codable, Hashable {
   public var schemaVersion: Int = 1
   public var packages: [PackageResult]
@@ -35,6 +36,10 @@ public struct TestRunResult: Sendable, Codable, Hashable {
   public var requireAll = false
   /// `--fail-on-flaky`: a test that passed only on a retry fails the run (unless `test.quarantine` covers it).
   public var failOnFlaky = false
+  /// Selected targets not run: a trusted pass record exists at their content key.
+  public var cached: [CachedTarget] = []
+  /// What went wrong around the tests without failing them (a result store that could not be written).
+  public var warnings: [String] = []
 
   public init(
     packages: [PackageResult], shard: Shard? = nil, nothingAffected: Bool = false, cancelled: Bool = false,
@@ -74,7 +79,8 @@ public struct TestRunResult: Sendable, Codable, Hashable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case schemaVersion, succeeded, cancelled, nothingAffected, shard, duration, totals, packages, notRunHere
+    case schemaVersion, succeeded, cancelled, nothingAffected, shard, duration, totals, packages, notRunHere, cached,
+      warnings
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -88,6 +94,8 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     try c.encode(totals, forKey: .totals)
     try c.encode(packages, forKey: .packages)
     try c.encode(notRunHere, forKey: .notRunHere)
+    try c.encode(cached, forKey: .cached)
+    try c.encode(warnings, forKey: .warnings)
   }
 
   public init(from decoder: any Decoder) throws {
@@ -99,6 +107,8 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     duration = try c.decode(Double.self, forKey: .duration)
     packages = try c.decode([PackageResult].self, forKey: .packages)
     notRunHere = try c.decodeIfPresent([NotRunTarget].self, forKey: .notRunHere) ?? []
+    cached = try c.decodeIfPresent([CachedTarget].self, forKey: .cached) ?? []
+    warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []
   }
 
   /// The `--report-json` text.

@@ -1,0 +1,99 @@
+import Crypto
+import Foundation
+
+/// Which records a run believes (docs/DESIGN.md, "Pass records"), designed against cache poisoning
+/// (CVE-2025-36852, "CREEP"): anyone who can write to the store, a pull request's job included, may put
+/// any bytes at any key, so nothing about a record is believed because of where it was found.
+///
+/// - A record signed by one of the listed public keys is believed by every run: only trusted writers
+///   (rippled's protected-branch runs, a CI job on a protected ref) hold the private key.
+/// - A run of a protected branch believes nothing else.
+/// - A run of another branch also believes unsigned records written by runs of its own branch: whoever
+///   can forge those could already push to that branch.
+/// - Whatever fails to parse, is another format or version, names another key or target, was written
+///   more than `allowedClockSkew` in the future, or carries a signature that does not verify with a listed
+///   key, is ignored with a reason (a warning for the user), never believed.
+public struct TrustPolicy: Sendable {
+  public var trustedKeys: [(name: String, key: Curve25519.Signing.PublicKey)]
+  public var branch: String
+  public var branchIsProtected: Bool
+  public var now: Date
+  public static let allowedClockSkew: TimeInterval = 300
+
+  public init(
+    trustedKeys: [(name: String, key: Curve25519.Signing.PublicKey)], branch: String, branchIsProtected: Bool,
+    now: Date
+  ) {
+    self.trustedKeys = trustedKeys
+    self.branch = branch
+    self.branchIsProtected = branchIsProtected
+    self.now = now
+  }
+
+  public enum Verdict: Sendable, Equatable {
+    /// `signer`: the listed key's name; nil for an unsigned record of the run's own branch.
+    case trusted(PassRecord, signer: String?)
+    case ignored(reason: String)
+  }
+
+  /// What to make of `data`, found at `key` for `unit` (`package:Target`).
+  public func judge(_ data: Data, key: RecordKey, unit: String) -> Verdict {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    guard let envelope = try? decoder.decode(RecordEnvelope.self, from: data),
+      envelope.format == RecordEnvelope.formatName
+    else { return .ignored(reason: "not a pass record") }
+    guard envelope.version == RecordEnvelope.currentVersion else {
+      return .ignored(
+        reason: "pass record format version \(envelope.version), this Ripple reads \(RecordEnvelope.currentVersion)")
+    }
+    guard let bytes = Data(base64Encoded: envelope.record),
+      let record = try? decoder.decode(PassRecord.self, from: bytes)
+    else { return .ignored(reason: "a pass record that does not parse") }
+    guard record.version == PassRecord.currentVersion else {
+      return .ignored(reason: "pass record version \(record.version), this Ripple reads \(PassRecord.currentVersion)")
+    }
+    guard record.key == key else {
+      return .ignored(reason: "a pass record for another key (\(record.key.hex.prefix(12)))")
+    }
+    guard record.unit == unit else { return .ignored(reason: "a pass record for another target (\(record.unit))") }
+    guard record.time.timeIntervalSince(now) <= Self.allowedClockSkew else {
+      return .ignored(
+        reason: "a pass record written in the future (\(ISO8601DateFormatter().string(from: record.time)))")
+    }
+    if let signature = envelope.signature {
+      guard
+        let trusted = trustedKeys.first(where: { $0.key.rawRepresentation.base64EncodedString() == signature.publicKey }
+        )
+      else { return .ignored(reason: "a pass record signed by a key not in test.resultCache.publicKeys") }
+      guard let raw = Data(base64Encoded: signature.ed25519), trusted.key.isValidSignature(raw, for: bytes) else {
+        return .ignored(reason: "a pass record whose signature does not verify (key \(trusted.name))")
+      }
+      return .trusted(record, signer: trusted.name)
+    }
+    guard !branchIsProtected else {
+      return .ignored(reason: "an unsigned pass record (\(branch) is protected: only signed records count)")
+    }
+    guard record.branch == branch else {
+      return .ignored(reason: "an unsigned pass record of another branch (\(record.branch))")
+    }
+    return .trusted(record, signer: nil)
+  }
+}
+
+/// `protectedBranches` globs: `*` matches within a path segment, `**` across them.
+public enum BranchPattern {
+  public static func matches(_ branch: String, _ patterns: [String]) -> Bool {
+    patterns.contains { matches(branch, pattern: $0) }
+  }
+
+  static func matches(_ branch: String, pattern: String) -> Bool {
+    let expression =
+      "^"
+      + NSRegularExpression.escapedPattern(for: pattern)
+      .replacingOccurrences(of: "\\*\\*", with: "\u{1}")
+      .replacingOccurrences(of: "\\*", with: "[^/]*")
+      .replacingOccurrences(of: "\u{1}", with: ".*") + "$"
+    return branch.range(of: expression, options: .regularExpression) != nil
+  }
+}

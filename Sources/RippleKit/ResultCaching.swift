@@ -1,0 +1,274 @@
+import Affected
+import Crypto
+import Foundation
+import Git
+import PackageModel
+import PassRecords
+import ResultStore
+import RippleConfig
+import RippleCore
+import TestRunner
+
+/// How `ripple test` (or a rippled run) uses pass records: `--no-cache-results`, `--rerun-cached`, and
+/// what the records it writes say about the run.
+public struct ResultCacheUse: Sendable {
+  /// False: neither read nor write records (`--no-cache-results`; `test.resultCache: off` also).
+  public var enabled = true
+  /// Run targets that have a trusted record anyway, and write records again (`--rerun-cached`).
+  public var rerunCached = false
+  /// What wrote the records, for people (`rippled run 42`); nil: the CI job's URL, else `ripple test on HOST`.
+  public var runLabel: String?
+  /// The branch the run belongs to; nil: `RIPPLE_BRANCH`, the CI's branch variable, else git's HEAD.
+  public var branch: String?
+
+  /// `RIPPLE_NO_CACHE_RESULTS=1`: `--no-cache-results` for every command of a job or a test suite (as
+  /// `NX_SKIP_NX_CACHE` and `TURBO_FORCE` do).
+  public static func disabled(by environment: [String: String]) -> Bool {
+    guard let value = environment["RIPPLE_NO_CACHE_RESULTS"] else { return false }
+    return !["", "0", "false", "no"].contains(value.lowercased())
+  }
+
+  public init(enabled: Bool = true, rerunCached: Bool = false, runLabel: String? = nil, branch: String? = nil) {
+    self.enabled = enabled
+    self.rerunCached = rerunCached
+    self.runLabel = runLabel
+    self.branch = branch
+  }
+}
+
+/// One selected test target in one test run: what a key and a record are for.
+public struct KeyedUnit: Sendable, Hashable {
+  public var package: String
+  public var target: String
+  public var run: String?
+  public var inputs: KeyInputs
+  public var key: RecordKey { inputs.key }
+
+  public var unit: String { "\(package):\(target)" }
+}
+
+/// The pass-record side of a planned run: the store, the trust rules, the keys of what will run, and how
+/// records it writes are signed.
+public struct PassRecording: Sendable {
+  public var store: ResultStoreClient
+  public var keys: [KeyedUnit]
+  public var branch: String
+  public var commit: String
+  public var runLabel: String
+  public var writer: String
+  public var signingKey: Curve25519.Signing.PrivateKey?
+  /// `--filter`-like arguments after `--`: the run proves only part of each target, so no record is written.
+  public var userFiltered: Bool
+}
+
+/// The branch a run belongs to: an explicit one, `RIPPLE_BRANCH`, the CI's variable (a pull request's
+/// source branch first), else the branch HEAD is on; `(detached)` when nothing says.
+enum RunBranch {
+  static let variables = [
+    "RIPPLE_BRANCH", "GITHUB_HEAD_REF", "GITHUB_REF_NAME", "CI_COMMIT_REF_NAME", "BUILDKITE_BRANCH",
+  ]
+
+  static func resolve(explicit: String?, environment: [String: String], repository: GitRepository) -> String {
+    if let explicit, !explicit.isEmpty { return explicit }
+    for name in variables { if let value = environment[name], !value.isEmpty { return value } }
+    return (try? repository.currentBranch()) ?? "(detached)"
+  }
+
+  /// The CI job's page when the environment names one.
+  static func jobURL(_ environment: [String: String]) -> String? {
+    if let url = environment["BUILDKITE_BUILD_URL"], !url.isEmpty { return url }
+    if let url = environment["CI_JOB_URL"], !url.isEmpty { return url }
+    if let server = environment["GITHUB_SERVER_URL"], let repository = environment["GITHUB_REPOSITORY"],
+      let run = environment["GITHUB_RUN_ID"]
+    {
+      return "\(server)/\(repository)/actions/runs/\(run)"
+    }
+    return nil
+  }
+}
+
+extension Workspace {
+  /// Whether this run reads and writes pass records at all.
+  func usesPassRecords(_ request: TestRequest) -> Bool {
+    request.resultCache.enabled && configuration.test.resultCache.enabled && services.makeResultStore != nil
+      && !ResultCacheUse.disabled(by: services.environment)
+  }
+
+  /// Looks up each target the plan would run (this shard's part, when sharding) in the result store, takes
+  /// out those with a trusted record, and keeps what is needed to write records after the run. A store that
+  /// is down or answers garbage is a warning, and the tests run.
+  func applyPassRecords(to job: inout TestJob, request: TestRequest, graph: PackageGraph?) async {
+    let settings = configuration.test.resultCache
+    guard usesPassRecords(request), let graph, let makeStore = services.makeResultStore else { return }
+    let store: ResultStoreClient
+    do {
+      store = try makeStore(settings, services.environment)
+    } catch {
+      job.warnings.append("pass records are off for this run: \(error)")
+      return
+    }
+    let effective = TestRunner.effectiveSelection(job.selection, options: job.options, history: job.history)
+    let keys: [KeyedUnit]
+    do {
+      keys = try await keyedUnits(
+        effective, graph: graph, extraArguments: request.extraArguments, warnings: &job.warnings)
+    } catch {
+      job.warnings.append("pass records are off for this run: the content keys could not be computed: \(error)")
+      return
+    }
+    let environment = services.environment
+    let branch = RunBranch.resolve(
+      explicit: request.resultCache.branch, environment: environment, repository: repository)
+    let isProtected = BranchPattern.matches(branch, settings.protectedBranches)
+    var trusted: [(name: String, key: Curve25519.Signing.PublicKey)] = []
+    for entry in settings.publicKeys {
+      if let key = SigningKeys.publicKey(base64: entry.base64) { trusted.append((entry.name, key)) }
+    }
+    var signingKey: Curve25519.Signing.PrivateKey?
+    if let text = environment[settings.signingKeyVariable], !text.isEmpty {
+      if let key = SigningKeys.privateKey(base64: text) {
+        // Only a protected branch's run signs: a signature is what lets every branch skip a test.
+        if isProtected { signingKey = key }
+      } else {
+        job.warnings.append(
+          "\(settings.signingKeyVariable) is not a base64 Ed25519 private key: records are not signed")
+      }
+    }
+    let signer = signingKey.flatMap { key in
+      trusted.first { $0.key.rawRepresentation == key.publicKey.rawRepresentation }?.name
+    }
+    let host = ProcessInfo.processInfo.hostName
+    job.passRecording = PassRecording(
+      store: store, keys: keys, branch: branch, commit: (try? repository.headCommit().hex) ?? "",
+      runLabel: request.resultCache.runLabel ?? RunBranch.jobURL(environment) ?? "ripple test on \(host)",
+      writer: signer ?? "\(environment["USER"] ?? "unknown")@\(host)", signingKey: signingKey,
+      userFiltered: request.extraArguments.contains { $0 == "--filter" || $0 == "--skip" || $0.hasPrefix("--filter=") })
+    guard !request.resultCache.rerunCached else { return }
+
+    let policy = TrustPolicy(trustedKeys: trusted, branch: branch, branchIsProtected: isProtected, now: Date())
+    var cached: [KeyedUnit: CachedTarget] = [:]
+    var storeDown = false
+    for unit in keys where !storeDown {
+      do {
+        guard let data = try await store.load(unit.key) else { continue }
+        switch policy.judge(data, key: unit.key, unit: unit.unit) {
+        case .trusted(let record, let signer):
+          cached[unit] = CachedTarget(
+            package: unit.package, name: unit.target, run: unit.run, key: unit.key.hex, commit: record.commit,
+            branch: record.branch, passedIn: record.run, time: record.time, signer: signer,
+            tests: record.tests.count, duration: record.duration)
+        case .ignored(let reason):
+          job.warnings.append("\(unit.unit): ignored \(reason) at \(unit.key.hex.prefix(12)) in \(store.name)")
+        }
+      } catch {
+        storeDown = true
+        job.warnings.append("the result store could not be read (\(error)); the selected tests run")
+      }
+    }
+    guard !cached.isEmpty else { return }
+    job.cached = keys.compactMap { cached[$0] }
+    var remaining = effective
+    for index in remaining.packages.indices {
+      let package = remaining.packages[index]
+      remaining.packages[index].testTargets = package.testTargets.filter { name in
+        !cached.keys.contains { $0.package == package.path && $0.target == name && $0.run == package.run?.name }
+      }
+    }
+    remaining.packages.removeAll { !$0.hasWork }
+    // The shard's part is fixed above, before anything was taken out: runners of one sharded job that see
+    // different records must still split the same selection the same way.
+    job.appliedShard = job.options.shard
+    job.options.shard = nil
+    job.selection = remaining
+  }
+
+  /// The key of every target `selection` runs whole (a `runAll` package has no targets named: not keyed).
+  func keyedUnits(
+    _ selection: TestSelection, graph: PackageGraph, extraArguments: [String], warnings: inout [String]
+  ) async throws -> [KeyedUnit] {
+    let settings = configuration.test.resultCache
+    var common = KeyInputs()
+    common.add("toolchain", "swift --version", try await services.graphLoader.toolchainVersion())
+    common.add("flags", "arguments", extraArguments.joined(separator: "\u{1F}"))
+    for name in settings.keyEnvironment {
+      if let value = services.environment[name] {
+        common.add("environment", name, value)
+      } else {
+        common.add("environment", name, "(unset)")
+        warnings.append("test.resultCache.keyEnvironment names \(name), which is not set: keyed as unset")
+      }
+    }
+    let context = ContentKeys.Context(
+      files: try repository.workingTreeFileIDs(), selection: configuration.selection, assets: configuration.assets,
+      configPath: configuration.sourcePath.map { RepoPath.relative($0, to: root) }, common: common)
+    var units: [KeyedUnit] = []
+    for package in selection.packages where !package.runAll {
+      let whole = package.testTargets.filter { package.suites[$0] == nil }
+      let refs = whole.map { TargetRef(package: package.path, name: $0) }
+      var runInputs = KeyInputs()
+      runInputs.add("run", "name", package.run?.name ?? TestConfig.name(of: [:]))
+      for (name, value) in (package.run?.environment ?? [:]) {
+        runInputs.add("run", "env " + name, value ?? "(removed)")
+      }
+      runInputs.add("run", "platform", Platform.host.rawValue)
+      let inputs = ContentKeys.inputs(for: refs, in: graph, context: context)
+      for ref in refs {
+        guard var unitInputs = inputs[ref] else { continue }
+        unitInputs.add(contentsOf: runInputs)
+        units.append(KeyedUnit(package: ref.package, target: ref.name, run: package.run?.name, inputs: unitInputs))
+      }
+    }
+    return units
+  }
+
+  /// Writes a record for each keyed target that passed fully in `result`; failures are warnings.
+  func writePassRecords(_ recording: PassRecording, result: TestRunResult, job: TestJob) async -> [String] {
+    guard !recording.userFiltered, !result.cancelled else { return [] }
+    var warnings: [String] = []
+    let now = Date()
+    for package in result.packages {
+      let planned = job.selection.packages.first { $0.path == package.path && $0.run?.name == package.run }
+      for target in package.targets {
+        guard
+          let unit = recording.keys.first(where: {
+            $0.package == package.path && $0.target == target.name && $0.run == package.run
+          }),
+          PassEligibility.isFullPass(
+            target, in: package, splitBySuites: planned?.suites[target.name] != nil, userFiltered: false)
+        else { continue }
+        var tests: [String: Double] = [:]
+        for test in target.tests { tests[test.qualifiedName] = test.duration }
+        let record = PassRecord(
+          key: unit.key, package: package.path, target: target.name, commit: recording.commit,
+          branch: recording.branch, run: recording.runLabel, writer: recording.writer, time: now,
+          duration: target.duration, tests: tests)
+        do {
+          let data = try RecordEnvelope.seal(record, signingKey: recording.signingKey)
+          try await recording.store.save(unit.key, data)
+        } catch {
+          warnings.append("the pass record of \(unit.unit) could not be written to \(recording.store.name): \(error)")
+          break
+        }
+      }
+    }
+    return warnings
+  }
+}
+
+extension TestJob {
+  /// `ripple test --explain-key TARGET`: the key of each run of that selected target and every input line
+  /// that went into it. `TARGET` is `package:Name` or a name unique among the keyed targets.
+  public func explainKey(_ target: String) throws -> String {
+    guard let recording = passRecording else { throw RippleKitError.passRecordsOff }
+    let matches = recording.keys.filter { $0.unit == target || ($0.target == target && !target.contains(":")) }
+    guard !matches.isEmpty else {
+      throw RippleKitError.keyTargetNotSelected(target, known: Set(recording.keys.map(\.unit)).sorted())
+    }
+    let packages = Set(matches.map(\.package))
+    if packages.count > 1 { throw RippleKitError.ambiguousTarget(target, candidates: matches.map(\.unit).sorted()) }
+    return matches.map { unit in
+      "\(unit.unit)\(unit.run.map { " [\($0)]" } ?? ""): key \(unit.key.hex)\n"
+        + unit.inputs.entries.map { "  \($0.kind)  \($0.name)  \($0.value)\n" }.joined()
+    }.joined(separator: "\n")
+  }
+}
