@@ -18,7 +18,7 @@ public struct RippleCommand: AsyncParsableCommand {
     version: BuildInfo.version,
     subcommands: [
       AffectedCommand.self, TestCommand.self, BootstrapCommand.self, ChangesCommand.self, GraphCommand.self,
-      DoctorCommand.self, CacheCommand.self, FlakyCommand.self, InitCommand.self,
+      DoctorCommand.self, CacheCommand.self, FlakyCommand.self, InitCommand.self, ResultsCommand.self,
     ]
   )
   public init() {}
