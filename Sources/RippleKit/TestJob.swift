@@ -219,7 +219,8 @@ extension Workspace {
     case .everything:
       let loaded = try await self.graph()
       // Targets by name when sharding or keeping pass records: each is then split or keyed on its own.
-      selection = TestSelectionBuilder.everything(in: loaded, byTarget: request.shard != nil || usesPassRecords(request))
+      let byTarget = request.shard != nil || usesPassRecords(request)
+      selection = TestSelectionBuilder.everything(in: loaded, byTarget: byTarget)
       graph = loaded
     case .affected(let affectedRequest):
       let outcome = try await self.affected(affectedRequest)
