@@ -198,7 +198,7 @@ import Testing
       ["/bin/bash", "-c", command + " --dry-run --format json"], in: repo.root,
       environment: [
         "PATH": binDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
-        "RIPPLE_CACHE_DIR": RippleBinary.cacheDirectory, "NO_COLOR": "1",
+        "RIPPLE_CACHE_DIR": RippleBinary.cacheDirectory, "NO_COLOR": "1", "RIPPLE_NO_CACHE_RESULTS": "1",
       ], check: false)
     #expect(job.status == 0, "\(job.standardError)")
     #expect(

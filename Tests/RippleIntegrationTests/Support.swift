@@ -36,7 +36,9 @@ enum RippleBinary {
     return FileManager.default.currentDirectoryPath + "/.build/debug/ripple"
   }()
 
-  /// A manifest cache shared by the tests of one run, so each manifest is evaluated once.
+  /// A manifest cache shared by the tests of one run, so each manifest is evaluated once. Pass records are off
+  /// (`RIPPLE_NO_CACHE_RESULTS`): fixtures of identical content would otherwise skip each other's tests;
+  /// PassRecordTests turns them on with a cache of its own.
   static let cacheDirectory = RunFolder.path(prefix: "ripple-it-cache")
 
   static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws
@@ -44,7 +46,8 @@ enum RippleBinary {
   {
     try RippleIntegrationTests.run(
       [path] + arguments, in: directory,
-      environment: ["RIPPLE_CACHE_DIR": cacheDirectory, "NO_COLOR": "1"].merging(environment) { $1 }, check: false)
+      environment: ["RIPPLE_CACHE_DIR": cacheDirectory, "NO_COLOR": "1", "RIPPLE_NO_CACHE_RESULTS": "1"]
+        .merging(environment) { $1 }, check: false)
   }
 
   /// `ripple test ARGUMENTS -- <the shared module cache>`, for runs that build fixtures with the real toolchain:

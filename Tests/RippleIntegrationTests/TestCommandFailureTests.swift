@@ -46,7 +46,7 @@ import Testing
     process.arguments = ["test"] + RippleBinary.testArguments(["--report-json", report])
     process.currentDirectoryURL = URL(fileURLWithPath: repo.root)
     process.environment = ProcessInfo.processInfo.environment.merging(
-      ["RIPPLE_CACHE_DIR": RippleBinary.cacheDirectory, "NO_COLOR": "1"]) { $1 }
+      ["RIPPLE_CACHE_DIR": RippleBinary.cacheDirectory, "NO_COLOR": "1", "RIPPLE_NO_CACHE_RESULTS": "1"]) { $1 }
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
