@@ -34,6 +34,11 @@ Sections (each issue extends this file with its own):
             shards run (`ripple test --targets`, the jobs' ids, one build folder for all) and their JUnit
             files checked: every test of the whole run ran exactly once. RIPPLE_BENCH_SHARDS_DIR keeps the
             copy and its build between runs (the build takes minutes).
+  records   pass records (issue 40) for a scripted team on a generated repository of 20 packages (Core and
+            19 packages using it): a PR of 4 pushes, each CI job on a fresh runner (a new clone, build
+            folder and local cache; the team's store a folder beside them), then a re-run of the last push
+            and the merge job on main (signed, as a protected branch): test-target runs and wall-clock with
+            records vs diff-only (`--no-cache-results`), the same jobs in the same run.
 Prints a table per section and a PASS/FAIL line per target; exits 1 when a target is missed.
 """
 import json
@@ -1060,7 +1065,120 @@ def TargetIDList_join(ids):
     return ",".join(i.replace("\\", "\\\\").replace(",", "\\,") for i in ids)
 
 
-SECTIONS = ["changes", "affected", "scale", "xcode", "test", "bootstrap", "daemon", "install", "shards", "outcomes"]
+RECORDS_PACKAGES = 20
+
+
+def records_repo(root):
+    """Core and 19 packages using it, each a library with 3 files and a test target of 3 tests."""
+    def write(path, text):
+        full = os.path.join(root, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "w") as f:
+            f.write(text)
+    for i in range(RECORDS_PACKAGES):
+        name = "Core" if i == 0 else f"P{i:02d}"
+        deps = "" if i == 0 else '.package(path: "../Core")'
+        lib_deps = "" if i == 0 else '.product(name: "Core", package: "Core")'
+        write(f"Packages/{name}/Package.swift", f"""// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "{name}",
+  products: [.library(name: "{name}", targets: ["{name}"])],
+  dependencies: [{deps}],
+  targets: [
+    .target(name: "{name}", dependencies: [{lib_deps}]),
+    .testTarget(name: "{name}Tests", dependencies: ["{name}"]),
+  ]
+)
+""")
+        for f in range(3):
+            write(f"Packages/{name}/Sources/{name}/File{f}.swift",
+                  f"public func {name.lower()}Value{f}() -> Int {{ {f + i} }}\n")
+        tests = "".join(f"  func testValue{f}() {{ XCTAssertEqual({name.lower()}Value{f}(), {f + i}) }}\n" for f in range(3))
+        write(f"Packages/{name}/Tests/{name}Tests/{name}Tests.swift",
+              f"import XCTest\nimport {name}\n\nfinal class {name}Tests: XCTestCase {{\n{tests}}}\n")
+    write(".gitignore", ".build/\n")
+
+
+def bench_records(ripple, work):
+    print("\n## records: a PR's CI jobs on fresh runners with a shared store of pass records vs diff-only "
+          f"({RECORDS_PACKAGES} packages)")
+    origin = os.path.join(work, "records-origin")
+    os.makedirs(origin)
+    git(origin, "init", "-q", "-b", "main")
+    records_repo(origin)
+    store = os.path.join(work, "records-store")
+    keys = subprocess.run([ripple, "results", "keygen", "--name", "ci-main"], capture_output=True, text=True,
+                          check=True).stdout
+    secret = next(line.split("=", 1)[1] for line in keys.splitlines() if line.startswith("RIPPLE_RESULT_SIGNING_KEY="))
+    public = next(line.split("key:", 1)[1].strip() for line in keys.splitlines() if line.strip().startswith("key:"))
+    with open(os.path.join(origin, "ripple.yml"), "w") as f:
+        f.write(f"test:\n  resultCache:\n    store: {store}\n    publicKeys:\n      - name: ci-main\n"
+                f"        key: {public}\n")
+    git(origin, "add", "-A")
+    git(origin, "commit", "-q", "-m", "twenty packages")
+    base = git(origin, "rev-parse", "HEAD").strip()
+    git(origin, "checkout", "-q", "-b", "feature")
+    pushes = []
+    for label, package in [("push 1: P03 and P04", ["P03", "P04"]), ("push 2: review fix in P04", ["P04"]),
+                           ("push 3: P07", ["P07"]), ("push 4: P03 again", ["P03"])]:
+        for name in package:
+            path = os.path.join(origin, f"Packages/{name}/Sources/{name}/File1.swift")
+            with open(path, "a") as f:
+                f.write(f"// {label}\n")
+        git(origin, "commit", "-q", "-am", label)
+        pushes.append((label, git(origin, "rev-parse", "HEAD").strip()))
+    git(origin, "checkout", "-q", "main")
+    git(origin, "merge", "-q", "--no-ff", "-m", "merge feature", "feature")
+    merged = git(origin, "rev-parse", "HEAD").strip()
+    jobs = [(label, commit, "feature", base, {}) for label, commit in pushes]
+    jobs.append(("re-run of push 4", pushes[-1][1], "feature", base, {}))
+    jobs.append(("merge job on main (signed)", merged, "main", base, {"RIPPLE_RESULT_SIGNING_KEY": secret}))
+
+    def run_jobs(mode):
+        shutil.rmtree(store, ignore_errors=True)
+        rows = []
+        for number, (label, commit, branch, job_base, extra) in enumerate(jobs):
+            runner = os.path.join(work, f"records-{mode}-{number}")
+            subprocess.run(["git", "clone", "-q", origin, runner], check=True)
+            git(runner, "checkout", "-q", commit)
+            env = dict(os.environ, RIPPLE_CACHE_DIR=os.path.join(runner, ".runner-cache"), RIPPLE_BRANCH=branch,
+                       **extra)
+            env.pop("RIPPLE_NO_CACHE_RESULTS", None)
+            report = os.path.join(runner, ".build", "report.json")
+            argv = [ripple, "test", "--base", job_base, "--report-json", report]
+            if mode == "diff-only":
+                argv.append("--no-cache-results")
+            start = time.perf_counter()
+            proc = subprocess.run(argv, cwd=runner, env=env, capture_output=True, text=True)
+            elapsed = time.perf_counter() - start
+            if proc.returncode != 0:
+                sys.exit(f"bench: {' '.join(argv)} failed in {runner}:\n{proc.stdout}\n{proc.stderr}")
+            with open(report) as f:
+                document = json.load(f)
+            ran = sum(len(p.get("targets", [])) for p in document["packages"])
+            rows.append((label, ran, len(document.get("cached", [])), elapsed))
+            shutil.rmtree(runner, ignore_errors=True)
+        return rows
+
+    print("  running the 6 jobs diff-only, then with records (cold builds on every runner)…", flush=True)
+    plain = run_jobs("diff-only")
+    cached = run_jobs("records")
+    print(f"  {'job':<30}{'diff-only runs':>15}{'time':>9}{'records runs':>14}{'cached':>8}{'time':>9}")
+    for (label, ran_a, _, time_a), (_, ran_b, hits, time_b) in zip(plain, cached):
+        print(f"  {label:<30}{ran_a:>15}{time_a:>7.1f} s{ran_b:>14}{hits:>8}{time_b:>7.1f} s")
+    runs_a, runs_b = sum(r[1] for r in plain), sum(r[1] for r in cached)
+    wall_a, wall_b = sum(r[3] for r in plain), sum(r[3] for r in cached)
+    print(f"  {'total':<30}{runs_a:>15}{wall_a:>7.1f} s{runs_b:>14}{'':>8}{wall_b:>7.1f} s")
+    print(f"  test-target runs with records / diff-only: {runs_b / runs_a:.2f}; wall-clock: {wall_b / wall_a:.2f}")
+    check("pass records run fewer test targets than diff-only", runs_b < runs_a, f"{runs_b} vs {runs_a}")
+    check("pass records save wall-clock over the PR's jobs", wall_b < wall_a, f"{wall_b:.0f} s vs {wall_a:.0f} s")
+    check("the re-run of a green push builds and runs nothing", cached[4][1] == 0, f"{cached[4][1]} targets ran")
+    check("main believes none of the PR's unsigned records", cached[5][2] == 0, f"{cached[5][2]} cached")
+
+
+SECTIONS = ["changes", "affected", "scale", "xcode", "test", "bootstrap", "daemon", "install", "shards", "outcomes", "records"]
 
 
 def main():
@@ -1093,6 +1211,8 @@ def main():
             bench_shards(ripple, work)
         if "outcomes" in sections:
             bench_outcomes(ripple, work)
+        if "records" in sections:
+            bench_records(ripple, work)
     finally:
         if not os.environ.get("RIPPLE_BENCH_KEEP"):
             shutil.rmtree(work, ignore_errors=True)
