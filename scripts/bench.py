@@ -1101,6 +1101,10 @@ let package = Package(
     write(".gitignore", ".build/\n")
 
 
+def git_out(root, *args):
+    return subprocess.run(["git", "-C", root, *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
 def bench_records(ripple, work):
     print("\n## records: a PR's CI jobs on fresh runners with a shared store of pass records vs diff-only "
           f"({RECORDS_PACKAGES} packages)")
@@ -1118,7 +1122,7 @@ def bench_records(ripple, work):
                 f"        key: {public}\n")
     git(origin, "add", "-A")
     git(origin, "commit", "-q", "-m", "twenty packages")
-    base = git(origin, "rev-parse", "HEAD").strip()
+    base = git_out(origin, "rev-parse", "HEAD")
     git(origin, "checkout", "-q", "-b", "feature")
     pushes = []
     for label, package in [("push 1: P03 and P04", ["P03", "P04"]), ("push 2: review fix in P04", ["P04"]),
@@ -1128,10 +1132,10 @@ def bench_records(ripple, work):
             with open(path, "a") as f:
                 f.write(f"// {label}\n")
         git(origin, "commit", "-q", "-am", label)
-        pushes.append((label, git(origin, "rev-parse", "HEAD").strip()))
+        pushes.append((label, git_out(origin, "rev-parse", "HEAD")))
     git(origin, "checkout", "-q", "main")
     git(origin, "merge", "-q", "--no-ff", "-m", "merge feature", "feature")
-    merged = git(origin, "rev-parse", "HEAD").strip()
+    merged = git_out(origin, "rev-parse", "HEAD")
     jobs = [(label, commit, "feature", base, {}) for label, commit in pushes]
     jobs.append(("re-run of push 4", pushes[-1][1], "feature", base, {}))
     jobs.append(("merge job on main (signed)", merged, "main", base, {"RIPPLE_RESULT_SIGNING_KEY": secret}))
