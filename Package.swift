@@ -160,6 +160,8 @@ let package = Package(
       name: "DaemonHTTP",
       dependencies: [
         "DaemonSupport", "RippleCore", "RippleConfig", "RunModel", "RunStore", "ServiceMetrics", "DaemonWeb",
+        "PassRecords",
+        "ResultStore",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -180,7 +182,8 @@ let package = Package(
       dependencies: [
         "SchedulerCore", "DaemonSupport", "DaemonHTTP", "DaemonSources",
         "RippleCore", "SystemClients", "Git", "PackageModel", "RippleConfig", "TestRunner", "RippleKit",
-        "RunModel", "RunStore", "ServiceMetrics", "BuildInfo",
+        "RunModel", "RunStore", "ServiceMetrics", "BuildInfo", "PassRecords", "ResultStore",
+        .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

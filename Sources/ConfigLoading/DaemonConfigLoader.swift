@@ -44,6 +44,7 @@ public enum DaemonConfigLoader {
       case .concurrency: configuration.concurrency = try value.count(atLeast: 1)
       case .shutdownGrace: configuration.shutdownGrace = try value.duration()
       case .retention: configuration.retention = try retention(value)
+      case .records: configuration.records = try DaemonRecordsParser.parse(value)
       case .runs: (configuration.sandbox, configuration.runEnvironment, configuration.assetFolders) = try runs(value)
       case .repositories:
         sawRepositories = true
@@ -63,6 +64,7 @@ public enum DaemonConfigLoader {
   /// Top-level keys, in the order `Config/rippled.yml` documents them.
   enum TopLevelKey: String, CaseIterable {
     case http, stateDirectory, cacheDirectory, logsDirectory, concurrency, shutdownGrace, retention, runs, repositories
+    case records
   }
 
   static let httpKeys = [

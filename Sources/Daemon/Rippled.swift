@@ -79,7 +79,12 @@ public struct Rippled: Sendable {
     }
 
     childEnvironment["RIPPLE_CACHE_DIR"] = paths.rippleCache
-    let services = RippleServices(process: .live, environment: childEnvironment)
+    var services = RippleServices(process: .live, environment: childEnvironment)
+    let passRecords = try DaemonPassRecords.load(configuration.records)
+    if let passRecords {
+      let client = passRecords.client(store)
+      services.makeResultStore = { _, _ in client }
+    }
     let health = HealthBoard()
     // Per-repository counters (fetches, selection misses) start at 0, so rate() sees the first increase.
     let metrics = DaemonMetrics(repositories: configuration.repositories.map(\.name))
@@ -88,7 +93,8 @@ public struct Rippled: Sendable {
       if case .workingTree = repository.source { dirtyPaths[repository.name] = DirtyPaths() }
     }
     let executor = RunExecutor(
-      paths: paths, store: store, services: services, dirtyPaths: dirtyPaths, isolation: isolation)
+      paths: paths, store: store, services: services, dirtyPaths: dirtyPaths, isolation: isolation,
+      passRecords: passRecords)
     let activity = Locked("starting")
     for warning in CommitStatusReporter.tokenFileWarnings(configuration.repositories) { log.warning(warning) }
     let statuses = CommitStatusReporter(
@@ -151,7 +157,11 @@ public struct Rippled: Sendable {
       sessions: WebSessions(secure: configuration.http.publicURL?.lowercased().hasPrefix("https://") ?? false),
       publicURL: configuration.http.publicURL,
       hosts: HostPolicy(listenHost: configuration.http.host, publicURL: configuration.http.publicURL),
-      followers: Slots(limit: budget.followers))
+      followers: Slots(limit: budget.followers),
+      records: RecordsAccess(
+        readToken: try Self.secret(configuration.records.readTokenFile, key: "records.readTokenFile"),
+        writeToken: try Self.secret(configuration.records.writeTokenFile, key: "records.writeTokenFile"),
+        maxBytes: configuration.records.maxBytes))
 
     var logger = Logger(label: "rippled")
     logger.logLevel = .warning

@@ -27,6 +27,8 @@ struct RunExecutor: Sendable {
   var dirtyPaths: [String: DirtyPaths] = [:]
   /// The sandbox and cache layer of each run (nil: neither).
   var isolation: RunIsolation? = nil
+  /// Pass records of rippled's own runs (`records:` in rippled.yml); nil: none.
+  var passRecords: DaemonPassRecords? = nil
 
   /// Runs in its lane's private TMPDIR (the same path in every run of the lane, removed afterwards), recording
   /// the process groups of its children while they run so a restart after `kill -9` can stop them.
@@ -214,6 +216,7 @@ struct RunExecutor: Sendable {
       extraArguments: effective.testArguments)
     // The run's TMPDIR is its lane's and no other run uses it meanwhile: the same children's TMPDIR every run.
     request.runFolderName = "ripple-test"
+    request.resultCache = passRecords?.use(for: run, settings: settings) ?? ResultCacheUse(enabled: false)
     let plan = try await workspace.planTests(request)
     var analysis: RunAnalysis
     if let outcome = plan.affected {

@@ -30,13 +30,16 @@ package struct APIContext: Sendable {
   var failures = FailureThrottle()
   /// The `?follow=1` log readers open at once (`http.maxLogFollowers`).
   var followers = Slots(limit: 32)
+  /// The pass-record store's tokens and bound (`records:`); `.off`: `/api/v1/records` answers 404.
+  var records = RecordsAccess.off
 
   package init(
     store: RunStore, runs: RunControl, metrics: DaemonMetrics, status: @escaping @Sendable () async -> DaemonStatus,
     branchSources: [any RemoteSource], worktreeSources: [any WorkingTreeSource], token: [UInt8]?,
     webhookSecret: [UInt8]?, log: DaemonLog, health: HealthBoard, sessions: WebSessions = WebSessions(),
     publicURL: String? = nil, hosts: HostPolicy = HostPolicy(listenHost: "127.0.0.1", publicURL: nil),
-    failures: FailureThrottle = FailureThrottle(), followers: Slots = Slots(limit: 32)
+    failures: FailureThrottle = FailureThrottle(), followers: Slots = Slots(limit: 32),
+    records: RecordsAccess = .off
   ) {
     self.store = store
     self.runs = runs
@@ -53,6 +56,7 @@ package struct APIContext: Sendable {
     self.hosts = hosts
     self.failures = failures
     self.followers = followers
+    self.records = records
   }
 
   /// The check in front of every state change (API and pages).
@@ -92,6 +96,7 @@ package enum HTTPAPI {
     router.add(middleware: HostCheckMiddleware(policy: api.hosts))
     router.addRoutes(HealthRoutes(api: api).collection)
     router.addRoutes(RunsAPIRoutes(api: api).collection, atPath: "/api")
+    router.addRoutes(RecordsRoutes(api: api).collection, atPath: "/api/v1/records")
     router.addRoutes(WebhookRoutes(api: api).collection, atPath: "/hooks")
     router.addRoutes(DashboardRoutes(api: api).collection)
     router.addRoutes(WebControlRoutes(api: api).collection)

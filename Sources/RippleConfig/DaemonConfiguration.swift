@@ -25,6 +25,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
   /// `runs.assetFolders`: folders every repository's `file:` asset sources may read (already merged into each
   /// repository's `assetFolders`).
   public var assetFolders: [String] = []
+  /// `records:`: rippled as the team's store of pass records.
+  public var records = RecordsSettings()
 
   public init(
     http: HTTPSettings = .init(), stateDirectory: String? = nil, cacheDirectory: String? = nil,

@@ -20,6 +20,11 @@ public struct ResultCacheUse: Sendable {
   public var runLabel: String?
   /// The branch the run belongs to; nil: `RIPPLE_BRANCH`, the CI's branch variable, else git's HEAD.
   public var branch: String?
+  /// Set by rippled, whose operator decides instead of the branch's ripple.yml: the protected branches, the
+  /// signing key (base64) and keys trusted besides `test.resultCache.publicKeys`.
+  public var protectedBranches: [String]?
+  public var signingKey: String?
+  public var trustedKeys: [TrustedPublicKey] = []
 
   /// `RIPPLE_NO_CACHE_RESULTS=1`: `--no-cache-results` for every command of a job or a test suite (as
   /// `NX_SKIP_NX_CACHE` and `TURBO_FORCE` do).
@@ -119,13 +124,14 @@ extension Workspace {
     let environment = services.environment
     let branch = RunBranch.resolve(
       explicit: request.resultCache.branch, environment: environment, repository: repository)
-    let isProtected = BranchPattern.matches(branch, settings.protectedBranches)
+    let isProtected = BranchPattern.matches(
+      branch, request.resultCache.protectedBranches ?? settings.protectedBranches)
     var trusted: [(name: String, key: Curve25519.Signing.PublicKey)] = []
-    for entry in settings.publicKeys {
+    for entry in request.resultCache.trustedKeys + settings.publicKeys {
       if let key = SigningKeys.publicKey(base64: entry.base64) { trusted.append((entry.name, key)) }
     }
     var signingKey: Curve25519.Signing.PrivateKey?
-    if let text = environment[settings.signingKeyVariable], !text.isEmpty {
+    if let text = request.resultCache.signingKey ?? environment[settings.signingKeyVariable], !text.isEmpty {
       if let key = SigningKeys.privateKey(base64: text) {
         // Only a protected branch's run signs: a signature is what lets every branch skip a test.
         if isProtected { signingKey = key }

@@ -146,6 +146,20 @@ enum RunStoreSchema {
       // Which base a run compared with and why (RunPlanning.base), for the run page.
       try db.execute(sql: "ALTER TABLE analyses ADD COLUMN baseNote TEXT")
     }
+    migrator.registerMigration("v6: pass records") { db in
+      // The team's store of pass records (docs/DESIGN.md, "Pass records"): bytes by key, bounded by size, the
+      // least recently read first out. Trust is decided by readers, never here.
+      try db.execute(
+        sql: """
+          CREATE TABLE passRecords (
+            key TEXT PRIMARY KEY NOT NULL,
+            data BLOB NOT NULL,
+            size INTEGER NOT NULL,
+            usedAt REAL NOT NULL
+          ) WITHOUT ROWID;
+          CREATE INDEX passRecords_by_use ON passRecords(usedAt);
+          """)
+    }
     return migrator
   }
 }

@@ -31,7 +31,7 @@ package final class RouterFixture: Sendable {
   package func application(
     token: [UInt8]?? = nil, webhookSecret: [UInt8]? = nil, runs: RunControl? = nil,
     sessions: WebSessions = WebSessions(), publicURL: String? = nil, failures: FailureThrottle = FailureThrottle(),
-    followers: Slots = Slots(limit: 32)
+    followers: Slots = Slots(limit: 32), records: RecordsAccess = .off
   ) -> some ApplicationProtocol {
     let api = APIContext(
       store: store,
@@ -54,7 +54,7 @@ package final class RouterFixture: Sendable {
       log: DaemonLog(minimum: .info, sink: { [logged] line in logged.withLock { $0.append(line) } }),
       health: HealthBoard(), sessions: sessions,
       publicURL: publicURL, hosts: HostPolicy(listenHost: "127.0.0.1", publicURL: publicURL), failures: failures,
-      followers: followers)
+      followers: followers, records: records)
     return Application(router: HTTPAPI.router(api))
   }
 

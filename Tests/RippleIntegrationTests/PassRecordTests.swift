@@ -5,7 +5,8 @@ import Testing
 /// Pass records through the real binary, a real build and the local store (docs/DESIGN.md, "Pass records").
 @Suite(.serialized, .exclusive(.cooperativeThread)) struct PassRecordTests {
   /// Records on, in a cache folder of this test's own (the suite's shared one has them off).
-  private func environment(_ repo: TestRepository, branch: String, _ extra: [String: String] = [:]) -> [String: String] {
+  private func environment(_ repo: TestRepository, branch: String, _ extra: [String: String] = [:]) -> [String: String]
+  {
     ["RIPPLE_NO_CACHE_RESULTS": "0", "RIPPLE_CACHE_DIR": repo.root + "/.build/ripple-cache", "RIPPLE_BRANCH": branch]
       .merging(extra) { $1 }
   }
@@ -59,12 +60,16 @@ import Testing
     // --rerun-cached and --no-cache-results run what is cached.
     let rerun = try RippleBinary.run(
       ["test", "--dry-run", "--format", "json", "--rerun-cached"], in: repo.root, environment: env)
-    #expect(cachedTargets(try #require(try JSONSerialization.jsonObject(with: Data(rerun.standardOutput.utf8)) as? [String: Any])).isEmpty)
+    #expect(
+      cachedTargets(
+        try #require(try JSONSerialization.jsonObject(with: Data(rerun.standardOutput.utf8)) as? [String: Any])
+      ).isEmpty)
 
     // main is protected: it believes none of feature/x's unsigned records, and says why.
     let onMain = try RippleBinary.run(
       ["test", "--dry-run", "--format", "json"], in: repo.root, environment: environment(repo, branch: "main"))
-    let mainPlan = try #require(try JSONSerialization.jsonObject(with: Data(onMain.standardOutput.utf8)) as? [String: Any])
+    let mainPlan = try #require(
+      try JSONSerialization.jsonObject(with: Data(onMain.standardOutput.utf8)) as? [String: Any])
     #expect(cachedTargets(mainPlan).isEmpty)
     #expect(onMain.standardError.contains("unsigned pass record"), "\(onMain.standardError)")
 
