@@ -105,6 +105,10 @@ struct RunIsolation: Sendable {
   static func secretFiles(_ configuration: DaemonConfiguration) -> [String] {
     var files = [configuration.http.tokenFile, configuration.http.webhookSecretFile].compactMap { $0 }
     files += configuration.repositories.compactMap { $0.status?.tokenFile }
+    // The records tokens, and above all the signing key: a run that read it could sign records every
+    // protected branch believes.
+    let records = configuration.records
+    files += [records.readTokenFile, records.writeTokenFile, records.signingKeyFile].compactMap { $0 }
     return files
   }
 

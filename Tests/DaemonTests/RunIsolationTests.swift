@@ -212,6 +212,30 @@ struct RunIsolationTests {
     #expect(environment["RUN_VARIABLE"] == .some("1"), "the run's own variables stay")
   }
 
+  @Test func thePassRecordSigningKeyAndTokensAreHiddenFromEveryRun() async throws {
+    // A run that read the signing key could sign records every protected branch believes.
+    let folders = try Folders()
+    let keys = folders.root + "/records"
+    try FileManager.default.createDirectory(atPath: keys, withIntermediateDirectories: true)
+    for name in ["signing.key", "read.token", "write.token"] {
+      try Data("k\n".utf8).write(to: URL(fileURLWithPath: keys + "/" + name))
+    }
+    var configuration = DaemonConfiguration()
+    configuration.sandbox = .required
+    configuration.records = RecordsSettings(
+      readTokenFile: keys + "/read.token", writeTokenFile: keys + "/write.token", signingKeyFile: keys + "/signing.key")
+    let probe = ScriptedProcess().on(.command("bwrap", "--version"), .exit(0, stdout: "bubblewrap 0.8.0\n"))
+      .on(.command("bwrap"), .exit(0))
+    let isolation = try await RunIsolation.make(
+      configuration, paths: folders.paths, environment: ["PATH": "/usr/bin:/bin"], configFile: nil,
+      process: probe.client, log: DaemonLog(minimum: .error) { _ in })
+    let policy = isolation.policy(run: Self.run("feature"), settings: Self.settings)
+    #expect(policy.hiddenDirectories.contains(keys), "\(policy.hiddenDirectories)")
+    for name in ["signing.key", "read.token", "write.token"] {
+      #expect(policy.hiddenFiles.contains(keys + "/" + name), "\(name): \(policy.hiddenFiles)")
+    }
+  }
+
   @Test func secretFoldersAreHiddenUnlessTheSystemOrTheToolsWouldGoWithThem() {
     let folders = RunIsolation.secretFolders(
       ["/etc/ripple/secrets/token", "/etc/ripple/secrets/hook", "/etc/token", "/token", "/opt/tools/token"],
