@@ -42,6 +42,18 @@ import Testing
     }
   }
 
+  @Test func aMissingBucketIsRefusedNotAMiss() async throws {
+    let server = try MotoServer.suiteServer()
+    var location = server.location()
+    location.bucket = "no-such-bucket"
+    let store = try ResultStores.make(
+      .s3(location, credentials: MotoServer.credentials), config: config(), environment: server.environment(),
+      cacheDirectory: "/c")
+    let error = await #expect(throws: ResultStoreError.self) { try await store.load(freshKey()) }
+    #expect(error?.kind == .refused(status: 404))
+    #expect(error?.description.contains("the bucket does not exist") == true)
+  }
+
   @Test func anUnsetCredentialVariableIsASetupErrorNamingIt() throws {
     let server = try MotoServer.suiteServer()
     let error = #expect(throws: ResultStoreSetupError.self) {

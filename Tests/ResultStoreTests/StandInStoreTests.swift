@@ -46,6 +46,28 @@ import Testing
     #expect(error?.description.contains("RIPPLE_TEST_TOKEN") == true)
   }
 
+  @Test func aBazelCacheSendsTheNamedCredentials() async throws {
+    let server = try StandInServer.suiteServer()
+    let bearer = try ResultStores.make(
+      .bazelHTTP(
+        url: "\(server.base)/status/404/bearer", credentials: .bearerTokenEnvironment(variable: "CACHE_TOKEN")),
+      config: config(), environment: ["CACHE_TOKEN": "bearer-0815"], cacheDirectory: "/c")
+    #expect(try await bearer.load(freshKey()) == nil)
+    try await withTemporaryDirectory { directory in
+      let netrc = directory + "/netrc"
+      try "machine 127.0.0.1 login dave password netrc-pass-1\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+      let store = try ResultStores.make(
+        .bazelHTTP(url: "\(server.base)/status/404/netrc", credentials: .netrc(path: netrc)), config: config(),
+        environment: [:], cacheDirectory: "/c")
+      #expect(try await store.load(freshKey()) == nil)
+    }
+    let seen = try server.requests()
+    #expect(seen.last { $0.path.hasPrefix("/status/404/bearer/") }?.authorization == "Bearer bearer-0815")
+    #expect(
+      seen.last { $0.path.hasPrefix("/status/404/netrc/") }?.authorization
+        == "Basic " + Data("dave:netrc-pass-1".utf8).base64EncodedString())
+  }
+
   // MARK: failures
 
   @Test(arguments: [500, 403, 401])
