@@ -23,6 +23,10 @@ enum ResultCacheParser {
       config.enabled = try value.boolean()
       return config
     }
+    if case .scalar(let scalar) = value.node, value.tagName == .str, ["on", "off"].contains(scalar.string) {
+      config.enabled = scalar.string == "on"
+      return config
+    }
     if case .scalar = value.node, !value.isNull {
       throw value.error(
         "expected on, off or a mapping, found \(value.typeDescription)", hint: "e.g. `resultCache: {store: local}`")

@@ -16,6 +16,8 @@ import Testing
     #expect(try parse(" off\n").enabled == false)
     #expect(try parse(" on\n").enabled == true)
     #expect(try parse(" on\n").store == .local(path: nil))
+    #expect(try parse(" \"off\"\n").enabled == false)
+    #expect(try parse("\n").enabled == true)
     let absent = try ConfigLoader.parse("test: {}\n", path: "ripple.yml").test.resultCache
     #expect(absent.enabled && absent.store == .local(path: nil))
     #expect(absent.maxSize == ResultCacheConfig.defaultMaxSize && absent.protectedBranches == ["main", "master"])
