@@ -92,6 +92,8 @@ import Testing
     #expect(error?.kind == .timedOut)
     #expect(elapsed >= .milliseconds(900))
     #expect(elapsed < .seconds(5), "a 1 s timeout took \(elapsed)")
+    let saveError = await #expect(throws: ResultStoreError.self) { try await store.save(freshKey(), recordBytes("x")) }
+    #expect(saveError?.kind == .timedOut)
   }
 
   @Test(arguments: ["big", "bigchunked"])
