@@ -36,6 +36,13 @@ public enum ResultStores {
     }
   }
 
+  /// The client for `config.store`, with `config`'s bound and timeout: `make(config.store, config: config, …)`.
+  public static func make(_ config: ResultCacheConfig, environment: [String: String], cacheDirectory: String)
+    throws(ResultStoreSetupError) -> ResultStoreClient
+  {
+    try make(config.store, config: config, environment: environment, cacheDirectory: cacheDirectory)
+  }
+
   /// Ripple's cache folder, the one its manifest cache lives in: `RIPPLE_CACHE_DIR`, else
   /// `$XDG_CACHE_HOME/ripple`, else `~/Library/Caches/ripple` (macOS) or `~/.cache/ripple`.
   public static func defaultCacheDirectory(environment: [String: String]) -> String {

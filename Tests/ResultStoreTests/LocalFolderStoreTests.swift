@@ -37,6 +37,8 @@ import Testing
     #endif
     let store = try ResultStores.make(.local(path: nil), config: config(), environment: [:], cacheDirectory: "/c")
     #expect(store.name == "/c/results")
+    let fromConfig = try ResultStores.make(ResultCacheConfig(), environment: [:], cacheDirectory: "/c")
+    #expect(fromConfig.name == "/c/results")
   }
 
   @Test func twoWritersRacingOneKeyLeaveOneWholeRecord() async throws {
