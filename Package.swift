@@ -84,6 +84,17 @@ let package = Package(
     // Pass records (pure: keys, records, signatures, trust) and the store interface; the engines live apart.
     .target(name: "PassRecords", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
     .target(name: "ResultStore", dependencies: ["PassRecords"]),
+    // The live stores: a local folder (LRU-bounded), rippled's record API, S3 (AssetFetch's SigV4), Bazel's HTTP
+    // remote cache protocol (bazel-remote, nginx with WebDAV).
+    .target(
+      name: "ResultStoreLive",
+      dependencies: [
+        "ResultStore", "PassRecords", "RippleConfig", "RippleCore", "AssetFetch",
+        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ]),
     // libarchive as a system library: zip, tar and tar.gz reading for asset archives.
     .systemLibrary(
       name: "Clibarchive",
@@ -252,6 +263,12 @@ let package = Package(
         "Assets", "AssetFetch", "ConfigLoading", "RippleConfig", "RippleCore", "SystemClients", "TestSupport",
         .product(name: "Crypto", package: "swift-crypto"),
       ]),
+    // The stores against real servers on loopback: nginx with WebDAV (Bazel's protocol), moto (S3), and a
+    // Python stand-in for rippled and for the failure modes (Helpers/).
+    .testTarget(
+      name: "ResultStoreTests",
+      dependencies: ["ResultStoreLive", "ResultStore", "PassRecords", "RippleConfig", "TestSupport"],
+      exclude: ["Helpers"]),
     .testTarget(name: "FileWatchTests", dependencies: ["FileWatch", "RippleCore", "TestSupport"]),
     .testTarget(name: "RunStoreTests", dependencies: ["RunStore", "RunModel", "RippleCore"]),
     .testTarget(name: "DaemonWebTests", dependencies: ["DaemonWeb", "RunModel", "ServiceMetrics"]),

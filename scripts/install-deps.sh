@@ -6,7 +6,8 @@
 #                                      (a real S3 endpoint), check-jsonschema (CI files), openssl (test CAs),
 #                                      ffmpeg (transforms), zip (archives), bubblewrap (rippled's run sandbox),
 #                                      git-lfs (lfs sources), wamerican (/usr/share/dict/words: the isowords
-#                                      example's public dictionary)
+#                                      example's public dictionary), nginx (WebDAV: the Bazel HTTP cache
+#                                      result store's tests)
 #   scripts/install-deps.sh --bench    also what `make bench` compares with: entr
 #   scripts/install-deps.sh --browser  also Chromium, for `make dashboard-shot`
 # Debian/Ubuntu: apt (as root, or through sudo). macOS: Homebrew. Anything else: says what to install.
@@ -38,6 +39,8 @@ if $want_test; then
   if [ "$(uname)" != Darwin ]; then command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap); fi
   command -v git-lfs >/dev/null 2>&1 || missing+=(git-lfs)
   [ -r /usr/share/dict/words ] || missing+=(wamerican)
+  # nginx-light has ngx_http_dav_module; it lives in /usr/sbin, which a non-root PATH may lack.
+  command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
 fi
 if $want_bench; then
   command -v entr >/dev/null 2>&1 || missing+=(entr)
@@ -52,8 +55,8 @@ if [ ${#missing[@]} -gt 0 ]; then
       echo "error: missing ${missing[*]}; install Homebrew (https://brew.sh), then: brew install libgit2 libarchive pkg-config ffmpeg" >&2
       exit 3
     }
-    echo "installing with Homebrew: libgit2 libarchive pkg-config$($want_test && echo ' ffmpeg git-lfs')"
-    brew install libgit2 libarchive pkg-config $($want_test && echo ffmpeg git-lfs)
+    echo "installing with Homebrew: libgit2 libarchive pkg-config$($want_test && echo ' ffmpeg git-lfs nginx')"
+    brew install libgit2 libarchive pkg-config $($want_test && echo ffmpeg git-lfs nginx)
   elif command -v apt-get >/dev/null 2>&1; then
     sudo=()
     if [ "$(id -u)" -ne 0 ]; then

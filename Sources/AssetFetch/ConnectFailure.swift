@@ -5,13 +5,13 @@ import NIOPosix
 /// A connection that could not be made, told apart from other network failures so the message says what
 /// is wrong with the source in words (NIO's own text is `connect(descriptor:addr:size:): Connection refused
 /// (errno: 111)`), naming the URL as `HTTPTarget.display` shows it.
-enum ConnectFailure: Equatable {
+package enum ConnectFailure: Equatable {
   /// The host name does not resolve.
   case unknownHost
   /// Every address of the host refused the connection: nothing listens on that port.
   case refused
 
-  init?(_ error: any Error) {
+  package init?(_ error: any Error) {
     if let connection = error as? NIOConnectionError {
       if connection.connectionErrors.isEmpty, connection.dnsAError != nil || connection.dnsAAAAError != nil {
         self = .unknownHost

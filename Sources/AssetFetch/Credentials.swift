@@ -18,13 +18,19 @@ enum ResolvedCredentials: Sendable {
   }
 }
 
-struct AWSCredentials: Sendable, Hashable {
-  var accessKey: String
-  var secretKey: String
-  var sessionToken: String?
+package struct AWSCredentials: Sendable, Hashable {
+  package var accessKey: String
+  package var secretKey: String
+  package var sessionToken: String?
+
+  package init(accessKey: String, secretKey: String, sessionToken: String? = nil) {
+    self.accessKey = accessKey
+    self.secretKey = secretKey
+    self.sessionToken = sessionToken
+  }
 }
 
-enum CredentialResolver {
+package enum CredentialResolver {
   /// Reads the values for `reference`; `host` picks the netrc entry.
   /// Throws `.missingCredentials` (unset variable, no netrc entry) or `.invalidSource`.
   static func resolve(
@@ -80,7 +86,7 @@ enum CredentialResolver {
   }
 
   /// The explicit path (`~` expanded), else `$NETRC`, else `~/.netrc`.
-  static func netrcPath(_ explicit: String?, environment: [String: String]) -> String {
+  package static func netrcPath(_ explicit: String?, environment: [String: String]) -> String {
     let home = environment["HOME"] ?? NSHomeDirectory()
     let path = explicit ?? environment["NETRC"].flatMap { $0.isEmpty ? nil : $0 } ?? "~/.netrc"
     if path == "~" { return home }

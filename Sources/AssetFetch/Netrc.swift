@@ -1,26 +1,26 @@
 import Foundation
 
 /// A parsed netrc file: `machine`/`login`/`password`/`default` (and `account`, `macdef`, skipped).
-struct Netrc: Sendable, Equatable {
-  struct Entry: Sendable, Equatable {
-    var login: String?
-    var password: String?
+package struct Netrc: Sendable, Equatable {
+  package struct Entry: Sendable, Equatable {
+    package var login: String?
+    package var password: String?
   }
 
   var machines: [(host: String, entry: Entry)]
   var defaultEntry: Entry?
 
-  static func == (a: Netrc, b: Netrc) -> Bool {
+  package static func == (a: Netrc, b: Netrc) -> Bool {
     a.defaultEntry == b.defaultEntry && a.machines.map(\.host) == b.machines.map(\.host)
       && a.machines.map(\.entry) == b.machines.map(\.entry)
   }
 
   /// The first `machine` entry for `host` (case-insensitive), else `default`.
-  func entry(forHost host: String) -> Entry? {
+  package func entry(forHost host: String) -> Entry? {
     machines.first { $0.host.caseInsensitiveCompare(host) == .orderedSame }?.entry ?? defaultEntry
   }
 
-  init(parsing text: String) {
+  package init(parsing text: String) {
     var machines: [(host: String, entry: Entry)] = []
     var defaultEntry: Entry?
     var tokens = Netrc.tokens(text)[...]

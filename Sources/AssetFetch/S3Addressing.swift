@@ -2,15 +2,15 @@ import Foundation
 import RippleConfig
 
 /// Where an S3 object lives over HTTP: the request URL and the canonical URI that gets signed.
-struct S3ObjectAddress: Sendable, Equatable {
-  var url: String
-  var canonicalURI: String
+package struct S3ObjectAddress: Sendable, Equatable {
+  package var url: String
+  package var canonicalURI: String
   /// `s3://bucket/key`, for messages and `FetchResult.origin`.
-  var displayName: String
+  package var displayName: String
 
   /// Path-style `scheme://host[:port]/bucket/key` or virtual-host `scheme://bucket.host[:port]/key`.
   /// Returns nil for an endpoint without scheme or host.
-  init?(_ location: S3Location) {
+  package init?(_ location: S3Location) {
     guard let components = URLComponents(string: location.endpoint), let scheme = components.scheme?.lowercased(),
       let host = components.host, !host.isEmpty
     else { return nil }
@@ -29,27 +29,27 @@ struct S3ObjectAddress: Sendable, Equatable {
 }
 
 /// The `<Code>` and `<Message>` of an S3 error body (`<Error><Code>AccessDenied</Code>…`).
-struct S3ErrorBody: Sendable, Equatable {
-  var code: String
-  var message: String?
+package struct S3ErrorBody: Sendable, Equatable {
+  package var code: String
+  package var message: String?
 
-  init?(_ body: String) {
+  package init?(_ body: String) {
     guard let code = Self.element("Code", in: body) else { return nil }
     self.code = code
     message = Self.element("Message", in: body)
   }
 
-  var isAccessProblem: Bool {
+  package var isAccessProblem: Bool {
     [
       "AccessDenied", "SignatureDoesNotMatch", "InvalidAccessKeyId", "InvalidToken", "ExpiredToken",
       "AllAccessDisabled", "AccountProblem", "InvalidSecurity",
     ].contains(code)
   }
 
-  var isNotFound: Bool { ["NoSuchKey", "NoSuchBucket"].contains(code) }
+  package var isNotFound: Bool { ["NoSuchKey", "NoSuchBucket"].contains(code) }
 
   /// A hint for the codes people meet most.
-  var hint: String {
+  package var hint: String {
     switch code {
     case "SignatureDoesNotMatch": "the secret access key is wrong for this access key"
     case "InvalidAccessKeyId": "the access key id is not known to this endpoint"

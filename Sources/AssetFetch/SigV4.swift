@@ -1,25 +1,32 @@
 import Crypto
 import Foundation
 
-/// AWS Signature Version 4, header-based, for S3 GETs (no query parameters, no body).
+/// AWS Signature Version 4, header-based, for S3 requests without query parameters: GETs (unsigned payload) and
+/// PUTs (`payloadHash`: the body's SHA-256, as ResultStoreLive's S3 store sends it).
 ///
 /// Reference: "Authenticating Requests: Using the Authorization Header (AWS Signature Version 4)"
 /// in the Amazon S3 API docs; `SigV4Tests` checks the documented GET-object example.
-struct SigV4Signer: Sendable {
-  var credentials: AWSCredentials
-  var region: String
-  var service = "s3"
+package struct SigV4Signer: Sendable {
+  package var credentials: AWSCredentials
+  package var region: String
+  package var service = "s3"
+
+  package init(credentials: AWSCredentials, region: String, service: String = "s3") {
+    self.credentials = credentials
+    self.region = region
+    self.service = service
+  }
 
   /// The SHA-256 of an empty body, and the value S3 accepts for "the body is not signed".
-  static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-  static let unsignedPayload = "UNSIGNED-PAYLOAD"
+  package static let emptyPayloadHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+  package static let unsignedPayload = "UNSIGNED-PAYLOAD"
 
-  /// Headers to add to a GET of `canonicalURI` (already URI-encoded, e.g. `/bucket/my%20key`).
+  /// Headers to add to a request (`method`, GET unless told) of `canonicalURI` (already URI-encoded, e.g. `/bucket/my%20key`).
   ///
   /// `headers` are the other headers to sign (e.g. `host`, `range`); `host` is required.
   /// Returns them plus `x-amz-date`, `x-amz-content-sha256`, `x-amz-security-token` (with a session
   /// token) and `Authorization`.
-  func sign(
+  package func sign(
     method: String = "GET", canonicalURI: String, headers: [String: String], date: Date,
     payloadHash: String = SigV4Signer.unsignedPayload
   ) -> [String: String] {
@@ -53,12 +60,12 @@ struct SigV4Signer: Sendable {
 
   /// URI-encodes each path segment per SigV4 (unreserved `A-Za-z0-9-._~` kept, the rest `%XX`),
   /// keeping `/` between segments. S3 object keys are encoded once.
-  static func encodePath(_ path: String) -> String {
+  package static func encodePath(_ path: String) -> String {
     path.split(separator: "/", omittingEmptySubsequences: false).map { encodeSegment(String($0)) }
       .joined(separator: "/")
   }
 
-  static func encodeSegment(_ segment: String) -> String {
+  package static func encodeSegment(_ segment: String) -> String {
     var result = ""
     for byte in segment.utf8 {
       switch byte {

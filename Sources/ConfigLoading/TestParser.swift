@@ -2,7 +2,7 @@ import RippleConfig
 
 /// Validates the `test:` section into a `TestConfig`.
 enum TestParser {
-  private static let keys = ["runs", "requires", "quarantine"]
+  private static let keys = ["runs", "requires", "quarantine", "resultCache"]
   private static let runKeys = ["name", "environment", "platforms", "runner"] + XcodebuildRunParser.keys
   private static let requirementKeys = ["name", "command"]
 
@@ -12,6 +12,7 @@ enum TestParser {
       switch key {
       case "runs": config.declaredRuns = try runs(child)
       case "quarantine": config.quarantine = try QuarantineParser.parse(child)
+      case "resultCache": config.resultCache = try ResultCacheParser.parse(child)
       default: config.requires = try requirements(child)
       }
     }

@@ -1,0 +1,84 @@
+import AssetFetch
+import Foundation
+import NIOHTTP1
+import PassRecords
+import ResultStore
+import RippleConfig
+import RippleCore
+
+/// An S3 bucket (`s3://bucket/prefix`): a record is the object `<prefix>/<key>`, read and written with requests
+/// signed by AssetFetch's SigV4 signer (a PUT signs its body's SHA-256). A missing object is a miss; a 403 (a
+/// wrong key or secret, no permission) is `refused(403)` with S3's reason.
+enum S3Store {
+  static func make(
+    location: S3Location, credentials: CredentialReference, timeout: Double, environment: [String: String]
+  ) throws(ResultStoreSetupError) -> ResultStoreClient {
+    let prefix = location.key.split(separator: "/").joined(separator: "/")
+    let name = prefix.isEmpty ? "s3://\(location.bucket)" : "s3://\(location.bucket)/\(prefix)"
+    guard S3ObjectAddress(location) != nil else {
+      throw ResultStoreSetupError(
+        store: name,
+        message: "the S3 endpoint \(StoreURL.shown(location.endpoint)) is not a URL such as "
+          + "https://s3.eu-west-1.amazonaws.com")
+    }
+    let aws = try StoreCredentials.aws(credentials, store: name, environment: environment)
+    let http = StoreHTTP(
+      store: name, timeout: timeout, secrets: [aws?.secretKey, aws?.sessionToken].compactMap { $0 })
+    let store = S3Objects(
+      location: location, prefix: prefix, signer: aws.map { SigV4Signer(credentials: $0, region: location.region) },
+      http: http)
+    return ResultStoreClient(
+      name: name, load: { key in try await http.withinTimeout { try await store.load(key) } },
+      save: { key, data in try await http.withinTimeout { try await store.save(key, data) } })
+  }
+}
+
+/// The requests of an S3 store.
+struct S3Objects: Sendable {
+  var location: S3Location
+  var prefix: String
+  /// Nil: a public bucket, requests unsigned.
+  var signer: SigV4Signer?
+  var http: StoreHTTP
+
+  func load(_ key: RecordKey) async throws(ResultStoreError) -> Data? {
+    let (url, headers) = request("GET", key, body: nil)
+    let response = try await http.send(.GET, url, headers: headers)
+    if response.isSuccess { return response.body }
+    let error = S3ErrorBody(String(decoding: response.body, as: UTF8.self))
+    if response.status == 404 && error?.code != "NoSuchBucket" { return nil }
+    throw http.refused(response, "reading \(key)", hint: error?.hint)
+  }
+
+  func save(_ key: RecordKey, _ data: Data) async throws(ResultStoreError) {
+    guard data.count <= ResultStoreLimits.maximumRecordBytes else {
+      throw ResultStoreError(
+        .tooLarge, store: http.store,
+        detail:
+          "a record of \(data.count) bytes is more than a record may hold (\(ResultStoreLimits.maximumRecordBytes))")
+    }
+    let (url, headers) = request("PUT", key, body: data)
+    let response = try await http.send(.PUT, url, headers: headers, body: data)
+    guard response.isSuccess else {
+      let error = S3ErrorBody(String(decoding: response.body, as: UTF8.self))
+      throw http.refused(response, "writing \(key)", hint: error?.hint)
+    }
+  }
+
+  /// The object's URL and the headers to send: `Host`, and with credentials the SigV4 ones.
+  private func request(_ method: String, _ key: RecordKey, body: Data?) -> (String, [(String, String)]) {
+    var object = location
+    object.key = prefix.isEmpty ? key.hex : "\(prefix)/\(key.hex)"
+    // `make` checked the endpoint, and a key adds only hex digits.
+    let address = S3ObjectAddress(object)!
+    let host = StoreURL(address.url)?.hostHeader ?? ""
+    var headers = [("Host", host)]
+    if let signer {
+      let payload = body.map(BazelHTTPStore.sha256) ?? SigV4Signer.emptyPayloadHash
+      let signed = signer.sign(
+        method: method, canonicalURI: address.canonicalURI, headers: ["host": host], date: Date(), payloadHash: payload)
+      headers += signed.filter { $0.key != "host" }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+    return (address.url, headers)
+  }
+}

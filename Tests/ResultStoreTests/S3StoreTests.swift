@@ -1,0 +1,66 @@
+import Foundation
+import PassRecords
+import ResultStore
+import ResultStoreLive
+import RippleConfig
+import Testing
+
+/// The S3 store against moto with SigV4 enforced.
+@Suite(.moto) struct S3StoreTests {
+  private func store(secretKey: String? = nil, prefix: String = "ci/records") throws -> ResultStoreClient {
+    let server = try MotoServer.suiteServer()
+    return try ResultStores.make(
+      .s3(server.location(prefix: prefix), credentials: MotoServer.credentials), config: config(),
+      environment: server.environment(secretKey: secretKey), cacheDirectory: "/c")
+  }
+
+  @Test func roundTripSignedAndAMissingObjectIsNil() async throws {
+    let store = try store()
+    #expect(store.name == "s3://records/ci/records")
+    let key = freshKey()
+    #expect(try await store.load(key) == nil)
+    let data = recordBytes("s3")
+    try await store.save(key, data)
+    #expect(try await store.load(key) == data)
+    // Without a prefix the key is the object's whole name.
+    let bare = try self.store(prefix: "")
+    #expect(try await bare.load(key) == nil)
+    try await bare.save(key, data)
+    #expect(try await bare.load(key) == data)
+  }
+
+  @Test func aWrongSecretIsRefusedWith403AndNeverShown() async throws {
+    let secret = "wrong-secret-\(UUID().uuidString)"
+    let store = try store(secretKey: secret)
+    let key = freshKey()
+    let loadError = await #expect(throws: ResultStoreError.self) { try await store.load(key) }
+    #expect(loadError?.kind == .refused(status: 403))
+    let saveError = await #expect(throws: ResultStoreError.self) { try await store.save(key, recordBytes("x")) }
+    #expect(saveError?.kind == .refused(status: 403))
+    for error in [loadError, saveError].compactMap({ $0 }) {
+      #expect(!error.description.contains(secret))
+    }
+  }
+
+  @Test func aMissingBucketIsRefusedNotAMiss() async throws {
+    let server = try MotoServer.suiteServer()
+    var location = server.location()
+    location.bucket = "no-such-bucket"
+    let store = try ResultStores.make(
+      .s3(location, credentials: MotoServer.credentials), config: config(), environment: server.environment(),
+      cacheDirectory: "/c")
+    let error = await #expect(throws: ResultStoreError.self) { try await store.load(freshKey()) }
+    #expect(error?.kind == .refused(status: 404))
+    #expect(error?.description.contains("the bucket does not exist") == true)
+  }
+
+  @Test func anUnsetCredentialVariableIsASetupErrorNamingIt() throws {
+    let server = try MotoServer.suiteServer()
+    let error = #expect(throws: ResultStoreSetupError.self) {
+      try ResultStores.make(
+        .s3(server.location(), credentials: MotoServer.credentials), config: config(), environment: [:],
+        cacheDirectory: "/c")
+    }
+    #expect(error?.description.contains("RIPPLE_TEST_AWS_KEY") == true)
+  }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import PassRecords
+import ResultStore
+import ResultStoreLive
+import RippleConfig
+import Testing
+
+/// rippled's record API and the ways a shared store fails, against a loopback stand-in (Helpers/standin_server.py).
+@Suite(.standIn) struct StandInStoreTests {
+  private func bazel(_ url: String, timeout: Double = 5) throws -> ResultStoreClient {
+    try ResultStores.make(
+      .bazelHTTP(url: url, credentials: .none), config: config(timeout: timeout), environment: [:], cacheDirectory: "/c"
+    )
+  }
+
+  private func rippled(_ url: String, timeout: Double = 5) throws -> ResultStoreClient {
+    try ResultStores.make(
+      .rippled(url: url, tokenVariable: "RIPPLE_TEST_TOKEN"), config: config(timeout: timeout),
+      environment: ["RIPPLE_TEST_TOKEN": "token-4711"], cacheDirectory: "/c")
+  }
+
+  // MARK: rippled
+
+  @Test func rippledSendsTheBearerTokenAndAMissingRecordIsNil() async throws {
+    let server = try StandInServer.suiteServer()
+    let store = try rippled(server.base + "/rippled/")
+    #expect(store.name == server.base + "/rippled")
+    let key = freshKey()
+    #expect(try await store.load(key) == nil)
+    let data = recordBytes("rippled")
+    try await store.save(key, data)
+    #expect(try await store.load(key) == data)
+    let seen = try server.requests().filter { $0.path.hasSuffix(key.hex) }
+    #expect(seen.map(\.method) == ["GET", "PUT", "GET"])
+    #expect(seen.allSatisfy { $0.path == "/rippled/api/v1/records/\(key.hex)" })
+    #expect(seen.allSatisfy { $0.authorization == "Bearer token-4711" })
+  }
+
+  @Test func rippledWithAnUnsetTokenVariableIsASetupError() throws {
+    let server = try StandInServer.suiteServer()
+    let error = #expect(throws: ResultStoreSetupError.self) {
+      try ResultStores.make(
+        .rippled(url: server.base, tokenVariable: "RIPPLE_TEST_TOKEN"), config: config(), environment: [:],
+        cacheDirectory: "/c")
+    }
+    #expect(error?.description.contains("RIPPLE_TEST_TOKEN") == true)
+  }
+
+  @Test func aBazelCacheSendsTheNamedCredentials() async throws {
+    let server = try StandInServer.suiteServer()
+    let bearer = try ResultStores.make(
+      .bazelHTTP(
+        url: "\(server.base)/status/404/bearer", credentials: .bearerTokenEnvironment(variable: "CACHE_TOKEN")),
+      config: config(), environment: ["CACHE_TOKEN": "bearer-0815"], cacheDirectory: "/c")
+    #expect(try await bearer.load(freshKey()) == nil)
+    try await withTemporaryDirectory { directory in
+      let netrc = directory + "/netrc"
+      try "machine 127.0.0.1 login dave password netrc-pass-1\n".write(toFile: netrc, atomically: true, encoding: .utf8)
+      let store = try ResultStores.make(
+        .bazelHTTP(url: "\(server.base)/status/404/netrc", credentials: .netrc(path: netrc)), config: config(),
+        environment: [:], cacheDirectory: "/c")
+      #expect(try await store.load(freshKey()) == nil)
+    }
+    let seen = try server.requests()
+    #expect(seen.last { $0.path.hasPrefix("/status/404/bearer/") }?.authorization == "Bearer bearer-0815")
+    #expect(
+      seen.last { $0.path.hasPrefix("/status/404/netrc/") }?.authorization
+        == "Basic " + Data("dave:netrc-pass-1".utf8).base64EncodedString())
+  }
+
+  // MARK: failures
+
+  @Test(arguments: [500, 403, 401])
+  func anErrorStatusIsRefusedWithIt(status: Int) async throws {
+    let server = try StandInServer.suiteServer()
+    for store in [try bazel("\(server.base)/status/\(status)"), try rippled("\(server.base)/status/\(status)")] {
+      let loadError = await #expect(throws: ResultStoreError.self) { try await store.load(freshKey()) }
+      #expect(loadError?.kind == .refused(status: status))
+      let saveError = await #expect(throws: ResultStoreError.self) {
+        try await store.save(freshKey(), recordBytes("x"))
+      }
+      #expect(saveError?.kind == .refused(status: status))
+    }
+  }
+
+  @Test func aServerThatNeverAnswersTimesOutWithinTheTimeout() async throws {
+    let server = try StandInServer.suiteServer()
+    let store = try bazel("\(server.base)/hang", timeout: 1)
+    let started = ContinuousClock.now
+    let error = await #expect(throws: ResultStoreError.self) { try await store.load(freshKey()) }
+    let elapsed = ContinuousClock.now - started
+    #expect(error?.kind == .timedOut)
+    #expect(elapsed >= .milliseconds(900))
+    #expect(elapsed < .seconds(5), "a 1 s timeout took \(elapsed)")
+    let saveError = await #expect(throws: ResultStoreError.self) { try await store.save(freshKey(), recordBytes("x")) }
+    #expect(saveError?.kind == .timedOut)
+  }
+
+  @Test(arguments: ["big", "bigchunked"])
+  func aFiftyMebibyteAnswerIsTooLargeWithoutReadingItAll(path: String) async throws {
+    let server = try StandInServer.suiteServer()
+    let store = try rippled("\(server.base)/\(path)")
+    let started = ContinuousClock.now
+    let error = await #expect(throws: ResultStoreError.self) { try await store.load(freshKey()) }
+    #expect(error?.kind == .tooLarge)
+    #expect(ContinuousClock.now - started < .seconds(5))
+  }
+
+  @Test func aPortNothingListensOnIsUnreachable() async throws {
+    let port = try freeLoopbackPort()
+    for store in [try bazel("http://127.0.0.1:\(port)/cache"), try rippled("http://127.0.0.1:\(port)")] {
+      let error = await #expect(throws: ResultStoreError.self) { try await store.load(freshKey()) }
+      #expect(error?.kind == .unreachable)
+      let saveError = await #expect(throws: ResultStoreError.self) {
+        try await store.save(freshKey(), recordBytes("x"))
+      }
+      #expect(saveError?.kind == .unreachable)
+    }
+  }
+
+  @Test func aURLsUserinfoAndQueryAreSentButNeverShown() async throws {
+    let server = try StandInServer.suiteServer()
+    let secrets = ["carol", "hunter2-password", "query-token-99"]
+    let closed = try freeLoopbackPort()
+    let urls = [
+      "http://carol:hunter2-password@127.0.0.1:\(server.port)/status/500/creds?token=query-token-99",
+      "http://carol:hunter2-password@127.0.0.1:\(server.port)/hang?token=query-token-99",
+      "http://carol:hunter2-password@127.0.0.1:\(closed)/x?token=query-token-99",
+    ]
+    var texts: [String] = []
+    for url in urls {
+      let store = try bazel(url, timeout: 1)
+      texts.append(store.name)
+      do {
+        _ = try await store.load(freshKey())
+        Issue.record("\(url) should fail")
+      } catch {
+        texts += [String(describing: error), "\(error)", error.localizedDescription]
+      }
+    }
+    let setup = #expect(throws: ResultStoreSetupError.self) {
+      try ResultStores.make(
+        .bazelHTTP(url: "ftp://carol:hunter2-password@host/x?token=query-token-99", credentials: .none),
+        config: config(), environment: [:], cacheDirectory: "/c")
+    }
+    texts.append(setup?.description ?? "")
+    #expect(texts[0] == "http://127.0.0.1:\(server.port)/status/500/creds")
+    for text in texts {
+      for secret in secrets { #expect(!text.contains(secret), "\(text)") }
+    }
+    // They did reach the server: the userinfo as Basic authorization, the query on the request.
+    let sent = try #require(try server.requests().last { $0.path.hasPrefix("/status/500/creds/ac/") })
+    #expect(sent.path.hasSuffix("?token=query-token-99"))
+    #expect(sent.authorization == "Basic " + Data("carol:hunter2-password".utf8).base64EncodedString())
+  }
+}
