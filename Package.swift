@@ -141,7 +141,7 @@ let package = Package(
         "CommandLineSupport", "RippleKit", "Affected", "Git", "PackageModel", "PackageLoading", "RippleCore",
         "SystemClients", "TestRunner", "BuildInfo",
         "Assets", "AssetFetch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Crypto", package: "swift-crypto"), "ResultStoreLive",
       ]
     ),
     .executableTarget(name: "ripple", dependencies: ["RippleCLI"]),

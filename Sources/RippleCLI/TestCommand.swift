@@ -97,7 +97,7 @@ struct TestCommand: AsyncParsableCommand {
   private var targetIDs: [String] { targets.flatMap(TargetIDList.split) }
 
   func run() async throws {
-    let workspace = try selection.repository.openWorkspace()
+    let workspace = try selection.repository.openWorkspace(services: .liveWithResultStores)
     var request =
       TestRequest(
         scope: all ? .everything : .affected(selection.request), shard: try shard.map { try Shard(parsing: $0) },

@@ -31,16 +31,17 @@ import Testing
     let env = environment(repo, branch: "feature/x")
 
     // First push: everything affected runs; AppTests fails (deliberately), the others pass and are recorded.
-    let first = try RippleBinary.test(["--report-json", repo.root + "/r1.json"], in: repo.root, environment: env)
+    let first = try RippleBinary.test(
+      ["--report-json", repo.root + "/.build/r1.json"], in: repo.root, environment: env)
     #expect(first.status == 1, "\(first.standardOutput)\(first.standardError)")
-    #expect(ranTargets(try report(repo.root + "/r1.json")) == ["AppTests", "GreetingTests", "OtherTests"])
+    #expect(ranTargets(try report(repo.root + "/.build/r1.json")) == ["AppTests", "GreetingTests", "OtherTests"])
 
     // The same content again (a re-run): only the failed target runs; the shared package is not even built.
-    let junit = repo.root + "/r2.xml"
+    let junit = repo.root + "/.build/r2.xml"
     let second = try RippleBinary.test(
-      ["--report-json", repo.root + "/r2.json", "--junit", junit], in: repo.root, environment: env)
+      ["--report-json", repo.root + "/.build/r2.json", "--junit", junit], in: repo.root, environment: env)
     #expect(second.status == 1, "AppTests still fails: \(second.standardOutput)\(second.standardError)")
-    let r2 = try report(repo.root + "/r2.json")
+    let r2 = try report(repo.root + "/.build/r2.json")
     #expect(ranTargets(r2) == ["AppTests"])
     #expect(cachedTargets(r2) == ["GreetingTests", "OtherTests"])
     let packages = (r2["packages"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
@@ -53,32 +54,73 @@ import Testing
 
     // A new push changes Other's content: OtherTests' key changes, GreetingTests' does not.
     try repo.append("Sources/Other/Other.swift", "public let another = 2\n")
-    let plan = try RippleBinary.run(["test", "--dry-run", "--format", "json"], in: repo.root, environment: env)
+    // The same arguments after `--` as the runs above: they are part of every key.
+    let plan = try RippleBinary.test(["--dry-run", "--format", "json"], in: repo.root, environment: env)
     let json = try #require(try JSONSerialization.jsonObject(with: Data(plan.standardOutput.utf8)) as? [String: Any])
     #expect(cachedTargets(json) == ["GreetingTests"], "\(plan.standardOutput)")
 
     // --rerun-cached and --no-cache-results run what is cached.
-    let rerun = try RippleBinary.run(
-      ["test", "--dry-run", "--format", "json", "--rerun-cached"], in: repo.root, environment: env)
-    #expect(
-      cachedTargets(
-        try #require(try JSONSerialization.jsonObject(with: Data(rerun.standardOutput.utf8)) as? [String: Any])
-      ).isEmpty)
+    let rerun = try RippleBinary.test(
+      ["--dry-run", "--format", "json", "--rerun-cached"], in: repo.root, environment: env)
+    let rerunPlan = try #require(
+      try JSONSerialization.jsonObject(with: Data(rerun.standardOutput.utf8)) as? [String: Any])
+    #expect(cachedTargets(rerunPlan).isEmpty)
+    #expect((rerunPlan["keys"] as? [[String: Any]])?.count == 3, "every selected target is keyed, to record again")
+    let off = try RippleBinary.test(
+      ["--dry-run", "--format", "json", "--no-cache-results"], in: repo.root, environment: env)
+    let offPlan = try #require(try JSONSerialization.jsonObject(with: Data(off.standardOutput.utf8)) as? [String: Any])
+    #expect(cachedTargets(offPlan).isEmpty && (offPlan["keys"] as? [Any])?.isEmpty == true)
 
     // main is protected: it believes none of feature/x's unsigned records, and says why.
-    let onMain = try RippleBinary.run(
-      ["test", "--dry-run", "--format", "json"], in: repo.root, environment: environment(repo, branch: "main"))
+    let onMain = try RippleBinary.test(
+      ["--dry-run", "--format", "json"], in: repo.root, environment: environment(repo, branch: "main"))
     let mainPlan = try #require(
       try JSONSerialization.jsonObject(with: Data(onMain.standardOutput.utf8)) as? [String: Any])
     #expect(cachedTargets(mainPlan).isEmpty)
     #expect(onMain.standardError.contains("unsigned pass record"), "\(onMain.standardError)")
 
     // --explain-key lists what went into a key.
-    let explained = try RippleBinary.run(["test", "--explain-key", "GreetingTests"], in: repo.root, environment: env)
+    let explained = try RippleBinary.test(["--explain-key", "GreetingTests"], in: repo.root, environment: env)
     #expect(explained.status == 0, "\(explained.standardError)")
     #expect(explained.standardOutput.contains("file  Packages/Shared/Sources/Greeting/Greeting.swift"))
     #expect(explained.standardOutput.contains("toolchain  swift --version"))
-    let typo = try RippleBinary.run(["test", "--explain-key", "GreetingTest"], in: repo.root, environment: env)
+    let typo = try RippleBinary.test(["--explain-key", "GreetingTest"], in: repo.root, environment: env)
     #expect(typo.status == 2 && typo.standardError.contains("Packages/Shared:GreetingTests"), "\(typo.standardError)")
+  }
+
+  @Test func mainsSignedRecordsAreBelievedByEveryBranchAndAForgedOneByNone() throws {
+    let repo = try TestCommandTests.makeRepository()
+    let keys = try RippleBinary.run(["results", "keygen", "--name", "ci-main"], in: repo.root)
+    let lines = keys.standardOutput.split(separator: "\n").map(String.init)
+    let secret = try #require(lines.first { $0.hasPrefix("RIPPLE_RESULT_SIGNING_KEY=") }?.dropFirst(26))
+    let publicKey = try #require(lines.first { $0.contains("key: ") }?.split(separator: " ").last)
+    try repo.write(
+      "ripple.yml", "test:\n  resultCache:\n    publicKeys:\n      - name: ci-main\n        key: \(publicKey)\n")
+    try repo.append("Sources/Other/Other.swift", "// edit\n")
+    let shared = repo.root + "/.build/team-store"
+
+    // A pull request's job writes first, unsigned, at the keys main will compute (CREEP).
+    let pr = environment(repo, branch: "feature/x", ["RIPPLE_CACHE_DIR": shared])
+    let forged = try RippleBinary.test(
+      ["--report-json", repo.root + "/.build/pr.json"], in: repo.root, environment: pr)
+    #expect(cachedTargets(try report(repo.root + "/.build/pr.json")).isEmpty, "\(forged.standardError)")
+
+    // main's job: the PR's records are not believed, its tests run, and its passes are signed.
+    let main = environment(
+      repo, branch: "main", ["RIPPLE_CACHE_DIR": shared, "RIPPLE_RESULT_SIGNING_KEY": String(secret)])
+    _ = try RippleBinary.test(["--report-json", repo.root + "/.build/main.json"], in: repo.root, environment: main)
+    let mainReport = try report(repo.root + "/.build/main.json")
+    #expect(cachedTargets(mainReport).isEmpty)
+    #expect(ranTargets(mainReport).contains("OtherTests"))
+
+    // Any branch now believes main's signed records.
+    let other = try RippleBinary.test(
+      ["--dry-run", "--format", "json"], in: repo.root,
+      environment: environment(repo, branch: "feature/y", ["RIPPLE_CACHE_DIR": shared]))
+    let plan = try #require(try JSONSerialization.jsonObject(with: Data(other.standardOutput.utf8)) as? [String: Any])
+    let cached = plan["cached"] as? [[String: Any]] ?? []
+    #expect(Set(cached.compactMap { $0["name"] as? String }) == ["OtherTests"], "\(other.standardOutput)")
+    #expect(cached.first?["signer"] as? String == "ci-main")
+    #expect(cached.first?["branch"] as? String == "main")
   }
 }
