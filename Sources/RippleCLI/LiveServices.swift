@@ -1,5 +1,5 @@
-import RippleKit
 import ResultStoreLive
+import RippleKit
 
 extension RippleServices {
   /// `.live` with the pass-record stores (ResultStoreLive): what `ripple test` runs with. Other commands keep
