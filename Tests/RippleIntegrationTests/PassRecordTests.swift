@@ -123,4 +123,47 @@ import Testing
     #expect(cached.first?["signer"] as? String == "ci-main")
     #expect(cached.first?["branch"] as? String == "main")
   }
+
+  /// Keys from `--dry-run --format json`, by target.
+  private func keys(_ arguments: [String], _ repo: TestRepository, _ env: [String: String]) throws -> [String: String] {
+    let plan = try RippleBinary.test(["--dry-run", "--format", "json"] + arguments, in: repo.root, environment: env)
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(plan.standardOutput.utf8)) as? [String: Any])
+    var out: [String: String] = [:]
+    for entry in json["keys"] as? [[String: Any]] ?? [] {
+      out[entry["target"] as? String ?? "?"] = entry["key"] as? String
+    }
+    return out
+  }
+
+  @Test func flagsTheRunsEnvironmentAndAllowListedVariablesAreInEveryKeyAndADownStoreOnlyWarns() throws {
+    let repo = try TestCommandTests.makeRepository()
+    try repo.write("ripple.yml", "test:\n  resultCache:\n    keyEnvironment: [RIPPLE_IT_SDK]\n")
+    try repo.append("Sources/Other/Other.swift", "// edit\n")
+    let env = environment(repo, branch: "feature/x")
+    let plain = try keys([], repo, env)
+    #expect(plain.keys.sorted() == ["OtherTests"])
+    #expect(try keys([], repo, env) == plain, "the same state, the same key")
+    #expect(try keys(["--", "-c", "release"], repo, env)["OtherTests"] != plain["OtherTests"], "a flag after --")
+    #expect(try keys([], repo, environment(repo, branch: "feature/x", ["RIPPLE_IT_SDK": "17"])) != plain)
+
+    let unset = try RippleBinary.test(["--dry-run"], in: repo.root, environment: env)
+    #expect(
+      unset.standardError.contains("keyEnvironment names RIPPLE_IT_SDK, which is not set"), "\(unset.standardError)")
+
+    try repo.write(
+      "ripple.yml",
+      "test:\n  resultCache:\n    keyEnvironment: [RIPPLE_IT_SDK]\n  runs:\n    - name: default\n"
+        + "      environment: {TEST_MODE: fast}\n")
+    #expect(try keys([], repo, env)["OtherTests"] != plain["OtherTests"], "the test run's environment")
+
+    // A store that is down is a warning; the targets stay selected and keyed, nothing is skipped.
+    try repo.write("ripple.yml", "test:\n  resultCache:\n    store: bazel+http://user:pw@127.0.0.1:9/cache\n")
+    let down = try RippleBinary.test(["--dry-run", "--format", "json"], in: repo.root, environment: env)
+    #expect(down.status == 0, "\(down.standardError)")
+    #expect(down.standardError.contains("could not be read"), "\(down.standardError)")
+    #expect(!down.standardError.contains("pw"), "credentials are never printed: \(down.standardError)")
+    let plan = try #require(try JSONSerialization.jsonObject(with: Data(down.standardOutput.utf8)) as? [String: Any])
+    #expect((plan["cached"] as? [Any])?.isEmpty == true)
+    #expect((plan["runs"] as? [[String: Any]])?.flatMap { $0["testTargets"] as? [String] ?? [] } == ["OtherTests"])
+  }
 }
