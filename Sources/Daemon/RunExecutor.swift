@@ -329,6 +329,14 @@ struct RunExecutor: Sendable {
         out.append(TargetOutcome(package: package.path, name: name, status: .notRun))
       }
     }
+    // Skipped for a trusted pass record: listed with where it passed.
+    let now = Date()
+    for target in result.cached {
+      out.append(
+        TargetOutcome(
+          package: target.package, name: target.name, status: .cached, duration: target.duration,
+          failures: [target.sentence(now: now)]))
+    }
     // Selected, but no test run of this host's platform has it (`test.runs`): listed with the reason.
     for target in result.notRunHere {
       out.append(

@@ -345,7 +345,7 @@ public enum Dashboard {
       switch target.status {
       case .failed: return 0
       case .notRun, nil: return 1
-      case .passed, .skipped: return 2
+      case .passed, .skipped, .cached: return 2
       }
     }
     var seen = Set<String>()

@@ -18,7 +18,7 @@ enum GraphStyle {
   static func kind(_ target: RunTarget) -> Kind {
     guard target.isTest else { return isDirect(target) ? .changed : .reached }
     switch target.status {
-    case .passed: return .passed
+    case .passed, .cached: return .passed
     case .failed: return .failed
     case .skipped, .notRun: return .notRun
     case nil: return .pending
@@ -41,6 +41,7 @@ enum GraphStyle {
     case .failed: "failed"
     case .skipped: "skipped"
     case .notRun: "not run"
+    case .cached: "passed before (cached)"
     case nil: "pending"
     }
   }

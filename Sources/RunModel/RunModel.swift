@@ -143,6 +143,8 @@ public enum TargetStatus: String, Codable, Sendable, Hashable {
   case passed, failed, skipped
   /// Selected, but its package did not build, or the run stopped first.
   case notRun
+  /// Selected, not run: a trusted pass record exists at its content key (docs/DESIGN.md, "Pass records").
+  case cached
 }
 
 /// A target the analysis selected, with its reasons and, for test targets, what happened.
