@@ -300,7 +300,7 @@ let package = Package(
       dependencies: [
         "Daemon", "DaemonSupport", "DaemonHTTP", "DaemonHTTPFixtures", "DaemonSources", "RippleKit", "RippleCore",
         "RunModel", "RunStore", "RippleConfig", "SchedulerCore", "TestRunner", "ServiceMetrics", "SystemClients",
-        "TestSupport",
+        "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,0 +1,54 @@
+import Crypto
+import Foundation
+import RippleCore
+import RunModel
+import RunStore
+import SystemClients
+import TestSupport
+import Testing
+
+@testable import Daemon
+@testable import DaemonSupport
+
+/// rippled's own runs with `records:`: a second run of the same content skips what passed, in its store.
+@Suite struct DaemonPassRecordTests {
+  private func executor(_ fixture: DaemonRunFixture, signingKey: String?) -> RunExecutor {
+    let records = DaemonPassRecords(signingKey: signingKey, maxBytes: 1 << 20)
+    var executor = fixture.executor
+    executor.passRecords = records
+    let client = records.client(fixture.store)
+    executor.services.makeResultStore = { _, _ in client }
+    return executor
+  }
+
+  @Test func aProtectedBranchsSecondRunOfTheSameContentBuildsNothingAndSaysWhy() async throws {
+    let fixture = try DaemonRunFixture()
+    let key = Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString()
+    let executor = executor(fixture, signingKey: key)
+
+    let first = try fixture.runningRun()
+    #expect(await executor.execute(first, settings: fixture.settings, logFile: nil) == .passed(nil))
+    _ = try fixture.store.finish(first.id, state: .failed, reason: "not a passing base: the second run tests all again")
+    #expect(try fixture.store.passRecordUsage().count == 1, "CoreTests passed: its record is kept")
+
+    let second = try fixture.runningRun()
+    #expect(await executor.execute(second, settings: fixture.settings, logFile: nil) == .passed(nil))
+    #expect(fixture.process.requests(matching: .command("swift", "build")).count == 1, "nothing built the second time")
+    let targets = try #require(try fixture.store.detail(second.id)?.analysis?.targets)
+    let core = try #require(targets.first { $0.name == "CoreTests" })
+    #expect(core.status == .cached)
+    #expect(core.failures.first?.contains("passed at this content in rippled run \(first.id) of main") == true)
+    #expect(core.failures.first?.contains("signed by rippled") == true, "\(core.failures)")
+  }
+
+  @Test func withoutTheSigningKeyAProtectedBranchBelievesNoneOfItsOwnRecords() async throws {
+    let fixture = try DaemonRunFixture()
+    let executor = executor(fixture, signingKey: nil)
+    for _ in 1...2 {
+      let run = try fixture.runningRun()
+      #expect(await executor.execute(run, settings: fixture.settings, logFile: nil) == .passed(nil))
+      _ = try fixture.store.finish(run.id, state: .failed, reason: "not a passing base")
+    }
+    #expect(fixture.process.requests(matching: .command("swift", "build")).count == 2, "unsigned: tested again")
+  }
+}
