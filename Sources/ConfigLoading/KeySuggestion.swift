@@ -2,9 +2,9 @@ import RippleConfig
 import RippleCore
 
 /// Suggests the closest known key for a misspelt one, by Levenshtein distance.
-enum KeySuggestion {
+public enum KeySuggestion {
   /// The closest of `candidates` to `key`, when it is close enough to be a plausible typo.
-  static func closest(to key: String, in candidates: [String]) -> String? {
+  public static func closest(to key: String, in candidates: [String]) -> String? {
     let lowered = key.lowercased()
     let scored = candidates.map { (candidate: $0, distance: distance(lowered, $0.lowercased())) }
     guard let best = scored.min(by: { ($0.distance, $0.candidate) < ($1.distance, $1.candidate) }) else { return nil }

@@ -26,7 +26,7 @@ struct AffectedCommand: AsyncParsableCommand {
 
   @OptionGroup var xcode: XcodebuildOptions
 
-  @Option(help: "With --format matrix, gitlab or buildkite: the number of CI shards.")
+  @Option(help: "With --format matrix, gitlab or buildkite: the number of CI shards (default 1).")
   var shards: Int?
 
   @OptionGroup var pipeline: CIPipelineOptions
@@ -40,7 +40,6 @@ struct AffectedCommand: AsyncParsableCommand {
       throw ValidationError(
         "--shards goes with --format matrix, gitlab or buildkite (got --format \(format.rawValue)).")
     }
-    if format.takesShards && shards == nil { throw ValidationError("--format \(format.rawValue) needs --shards N.") }
     try pipeline.validate(format: format)
     try xcode.validate(format: format)
   }

@@ -4,7 +4,7 @@ import RippleCore
 public enum RippleKitError: RippleError {
   case unknownTarget(String)
   /// `ripple test --targets` named units this analysis does not select.
-  case targetsNotSelected([String])
+  case targetsNotSelected([String], suggestions: [String: String] = [:])
   /// `--explain-key` with pass records off (`--no-cache-results`, `test.resultCache: off`).
   case passRecordsOff
   /// `--explain-key` named a target this run does not key (not selected, or a whole package run).
@@ -17,8 +17,12 @@ public enum RippleKitError: RippleError {
     switch self {
     case .unknownTarget(let name):
       "no affected target is named `\(name)`; run `ripple affected` to list them, or qualify it as `package/dir:\(name)`."
-    case .targetsNotSelected(let ids):
-      "--targets names \(ids.joined(separator: ", ")), which this analysis does not select: run the job with the "
+    case .targetsNotSelected(let ids, let suggestions):
+      "--targets names \(ids.joined(separator: ", ")), which this analysis does not select"
+        + (suggestions.isEmpty
+          ? ""
+          : " (did you mean \(ids.compactMap { suggestions[$0] }.map { "`\($0)`" }.joined(separator: ", "))?)")
+        + ": run the job with the "
         + "plan's base, head, config and selection options (a generated pipeline passes them), or check the "
         + "spelling (`package:Name`, `package:*`; `ripple test --dry-run` lists the selection)."
     case .passRecordsOff:

@@ -231,8 +231,14 @@ extension Workspace {
       affected = outcome
     }
     if let ids = request.targets {
-      let restricted = try selection.restricted(to: ids)
-      guard restricted.unmatched.isEmpty else { throw RippleKitError.targetsNotSelected(restricted.unmatched) }
+      let qualified = try TargetLookup.qualify(ids, among: selection.units.compactMap(\.targetID))
+      let restricted = try selection.restricted(to: qualified)
+      guard restricted.unmatched.isEmpty else {
+        throw RippleKitError.targetsNotSelected(
+          restricted.unmatched,
+          suggestions: TargetLookup.suggestions(
+            for: restricted.unmatched, among: selection.units.compactMap(\.targetID)))
+      }
       selection = restricted.selection
     }
     let runs = TestRunPlanner.plan(

@@ -97,7 +97,7 @@ import Testing
   }
 
   @Test(arguments: [
-    ["--format", "gitlab"], ["--format", "buildkite", "--shards", "0"], ["--format", "gitlab", "--shards", "-1"],
+    ["--format", "buildkite", "--shards", "0"], ["--format", "gitlab", "--shards", "-1"],
     ["--format", "json", "--shards", "2"], ["--format", "names", "--shards", "2"],
     ["--format", "buildkite", "--shards", "2", "--job-image", "swift:6.3"],
     ["--format", "matrix", "--shards", "2", "--job-setup", "true"],

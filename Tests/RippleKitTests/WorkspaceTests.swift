@@ -107,8 +107,16 @@ import Testing
     await #expect {
       try await workspace.planTests(TestRequest(scope: .affected(changes), targets: [".:OtherTests", ".:Nope"]))
     } throws: { error in
-      guard let error = error as? RippleKitError, case .targetsNotSelected(let ids) = error else { return false }
+      guard let error = error as? RippleKitError, case .targetsNotSelected(let ids, _) = error else { return false }
       return ids == [".:Nope"] && error.category == .usage && error.description.contains(".:Nope")
+    }
+    // A bare name is taken where it is unique; a typo gets the closest selected target.
+    let bare = try await workspace.planTests(TestRequest(scope: .affected(changes), targets: ["OtherTests"]))
+    #expect(bare.selection.units.map(\.id) == [".:OtherTests"])
+    await #expect {
+      try await workspace.planTests(TestRequest(scope: .affected(changes), targets: ["OtherTest"]))
+    } throws: { error in
+      "\(error)".contains("did you mean `.:OtherTests`?")
     }
   }
 
