@@ -133,7 +133,10 @@ struct TestCommand: AsyncParsableCommand {
     } else {
       print(SummaryRenderer.render(result), terminator: "")
     }
-    try TestReportWriter.write(result, junitPath: junit.map(absolute), jsonPath: reportJson.map(absolute))
+    try TestReportWriter.write(
+      result, junitPath: junit.map(absolute), jsonPath: reportJson.map(absolute), repositoryRoot: workspace.root)
+    // The summary (stdout) before the error pointing at it (stderr): piped, stdout is block-buffered.
+    fflush(nil)
     try result.check()
   }
 

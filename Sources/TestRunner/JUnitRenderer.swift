@@ -13,7 +13,11 @@ import Foundation
 /// message is shown by all of them. A package that failed to build is a suite named `<package> (build)` with
 /// one `<error>` test case. Pure.
 public enum JUnitRenderer {
-  public static func render(_ result: TestRunResult, now: Date = Date()) -> String {
+  /// `repositoryRoot`: failure locations under it are made relative (`Tests/AppTests/AppTests.swift:6`): the form
+  /// GitHub, GitLab and Buildkite annotate files by, and the same on every machine.
+  public static func render(_ result: TestRunResult, now: Date = Date(), repositoryRoot: String? = nil) -> String {
+    var result = result
+    if let repositoryRoot { result = relativeLocations(result, root: repositoryRoot) }
     let totals = result.totals
     let errors = result.packages.filter { $0.status == .buildFailed || $0.status == .error || $0.status == .noTestsRan }
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -97,6 +101,24 @@ public enum JUnitRenderer {
         + "      <flakyFailure message=\"\(escape(message))\" type=\"failure\">"
         + "<stackTrace>\(escape(details(test.failures)))</stackTrace></flakyFailure>\n"
     }
+  }
+
+  static func relativeLocations(_ result: TestRunResult, root: String) -> TestRunResult {
+    let prefix = root.hasSuffix("/") ? root : root + "/"
+    var result = result
+    for p in result.packages.indices {
+      for t in result.packages[p].targets.indices {
+        for c in result.packages[p].targets[t].tests.indices {
+          for f in result.packages[p].targets[t].tests[c].failures.indices {
+            guard let file = result.packages[p].targets[t].tests[c].failures[f].file, file.hasPrefix(prefix) else {
+              continue
+            }
+            result.packages[p].targets[t].tests[c].failures[f].file = String(file.dropFirst(prefix.count))
+          }
+        }
+      }
+    }
+    return result
   }
 
   /// One line per failure: `File.swift:12: message`.

@@ -4,8 +4,13 @@ import Foundation
 public enum TestReportWriter {
   /// Writes each requested file atomically, creating directories. Also when nothing was affected, so CI
   /// steps that upload them always find them.
-  public static func write(_ result: TestRunResult, junitPath: String?, jsonPath: String?) throws {
-    if let junitPath { try writeAtomically(JUnitRenderer.render(result), to: junitPath) }
+  /// `repositoryRoot`: failure paths inside it are written relative to it in JUnit, as CI annotations expect.
+  public static func write(_ result: TestRunResult, junitPath: String?, jsonPath: String?, repositoryRoot: String? = nil)
+    throws
+  {
+    if let junitPath {
+      try writeAtomically(JUnitRenderer.render(result, repositoryRoot: repositoryRoot), to: junitPath)
+    }
     if let jsonPath { try writeAtomically(result.jsonReport(), to: jsonPath) }
   }
 

@@ -89,6 +89,14 @@ final class XMLCollector: NSObject, XMLParserDelegate {
     #expect(xml.text["error"]?.contains("expected '}'") == true)
   }
 
+  @Test func junitPathsAreRelativeToTheRepository() {
+    let relative = JUnitRenderer.render(sampleResult(), repositoryRoot: "/r")
+    #expect(relative.contains("Tests/M.swift:5: wrong"), "\(relative)")
+    #expect(!relative.contains("/r/Tests/M.swift"))
+    #expect(relative.contains("N.swift:9"), "a path outside the root is kept")
+    #expect(JUnitRenderer.render(sampleResult()).contains("/r/Tests/M.swift:5"), "no root: as reported")
+  }
+
   @Test func junitForNothingAffectedIsStillADocument() throws {
     let text = JUnitRenderer.render(TestRunResult(packages: [], nothingAffected: true))
     let xml = try XMLCollector.parse(text)
