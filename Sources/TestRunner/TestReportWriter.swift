@@ -5,7 +5,9 @@ public enum TestReportWriter {
   /// Writes each requested file atomically, creating directories. Also when nothing was affected, so CI
   /// steps that upload them always find them.
   /// `repositoryRoot`: failure paths inside it are written relative to it in JUnit, as CI annotations expect.
-  public static func write(_ result: TestRunResult, junitPath: String?, jsonPath: String?, repositoryRoot: String? = nil)
+  public static func write(
+    _ result: TestRunResult, junitPath: String?, jsonPath: String?, repositoryRoot: String? = nil
+  )
     throws
   {
     if let junitPath {
