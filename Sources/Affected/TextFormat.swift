@@ -4,7 +4,7 @@ extension AffectedFormatter {
   /// `color` is true (a terminal).
   public static func text(_ report: AffectedReport, color: Bool) -> String {
     let style = Style(enabled: color)
-    var lines: [String] = []
+    var lines: [String] = [style.dim(comparison(report))]
     lines.append(
       style.bold(
         "\(count(report.changedFiles.count, "changed file")) → \(count(report.targets.count, "affected target")), "
@@ -26,6 +26,16 @@ extension AffectedFormatter {
     }
     for warning in report.warnings { lines.append(style.yellow("warning: ") + warning) }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// What was compared: `Comparing the working tree with 1a2b3c4d5e (their merge-base 9f8e7d6c5b)`.
+  public static func comparison(_ report: AffectedReport) -> String {
+    let head = report.head == "worktree" ? "the working tree" : String(report.head.prefix(10))
+    var line = "Comparing \(head) with \(report.base.prefix(10))"
+    if let mergeBase = report.mergeBase, mergeBase != report.base {
+      line += " (their merge-base \(mergeBase.prefix(10)))"
+    }
+    return line
   }
 
   private static func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }

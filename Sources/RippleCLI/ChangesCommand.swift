@@ -25,6 +25,11 @@ struct ChangesCommand: ParsableCommand {
     case .json:
       print(try ChangesReport(changeSet).json())
     case .text:
+      // What was compared, on stderr: stdout stays one change per line for scripts.
+      let head = changeSet.head.map { String($0.hex.prefix(10)) } ?? "the working tree"
+      let mergeBase =
+        changeSet.mergeBase.map { $0 != changeSet.base ? " (their merge-base \($0.hex.prefix(10)))" : "" } ?? ""
+      Terminal.standardError.write("Comparing \(head) with \(changeSet.base.hex.prefix(10))\(mergeBase)\n")
       if changeSet.changes.isEmpty {
         Terminal.standardError.write(
           "no changes between \(changeSet.from.short) and \(changeSet.head?.short ?? "the working tree")\n")

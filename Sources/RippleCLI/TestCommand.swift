@@ -1,3 +1,4 @@
+import Affected
 import ArgumentParser
 import Foundation
 import PackageModel
@@ -115,6 +116,9 @@ struct TestCommand: AsyncParsableCommand {
       return
     }
 
+    if let report = plan.affected?.report, !(dryRun && format == .json) {
+      print(AffectedFormatter.comparison(report))
+    }
     if dryRun {
       print(format == .json ? plan.planJSON() : plan.renderedPlan, terminator: format == .json ? "\n" : "")
       return

@@ -117,8 +117,9 @@ struct FormatterTests {
     let value = report(analyze(changes, base: appGraph), changes: changes)
     let plain = AffectedFormatter.text(value, color: false)
     let lines = plain.split(separator: "\n").map(String.init)
-    #expect(lines[0] == "2 changed files → 5 affected targets, 3 test targets")
-    #expect(lines[1].hasPrefix("Running every test target: "))
+    #expect(lines[0] == "Comparing the working tree with b1 (their merge-base m1)")
+    #expect(lines[1] == "2 changed files → 5 affected targets, 3 test targets")
+    #expect(lines[2].hasPrefix("Running every test target: "))
     #expect(lines.contains(". (root package)"))
     #expect(lines.contains("  NetTests  depends on Net"))
     #expect(lines.last?.hasPrefix("warning: ") == true)
@@ -129,7 +130,14 @@ struct FormatterTests {
 
   @Test func textSaysWhenNothingIsAffected() {
     let plain = AffectedFormatter.text(report(AffectedResult(), changes: [.modified("README.md")]), color: false)
-    #expect(plain == "1 changed file → 0 affected targets, 0 test targets\nNo test target is affected.\n")
+    #expect(
+      plain
+        == "Comparing the working tree with b1 (their merge-base m1)\n"
+        + "1 changed file → 0 affected targets, 0 test targets\nNo test target is affected.\n")
+    let commits = AffectedReport(
+      result: AffectedResult(), base: String(repeating: "a", count: 40), head: String(repeating: "c", count: 40),
+      mergeBase: nil, changedFiles: [])
+    #expect(AffectedFormatter.text(commits, color: false).hasPrefix("Comparing cccccccccc with aaaaaaaaaa\n"))
   }
 
   @Test func dotHighlightsChangedAndAffectedNodes() {

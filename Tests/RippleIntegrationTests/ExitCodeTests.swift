@@ -30,7 +30,7 @@ import Testing
   }
 
   @Test(arguments: [
-    ["affected", "--shards", "0", "--format", "matrix"], ["affected", "--format", "matrix"],
+    ["affected", "--shards", "0", "--format", "matrix"], ["affected", "--shards", "2", "--format", "json"],
     ["affected", "--format", "nonsense"], ["no-such-command"],
     ["affected", "--format", "buildkite", "--job-artifacts-from", "ripple-plan"],
   ])

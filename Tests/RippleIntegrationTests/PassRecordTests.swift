@@ -147,6 +147,11 @@ import Testing
     #expect(try keys([], repo, environment(repo, branch: "feature/x", ["RIPPLE_IT_SDK": "17"])) != plain)
 
     let unset = try RippleBinary.test(["--dry-run"], in: repo.root, environment: env)
+    // What was compared comes first (issue 43): in `test`'s output and on `changes`' stderr.
+    #expect(unset.standardOutput.hasPrefix("Comparing the working tree with "), "\(unset.standardOutput)")
+    let changes = try RippleBinary.run(["changes"], in: repo.root, environment: env)
+    #expect(changes.standardError.hasPrefix("Comparing the working tree with "), "\(changes.standardError)")
+    #expect(changes.standardOutput.hasPrefix("modified\t"), "stdout stays one change per line")
     #expect(
       unset.standardError.contains("keyEnvironment names RIPPLE_IT_SDK, which is not set"), "\(unset.standardError)")
 
