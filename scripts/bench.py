@@ -1147,8 +1147,9 @@ def bench_records(ripple, work):
             runner = os.path.join(work, f"records-{mode}-{number}")
             subprocess.run(["git", "clone", "-q", origin, runner], check=True)
             git(runner, "checkout", "-q", commit)
-            env = dict(os.environ, RIPPLE_CACHE_DIR=os.path.join(runner, ".runner-cache"), RIPPLE_BRANCH=branch,
-                       **extra)
+            # The runner's own (empty) cache folder, outside the clone: inside it, its files would be
+            # untracked, unowned files of every key.
+            env = dict(os.environ, RIPPLE_CACHE_DIR=runner + "-cache", RIPPLE_BRANCH=branch, **extra)
             env.pop("RIPPLE_NO_CACHE_RESULTS", None)
             report = os.path.join(runner, ".build", "report.json")
             argv = [ripple, "test", "--base", job_base, "--report-json", report]
@@ -1164,6 +1165,7 @@ def bench_records(ripple, work):
             ran = sum(len(p.get("targets", [])) for p in document["packages"])
             rows.append((label, ran, len(document.get("cached", [])), elapsed))
             shutil.rmtree(runner, ignore_errors=True)
+            shutil.rmtree(runner + "-cache", ignore_errors=True)
         return rows
 
     print("  running the 6 jobs diff-only, then with records (cold builds on every runner)…", flush=True)
