@@ -5,7 +5,7 @@ import PackageModel
 import RippleKit
 
 enum GraphFormat: String, ExpressibleByArgument, CaseIterable {
-  case dot, json
+  case tree, dot, json
 }
 
 struct GraphCommand: AsyncParsableCommand {
@@ -16,12 +16,14 @@ struct GraphCommand: AsyncParsableCommand {
 
   @OptionGroup var repository: RepositoryOptions
 
-  @Option(help: "Output: dot (Graphviz) or json.")
-  var format: GraphFormat = .dot
+  @Option(help: "Output: tree (the default on a terminal), dot (Graphviz; the default when piped) or json.")
+  var format: GraphFormat?
 
   func run() async throws {
     let graph = try await repository.openWorkspace().graphWithXcodeProjects()
-    switch format {
+    switch format ?? (Terminal.standardOutput.isInteractive ? .tree : .dot) {
+    case .tree:
+      print(AffectedFormatter.tree(graph: graph), terminator: "")
     case .json:
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

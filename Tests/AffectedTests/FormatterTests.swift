@@ -140,6 +140,15 @@ struct FormatterTests {
     #expect(AffectedFormatter.text(commits, color: false).hasPrefix("Comparing cccccccccc with aaaaaaaaaa\n"))
   }
 
+  @Test func theTreeNamesPackagesTargetsKindsAndDirectDependencies() {
+    let tree = AffectedFormatter.tree(graph: appGraph)
+    let lines = tree.split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasSuffix("(root package)") == true, "\(tree)")
+    #expect(lines.contains("├─ ApiTests  test → Api, TestSupport"), "\(tree)")
+    #expect(lines.contains("├─ Net  regular → Core"), "\(tree)")
+    #expect(lines.last == "└─ TestSupport  regular → Core", "\(tree)")
+  }
+
   @Test func dotHighlightsChangedAndAffectedNodes() {
     let value = report(analyze([.modified("Sources/Net/A.swift")], base: appGraph), changes: [])
     let dot = AffectedFormatter.dot(graph: appGraph, value)
