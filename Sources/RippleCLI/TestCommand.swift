@@ -10,6 +10,17 @@ enum TestPlanFormat: String, ExpressibleByArgument, CaseIterable {
   case text, json
 }
 
+/// `--progress`: how the run shows itself on standard error.
+enum ProgressMode: String, ExpressibleByArgument, CaseIterable {
+  /// `tty` on a terminal, else `plain`.
+  case auto
+  /// One updating status line (with SwiftPM's `[n/N]` step while building).
+  case tty
+  /// Plain lines for logs: each step, and a build's `[n/N]` every 10 s or 10 %.
+  case plain
+  case none
+}
+
 struct TestCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "test",
@@ -65,6 +76,12 @@ struct TestCommand: AsyncParsableCommand {
       "Print what went into the content key of this selected test target (package:Name or a bare name) and run nothing.",
       valueName: "TARGET"))
   var explainKey: String?
+
+  @Option(help: "Progress on standard error: auto (tty on a terminal, else plain), tty, plain or none.")
+  var progress: ProgressMode = .auto
+
+  @Flag(help: "Pass every line SwiftPM prints through (the build's own output).")
+  var verbose = false
 
   @Option(help: "How many packages to build and test at the same time.")
   var jobs = 1
@@ -123,7 +140,9 @@ struct TestCommand: AsyncParsableCommand {
       print(format == .json ? plan.planJSON() : plan.renderedPlan, terminator: format == .json ? "\n" : "")
       return
     }
-    let progress = ProgressWriter(columns: { Terminal.standardError.columns })
+    let progress = ProgressWriter(
+      interactive: self.progress == .auto ? nil : self.progress == .tty, columns: { Terminal.standardError.columns },
+      verbose: verbose, silent: self.progress == .none)
     let task = Task { try await workspace.runTests(plan, onEvent: progress.handle) }
     let signals = SignalCancellation.install { task.cancel() }
     defer { signals.uninstall() }

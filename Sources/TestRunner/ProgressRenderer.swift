@@ -16,13 +16,19 @@ public struct ProgressRenderer: Sendable {
   public var interactive: Bool
   /// The terminal's width; nil: status lines are not fitted.
   public var columns: Int?
+  /// `--verbose`: every line the build prints is passed through.
+  public var verbose = false
   private var passed = 0
   private var failed = 0
   private var current = ""
+  /// Per package building: SwiftPM's last `[n/N]` step, and when (elapsed) and at which tenth a plain line
+  /// last said so.
+  private var builds: [String: (step: BuildStep, reportedAt: Double, tenth: Int)] = [:]
 
-  public init(interactive: Bool, columns: Int? = nil) {
+  public init(interactive: Bool, columns: Int? = nil, verbose: Bool = false) {
     self.interactive = interactive
     self.columns = columns
+    self.verbose = verbose
   }
 
   public mutating func render(_ event: TestRunEvent, elapsed: Double) -> [Output] {
@@ -40,9 +46,19 @@ public struct ProgressRenderer: Sendable {
         out.append(
           .line("\(succeeded ? "Built" : "✘ Build failed:") \(name(package)) (\(SummaryRenderer.format(seconds)))"))
       }
-    case .output:
-      // The build's own lines are not echoed (its errors are in the summary); rippled writes them to the run log.
-      break
+    case .output(let package, let line):
+      // The build's own lines are echoed only with --verbose (its errors are in the summary; rippled writes them
+      // to the run log); its `[n/N]` steps are the progress.
+      if verbose { out.append(.line(line.text)) }
+      guard let step = BuildStep(line.text) else { break }
+      current = "building \(name(package)) \(step.text)"
+      guard !interactive, !verbose else { break }
+      let tenth = step.count > 0 ? step.done * 10 / step.count : 0
+      let last = builds[package]
+      if last == nil || elapsed - last!.reportedAt >= 10 || tenth > last!.tenth {
+        builds[package] = (step, elapsed, tenth)
+        out.append(.line("Building \(name(package)): \(step.text)"))
+      }
     case .testing(let package, let targets, let attempt):
       let what = targets.isEmpty ? "all tests" : targets.joined(separator: ", ")
       current = "\(name(package)) \(what)" + (attempt > 1 ? " (retry \(attempt - 1))" : "")
@@ -77,6 +93,7 @@ public struct ProgressRenderer: Sendable {
 
   private func name(_ package: String) -> String { package == "." ? "root package" : package }
 
+
   private func symbol(_ status: PackageResult.Status) -> String {
     switch status {
     case .passed: "✔"
@@ -99,12 +116,18 @@ public final class ProgressWriter: @unchecked Sendable {
   /// - Parameter columns: the terminal's width, asked at every redraw (it may be resized); nil: the
   ///   status line is not fitted.
   public init(
-    handle: FileHandle = .standardError, interactive: Bool? = nil, columns: (@Sendable () -> Int)? = nil
+    handle: FileHandle = .standardError, interactive: Bool? = nil, columns: (@Sendable () -> Int)? = nil,
+    verbose: Bool = false, silent: Bool = false
   ) {
     self.handle = handle
     self.columns = columns
-    self.renderer = ProgressRenderer(interactive: interactive ?? (isatty(handle.fileDescriptor) == 1))
+    self.silent = silent
+    self.renderer = ProgressRenderer(
+      interactive: interactive ?? (isatty(handle.fileDescriptor) == 1), verbose: verbose)
   }
+
+  /// `--progress none`: nothing is written.
+  private let silent: Bool
 
   /// Erases the status line, if one is showing: call it when the run ends, however it ends (the
   /// `finished` event does not come when the run throws).
@@ -117,6 +140,7 @@ public final class ProgressWriter: @unchecked Sendable {
   }
 
   public func handle(_ event: TestRunEvent) {
+    if silent { return }
     lock.lock()
     defer { lock.unlock() }
     if renderer.interactive, let columns { renderer.columns = columns() }
@@ -134,5 +158,22 @@ public final class ProgressWriter: @unchecked Sendable {
       }
     }
     if !text.isEmpty { handle.write(Data(text.utf8)) }
+  }
+}
+
+
+/// SwiftPM's progress line: `[12/345] Compiling Core Core.swift`.
+struct BuildStep: Sendable, Hashable {
+  var done: Int
+  var count: Int
+  var text: String
+
+  init?(_ line: String) {
+    guard line.hasPrefix("["), let close = line.firstIndex(of: "]") else { return nil }
+    let numbers = line[line.index(after: line.startIndex)..<close].split(separator: "/")
+    guard numbers.count == 2, let done = Int(numbers[0]), let count = Int(numbers[1]) else { return nil }
+    self.done = done
+    self.count = count
+    self.text = String(line)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemClients
 import Testing
 
 @testable import TestRunner
@@ -173,5 +174,31 @@ final class XMLCollector: NSObject, XMLParserDelegate {
     #expect(ttyOut.contains(.status("[1.00s] T S/t() — 0 passed, 1 failed")))
     #expect(!ttyOut.contains(.line("Building root package…")))
     #expect(ttyOut.contains(.line("✘ root package: 0 passed, 1 failed, 0 skipped")))
+  }
+
+  @Test func buildStepsShowOnTheStatusLineAndEveryTenthOrTenSecondsInLogs() {
+    func output(_ text: String) -> TestRunEvent { .output(package: ".", line: OutputLine(.standardOutput, text)) }
+    var tty = ProgressRenderer(interactive: true)
+    _ = tty.render(.building(package: "."), elapsed: 0)
+    #expect(
+      tty.render(output("[3/200] Compiling Core A.swift"), elapsed: 1)
+        .contains(.status("[1.00s] building root package [3/200] Compiling Core A.swift — 0 passed, 0 failed")))
+
+    var plain = ProgressRenderer(interactive: false)
+    var lines: [String] = []
+    for (done, time) in [(1, 0.5), (5, 1.0), (19, 2.0), (20, 3.0), (21, 14.0), (22, 15.0), (200, 16.0)] {
+      for case .line(let line) in plain.render(output("[\(done)/200] Compiling X"), elapsed: time) {
+        lines.append(line)
+      }
+    }
+    // The first step, the 10 % mark (20/200), 10 s later (21 at 14 s), then 100 %.
+    #expect(
+      lines == [
+        "Building root package: [1/200] Compiling X", "Building root package: [20/200] Compiling X",
+        "Building root package: [21/200] Compiling X", "Building root package: [200/200] Compiling X",
+      ])
+    #expect(plain.render(output("warning: something"), elapsed: 17).isEmpty, "other build lines need --verbose")
+    var verbose = ProgressRenderer(interactive: false, verbose: true)
+    #expect(verbose.render(output("warning: something"), elapsed: 1) == [.line("warning: something")])
   }
 }
