@@ -93,7 +93,6 @@ public struct ProgressRenderer: Sendable {
 
   private func name(_ package: String) -> String { package == "." ? "root package" : package }
 
-
   private func symbol(_ status: PackageResult.Status) -> String {
     switch status {
     case .passed: "✔"
@@ -160,7 +159,6 @@ public final class ProgressWriter: @unchecked Sendable {
     if !text.isEmpty { handle.write(Data(text.utf8)) }
   }
 }
-
 
 /// SwiftPM's progress line: `[12/345] Compiling Core Core.swift`.
 struct BuildStep: Sendable, Hashable {
