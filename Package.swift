@@ -139,6 +139,7 @@ let package = Package(
       name: "RippleCLI",
       dependencies: [
         "CommandLineSupport", "RippleKit", "Affected", "Git", "PackageModel", "PackageLoading", "RippleCore",
+        "ConfigLoading",
         "SystemClients", "TestRunner", "BuildInfo",
         "Assets", "AssetFetch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Crypto", package: "swift-crypto"), "ResultStoreLive",

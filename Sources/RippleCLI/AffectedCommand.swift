@@ -1,5 +1,6 @@
 import Affected
 import ArgumentParser
+import ConfigLoading
 import Foundation
 import RippleKit
 import TestRunner
@@ -54,7 +55,15 @@ struct AffectedCommand: AsyncParsableCommand {
     if let explain {
       let (package, name) = Self.splitTargetName(explain)
       guard let lines = outcome.result.explanation(for: name, package: package) else {
-        throw RippleKitError.unknownTarget(explain)
+        let known =
+          (outcome.headGraph ?? outcome.baseGraph)?.packages.flatMap { package in
+            package.targets.map { (package.path, $0.name) }
+          } ?? []
+        if known.contains(where: { $0.1 == name && (package == nil || $0.0 == package) }) {
+          throw RippleKitError.notAffected(explain, changedFiles: report.changedFiles.count)
+        }
+        throw RippleKitError.unknownTarget(
+          explain, suggestion: KeySuggestion.closest(to: name, in: Array(Set(known.map(\.1))).sorted()))
       }
       print(lines.joined(separator: "\n"))
       return

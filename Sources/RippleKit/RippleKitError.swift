@@ -2,7 +2,9 @@ import RippleCore
 
 /// Errors of the orchestration layer: each a sentence the user can act on.
 public enum RippleKitError: RippleError {
-  case unknownTarget(String)
+  case unknownTarget(String, suggestion: String? = nil)
+  /// `--explain` of a target that exists but no change reaches.
+  case notAffected(String, changedFiles: Int)
   /// `ripple test --targets` named units this analysis does not select.
   case targetsNotSelected([String], suggestions: [String: String] = [:])
   /// `--explain-key` with pass records off (`--no-cache-results`, `test.resultCache: off`).
@@ -15,8 +17,13 @@ public enum RippleKitError: RippleError {
 
   public var description: String {
     switch self {
-    case .unknownTarget(let name):
-      "no affected target is named `\(name)`; run `ripple affected` to list them, or qualify it as `package/dir:\(name)`."
+    case .unknownTarget(let name, let suggestion):
+      "no target is named `\(name)`"
+        + (suggestion.map { "; did you mean `\($0)`?" }
+          ?? "; run `ripple graph` to list them, or qualify it as `package/dir:\(name)`.")
+    case .notAffected(let name, let count):
+      "`\(name)` is not affected: no changed file reaches it (\(count) changed file\(count == 1 ? "" : "s"); "
+        + "`ripple affected` lists what they reach)."
     case .targetsNotSelected(let ids, let suggestions):
       "--targets names \(ids.joined(separator: ", ")), which this analysis does not select"
         + (suggestions.isEmpty

@@ -125,6 +125,12 @@ import Testing
     for hop in ["Model.swift", "Net", "AppFeature", "AppFeatureTests"] {
       #expect(result.standardOutput.contains(hop), "\(hop) in \(result.standardOutput)")
     }
+    // A typo gets the closest name; a target no change reaches says so (issue 43).
+    let typo = try RippleBinary.run(["affected", "--explain", "AppFeatureTest"], in: repo.root)
+    #expect(typo.status == 2 && typo.standardError.contains("did you mean `AppFeatureTests`?"), "\(typo.standardError)")
+    let untouched = try RippleBinary.run(["affected", "--explain", "AppCoreTests"], in: repo.root)
+    #expect(untouched.status == 2)
+    #expect(untouched.standardError.contains("`AppCoreTests` is not affected: no changed file reaches it"))
   }
 
   @Test func machineFormats() throws {
