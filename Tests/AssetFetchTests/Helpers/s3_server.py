@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """moto S3 on 127.0.0.1 with SigV4 enforced, for AssetFetchTests.
 
-Usage: s3_server.py READY_FILE
+Usage: s3_server.py READY_FILE [--empty-bucket NAME]
 Starts moto on an ephemeral port, creates an IAM user with an access key allowed s3:*,
-a bucket `assets` with the object `fonts/Mono Regular.ttf` (content printed in the ready file),
+a bucket `assets` with the object `fonts/Mono Regular.ttf` (content printed in the ready file)
+or, with --empty-bucket (ResultStoreTests, which write), only an empty bucket NAME,
 then turns authentication on (every following request must be signed by a known key) and writes
 one JSON line to READY_FILE: {"port", "accessKey", "secretKey", "bucket", "key", "content"}.
 Runs until stdin closes or SIGTERM.
@@ -30,6 +31,7 @@ except ImportError as error:  # the Swift test shows this message
 
 def main() -> None:
     ready_file = sys.argv[1]
+    empty_bucket = sys.argv[3] if len(sys.argv) > 3 and sys.argv[2] == "--empty-bucket" else None
     server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
     server.start()
     _, port = server.get_host_and_port()
@@ -47,9 +49,11 @@ def main() -> None:
     key = iam.create_access_key(UserName="ripple")["AccessKey"]
 
     s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1")
-    s3.create_bucket(Bucket="assets")
-    content = "private font bytes " * 1000
-    s3.put_object(Bucket="assets", Key="fonts/Mono Regular.ttf", Body=content.encode())
+    bucket, object_key, content = empty_bucket or "assets", "", ""
+    s3.create_bucket(Bucket=bucket)
+    if not empty_bucket:
+        object_key, content = "fonts/Mono Regular.ttf", "private font bytes " * 1000
+        s3.put_object(Bucket=bucket, Key=object_key, Body=content.encode())
 
     # From now on every request needs a valid SigV4 signature from a key moto knows.
     request = urllib.request.Request(
@@ -61,8 +65,8 @@ def main() -> None:
         "port": port,
         "accessKey": key["AccessKeyId"],
         "secretKey": key["SecretAccessKey"],
-        "bucket": "assets",
-        "key": "fonts/Mono Regular.ttf",
+        "bucket": bucket,
+        "key": object_key,
         "content": content,
     }
     with open(ready_file + ".tmp", "w") as f:

@@ -3,7 +3,8 @@ import RippleConfig
 import TestSupport
 import Testing
 
-/// moto's S3 (Helpers/s3_records_server.py) with SigV4 enforced, one IAM user and an empty bucket it may write.
+/// moto's S3 (AssetFetchTests' Helpers/s3_server.py, `--empty-bucket records`) with SigV4 enforced, one IAM user
+/// and an empty bucket it may write.
 struct MotoServer: Sendable {
   var port: Int
   var accessKey: String
@@ -26,7 +27,9 @@ struct MotoServer: Sendable {
   static func with(_ body: (MotoServer) async throws -> Void) async throws {
     try await withTemporaryDirectory { directory in
       let (server, data) = try await HelperProcess.start(
-        script: helpersDirectory + "/s3_records_server.py", arguments: [], directory: directory)
+        script: helpersDirectory + "/../../AssetFetchTests/Helpers/s3_server.py",
+        arguments: ["--empty-bucket", "records"],
+        directory: directory)
       defer { server.stop() }
       let ready = try JSONDecoder().decode(Ready.self, from: data)
       try await body(
