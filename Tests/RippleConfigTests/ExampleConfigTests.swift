@@ -18,6 +18,9 @@ import Testing
     #expect(config.testRuns.map(\.name) == ["server", "client", "ios"])
     #expect(config.testRuns.last?.xcodebuild?.scheme == "MyApp")
     #expect(config.test.requires.map(\.name) == ["postgres"])
+    #expect(config.test.resultCache.store == .local(path: nil))
+    #expect(config.test.resultCache.publicKeys.map(\.name) == ["ci-main"])
+    #expect(config.test.resultCache.protectedBranches == ["main", "release/*"])
   }
 
   /// The reference user's `make bootstrap-client` as ripple.yml (examples/isowords).
