@@ -85,6 +85,22 @@ import Testing
       #expect(policy.isolatesNetwork)
       #expect(lines.withLock { $0.contains { $0.contains("runs.network: isolated") } }, "\(lines.withLock { $0 })")
     }
+
+    /// `rippled check-config` says what a run's processes can reach.
+    @Test func checkConfigSaysWhatARunCanReach() async throws {
+      let probe = ScriptedProcess()
+        .on(.command("bwrap", "--version"), .exit(0, stdout: "bubblewrap 0.8.0\n"))
+        .on(.command("bwrap"), .exit(0))
+      var configuration = DaemonConfiguration()
+      let isolated = try await Rippled.sandboxSummary(configuration, process: probe.client)
+      #expect(isolated.contains("runs.network: isolated: a run's processes have only a loopback of their own"))
+      configuration.network = .host
+      let host = try await Rippled.sandboxSummary(configuration, process: probe.client)
+      #expect(host.contains("runs.network: host: a run's processes share the host's network, rippled's API included"))
+      configuration.sandbox = .off
+      let off = try await Rippled.sandboxSummary(configuration, process: probe.client)
+      #expect(off.hasSuffix("runs share the host's network and can reach rippled's API"), "\(off)")
+    }
   }
 
   /// A TCP listener on every address of this host, on a free port. Connections complete in the kernel's backlog:
