@@ -154,3 +154,16 @@ import Testing
     }
   }
 #endif
+
+/// A build that cannot fetch in a network of its own says why, once (pure: no sandbox needed).
+@Suite struct NetworkHintTests {
+  @Test func aFetchWithoutNetworkGetsOneNoteOnlyWhenIsolated() {
+    let hint = NetworkHint(isolated: true)
+    #expect(hint.note(after: "Compiling Core Core.swift") == nil)
+    let failure = "error: Couldn’t fetch updates from remote repositories:"
+    #expect(hint.note(after: failure) == NetworkHint.note)
+    #expect(hint.note(after: "fatal: unable to access 'https://x/': Could not resolve host: x") == nil, "once")
+    #expect(NetworkHint(isolated: false).note(after: failure) == nil, "runs.network: host or no sandbox")
+    #expect(NetworkHint.note.contains("runs.network: host"))
+  }
+}
