@@ -1,5 +1,6 @@
-// Only where Swift Testing is: a plain `swift build -c release` builds this target too (a regular one, so the
-// test targets can share it) and finds no `Testing` module there.
+// Only where Swift Testing is: `swift build -c release` without `--product` builds this target too (a regular
+// one, so the test targets can share it), and with `--static-swift-stdlib` (swift_static has no Testing) or a
+// toolchain without Swift Testing there is no `Testing` module to import.
 #if canImport(Testing)
   import Foundation
   import Testing
