@@ -5,7 +5,7 @@
 #   --with-deps                   first apt-get install the libraries' packages that are missing (root;
 #                                 share/ripple/runtime-packages names them, as on the system it was built on)
 # Exit codes: 0 installed (or checked), 2 usage, 3 a damaged archive or a missing system library (the
-# package to install is named).
+# package to install is named), 4 the prefix is not writable (re-run with sudo, or --prefix ~/.local).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 prefix=/usr/local
@@ -63,7 +63,16 @@ if $check_only; then
   exit 0
 fi
 
-# 3. The files.
+# 3. The files, where this user may write them: one line saying so, not one `install` error per file.
+for folder in bin share/man/man1 share/bash-completion/completions share/zsh/site-functions \
+  share/fish/vendor_completions.d; do
+  existing="$prefix/$folder"
+  while [ ! -e "$existing" ] && [ "$existing" != / ]; do existing=$(dirname "$existing"); done
+  if [ ! -d "$existing" ] || [ ! -w "$existing" ]; then
+    echo "install.sh: cannot write to $existing (the prefix $prefix is not writable by $(id -un)): re-run with sudo, or install for yourself with --prefix ~/.local" >&2
+    exit 4
+  fi
+done
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
   "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
 install -m 0755 "$here/bin/ripple" "$here/bin/rippled" "$prefix/bin/"

@@ -59,6 +59,25 @@ extracted="$work/$name"
 "$extracted/install.sh" --prefix "$work/prefix" >/dev/null
 [[ -x "$work/prefix/bin/ripple" && -f "$work/prefix/share/man/man1/rippled.1" ]] || fail "install.sh installed nothing"
 ok "install.sh --prefix: $(cd "$work/prefix" && find . -type f | wc -l) files"
+# A prefix this user may not write: one line naming it and what to do (exit 4), not an `install` error per file.
+# As root, the check runs as nobody (root may write anywhere).
+locked="$work/locked-prefix"
+mkdir -p "$locked"
+as_user=()
+if [[ $(id -u) != 0 ]]; then
+  chmod 0555 "$locked"
+elif command -v setpriv >/dev/null; then
+  chmod -R a+rX "$work"
+  as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+fi
+if [[ $(id -u) != 0 || ${#as_user[@]} -gt 0 ]]; then
+  status=0
+  "${as_user[@]}" "$extracted/install.sh" --prefix "$locked/usr" >"$work/locked.out" 2>&1 || status=$?
+  [[ $status == 4 && $(wc -l <"$work/locked.out") == 1 ]] && grep -q "is not writable by .*re-run with sudo, or install for yourself with --prefix ~/.local" "$work/locked.out" \
+    || fail "install.sh into a prefix it cannot write: exit $status, $(cat "$work/locked.out")"
+  [[ ! -e "$locked/usr" ]] || fail "install.sh made folders in a prefix it cannot write"
+  ok "install.sh into a prefix it cannot write: one line, sudo or --prefix ~/.local (exit 4)"
+fi
 swift_path=$(command -v swift || true)
 toolchain=""
 if [[ -n "$swift_path" ]]; then toolchain=$(dirname "$(dirname "$(dirname "$(readlink -f "$swift_path")")")"); fi

@@ -52,7 +52,7 @@ for binary in ripple rippled; do
   "$bin_dir/$binary" --generate-completion-script zsh >"$stage/usr/share/zsh/vendor-completions/_$binary"
   "$bin_dir/$binary" --generate-completion-script fish >"$stage/usr/share/fish/vendor_completions.d/$binary.fish"
 done
-"$root/scripts/man-pages.sh" "$stage/usr/share/man/man1" "$bin_dir/ripple" "$bin_dir/rippled" >&2
+install -m 0644 "$bin_dir"/man/*.1 "$stage/usr/share/man/man1/"
 gzip -9n "$stage"/usr/share/man/man1/*.1
 install -m 0644 "$root/README.md" "$stage/usr/share/doc/ripple/README.md"
 install -m 0644 "$root/systemd/README.md" "$stage/usr/share/doc/ripple/README.systemd.md"

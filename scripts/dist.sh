@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # `make dist`: dist/ripple-<version>-linux-<arch>.tar.gz and its .sha256. Inside, one folder:
 #   bin/ripple, bin/rippled        release, Swift runtime linked statically (no toolchain needed)
-#   share/man/man1/*.1             swift-argument-parser's generate-manual, run on those binaries
+#   share/man/man1/*.1             swift-argument-parser's generate-manual, run on those binaries by
+#                                  release-build.sh (BIN-DIR/man): nothing is built here when BIN-DIR is given
 #   share/bash-completion/completions/, share/zsh/site-functions/, share/fish/vendor_completions.d/
 #   share/ripple/systemd/          the units and their README; share/ripple/config/: the example configs
 #   share/ripple/runtime-packages  the system libraries the binaries load, and their Debian packages
 #   README.md, install.sh, SHA256SUMS
 #   scripts/dist.sh [BIN-DIR]      BIN-DIR holds ripple and rippled from scripts/release-build.sh
 #                                  (default: build them now into .build/release-bins)
-# Environment: SWIFT, DIST_DIR (default dist). Prints the archive's path last.
+# Environment: DIST_DIR (default dist); SWIFT, BUILD_FLAGS, RELEASE_FLAGS only without BIN-DIR. Prints the
+# archive's path last.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-swift=${SWIFT:-swift}
 version=$(tr -d ' \n' <"$root/VERSION")
 # shellcheck source=release-bins.lib.sh
 source "$root/scripts/release-bins.lib.sh"
@@ -37,7 +38,7 @@ for binary in ripple rippled; do
   "$stage/bin/$binary" --generate-completion-script zsh >"$stage/share/zsh/site-functions/_$binary"
   "$stage/bin/$binary" --generate-completion-script fish >"$stage/share/fish/vendor_completions.d/$binary.fish"
 done
-"$root/scripts/man-pages.sh" "$stage/share/man/man1" "$stage/bin/ripple" "$stage/bin/rippled" >&2
+install -m 0644 "$bin_dir"/man/*.1 "$stage/share/man/man1/"
 
 install -m 0644 "$root/systemd/rippled.service" "$root/systemd/rippled-user.service" "$root/systemd/README.md" \
   "$stage/share/ripple/systemd/"

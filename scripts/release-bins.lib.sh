@@ -1,5 +1,6 @@
 # Sourced by dist.sh and deb.sh: `release_bins DIR` sets $bin_dir to DIR (or builds the release binaries
-# into .build/release-bins when DIR is empty) and exits 2 unless both binaries are there and say $version.
+# into .build/release-bins when DIR is empty) and exits 2 unless both binaries are there and say $version,
+# with their man pages in DIR/man (release-build.sh writes them: a given DIR means nothing is built here).
 # Needs $root and $version.
 release_bins() {
   bin_dir=${1:-}
@@ -13,5 +14,9 @@ release_bins() {
     built=$("$bin_dir/$binary" --version)
     [[ "$built" == "$version" ]] \
       || { echo "error: $bin_dir/$binary is version $built, VERSION says $version: run make release-bins" >&2; exit 2; }
+    [[ -f "$bin_dir/man/$binary.1" ]] || {
+      echo "error: $bin_dir/man/$binary.1 is missing: run make release-bins (it writes the man pages beside the binaries)" >&2
+      exit 2
+    }
   done
 }

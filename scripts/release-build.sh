@@ -23,4 +23,6 @@ for product in ripple rippled; do "$swift" build -c release --product "$product"
 bin=$("$swift" build -c release --show-bin-path $release_flags ${BUILD_FLAGS:-})
 mkdir -p "$out"
 install -m 0755 "$bin/ripple" "$bin/rippled" "$out/"
+# The man pages now, beside the binaries: `make dist BIN_DIR=…` and `make deb BIN_DIR=…` then build nothing.
+"$root/scripts/man-pages.sh" "$out/man" "$out/ripple" "$out/rippled" >&2
 echo "release binaries in $out: $("$out/ripple" --version) ($(sed -n 's/^commit: //p' < <("$out/ripple" --version --verbose)))"

@@ -45,7 +45,9 @@ public enum DaemonConfigLoader {
       case .shutdownGrace: configuration.shutdownGrace = try value.duration()
       case .retention: configuration.retention = try retention(value)
       case .records: configuration.records = try DaemonRecordsParser.parse(value)
-      case .runs: (configuration.sandbox, configuration.runEnvironment, configuration.assetFolders) = try runs(value)
+      case .runs:
+        (configuration.sandbox, configuration.network, configuration.runEnvironment, configuration.assetFolders) =
+          try runs(value)
       case .repositories:
         sawRepositories = true
         configuration.repositories = try DaemonRepositoriesParser.parse(value)
@@ -99,33 +101,41 @@ public enum DaemonConfigLoader {
     return retention
   }
 
-  /// `runs:`: how a run's processes are isolated (`sandbox: auto|required|off`, `environment: [NAME, …]`) and
-  /// which folders its `file:` assets may read (`assetFolders`).
-  private static func runs(_ value: YAMLValue) throws -> (SandboxMode, [String], [String]) {
+  /// `runs:`: how a run's processes are isolated (`sandbox: auto|required|off`, `network: isolated|host`,
+  /// `environment: [NAME, …]`) and which folders its `file:` assets may read (`assetFolders`).
+  private static func runs(_ value: YAMLValue) throws -> (SandboxMode, RunNetwork, [String], [String]) {
     var mode = SandboxMode.auto
+    var network = RunNetwork.isolated
     var environment = DaemonConfiguration.defaultRunEnvironment
     var folders: [String] = []
-    for (key, child) in try value.mappingEntries(allowedKeys: ["sandbox", "environment", "assetFolders"]) {
-      if key == "assetFolders" {
+    for (key, child) in try value.mappingEntries(allowedKeys: ["sandbox", "network", "environment", "assetFolders"]) {
+      switch key {
+      case "assetFolders":
         folders = try DaemonRepositoriesParser.assetFolders(child)
-        continue
-      }
-      if key == "environment" {
+      case "environment":
         environment = try child.stringList()
         if let bad = environment.first(where: { $0.isEmpty || $0.contains("=") }) {
           throw child.error("`\(bad)` is not a variable name", hint: "list names only, e.g. [PATH, HOME, LANG, TMPDIR]")
         }
-        continue
+      case "network":
+        let text = try child.scalarText()
+        guard let parsed = RunNetwork(rawValue: text) else {
+          throw child.error(
+            "`\(text)` is not a run network",
+            hint: "use isolated (only the sandbox's own loopback) or host (the host's network, rippled's API too)")
+        }
+        network = parsed
+      default:
+        let text = try child.scalarText()
+        guard let parsed = SandboxMode(rawValue: text) else {
+          throw child.error(
+            "`\(text)` is not a sandbox mode",
+            hint: "use auto (bubblewrap when it works), required (refuse to start without it) or off")
+        }
+        mode = parsed
       }
-      let text = try child.scalarText()
-      guard let parsed = SandboxMode(rawValue: text) else {
-        throw child.error(
-          "`\(text)` is not a sandbox mode",
-          hint: "use auto (bubblewrap when it works), required (refuse to start without it) or off")
-      }
-      mode = parsed
     }
-    return (mode, environment, folders)
+    return (mode, network, environment, folders)
   }
 
   private static func nothingToWatch(file: String, line: Int?, column: Int? = nil) -> ConfigError {

@@ -245,7 +245,13 @@ struct RunExecutor: Sendable {
     for warning in plan.warnings { say("warning: \(warning)") }
     try Task.checkCancellation()
 
-    let result = try await workspace.runTests(plan, onEvent: { say(Self.describe($0)) })
+    let hint = NetworkHint(isolated: isolation?.bwrap != nil && isolation?.network == .isolated)
+    let result = try await workspace.runTests(
+      plan,
+      onEvent: { event in
+        say(Self.describe(event))
+        if case .output(_, let line) = event, let note = hint.note(after: line.text) { say(note) }
+      })
     let selection = plan.selection
     let outcomes = Self.targetOutcomes(result, selection: selection)
     try store.recordResults(run.id, outcomes, failedTests: result.totals.failed)

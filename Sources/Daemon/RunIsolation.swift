@@ -14,8 +14,9 @@ import SystemClients
 /// - its processes (`swift build`/`test`, `dump-package`, `swift --version`, generate commands, git) run
 ///   under bubblewrap with the daemon's state, cache, logs, config file and the folders of its secret files
 ///   hidden, the file system read-only, no capabilities, only the run's work tree (not its `.git`), build
-///   folder and TMPDIR writable, only `runs.environment` of rippled's variables, and whatever a command
-///   leaves running killed when it ends;
+///   folder and TMPDIR writable, only `runs.environment` of rippled's variables, a network namespace of their
+///   own with only loopback (`runs.network: isolated`, the default: rippled's API is out of reach), and
+///   whatever a command leaves running killed when it ends;
 /// - the tools rippled starts (bwrap, git, swift, sh) are looked up on rippled's PATH, never on one the
 ///   branch sets;
 /// - the daemon's own manifest cache writes for a branch that is not protected go to that branch's layer
@@ -35,6 +36,8 @@ struct RunIsolation: Sendable {
   var toolPath: String?
   /// rippled's variables a sandboxed process inherits.
   var environment = EnvironmentAllowList()
+  /// `runs.network`: `isolated` gives every sandboxed process its own network namespace.
+  var network = RunNetwork.isolated
 
   /// Unsandboxed, cache layers still scoped (tests that build their own executor).
   static func unsandboxed(_ paths: DaemonPaths) -> RunIsolation { RunIsolation(bwrap: nil, paths: paths) }
@@ -47,6 +50,7 @@ struct RunIsolation: Sendable {
     var isolation = RunIsolation(bwrap: nil, paths: paths)
     isolation.toolPath = environment["PATH"]
     isolation.environment = EnvironmentAllowList(configuration.runEnvironment)
+    isolation.network = configuration.network
     isolation.secretFiles = Self.secretFiles(configuration) + [configFile].compactMap { $0 }.map(Self.absolute)
     let swift = environment["RIPPLE_SWIFT"].flatMap { $0.isEmpty ? nil : $0 } ?? "swift"
     let tools = ["bwrap", "git", "sh", swift].compactMap { name -> String? in
@@ -64,19 +68,37 @@ struct RunIsolation: Sendable {
       + ["XDG_RUNTIME_DIR", "CREDENTIALS_DIRECTORY"].compactMap { environment[$0] }.filter { $0.hasPrefix("/") }
     switch configuration.sandbox {
     case .off:
-      log.info("runs.sandbox is off: \(SandboxProbe.consequence)")
+      log.info("runs.sandbox is off: \(SandboxProbe.consequence); \(Self.sharedNetwork)")
     case .auto, .required:
-      switch await SandboxProbe.probe(process: process) {
+      switch await SandboxProbe.probe(process: process, isolatingNetwork: configuration.network == .isolated) {
       case .available(let version):
         // By path: a run's PATH (its `test.runs` environment) must not choose the bwrap rippled starts.
         isolation.bwrap = tools.first { $0.hasSuffix("/bwrap") } ?? "bwrap"
-        log.info("runs are sandboxed with \(version) (\(isolation.bwrap ?? "bwrap")), every capability dropped")
+        log.info(
+          "runs are sandboxed with \(version) (\(isolation.bwrap ?? "bwrap")), every capability dropped; "
+            + Self.networkNote(configuration.network))
       case .unavailable(let reason):
         if configuration.sandbox == .required { throw .sandboxUnavailable(reason: reason) }
-        log.warning("no sandbox for runs: \(reason); \(SandboxProbe.consequence) (runs.sandbox: required refuses this)")
+        log.warning(
+          "no sandbox for runs: \(reason); \(SandboxProbe.consequence); \(Self.sharedNetwork) "
+            + "(runs.sandbox: required refuses this)")
       }
     }
     return isolation
+  }
+
+  /// Without a sandbox there is no network namespace either, whatever `runs.network` says.
+  static let sharedNetwork = "runs share the host's network and can reach rippled's API"
+
+  /// What a run's processes can reach, for the start line and `check-config`.
+  static func networkNote(_ network: RunNetwork) -> String {
+    switch network {
+    case .isolated:
+      "runs.network: isolated: a run's processes have only a loopback of their own (not rippled's API, nor the "
+        + "internet: builds fetch no dependencies; see docs/DESIGN.md)"
+    case .host:
+      "runs.network: host: a run's processes share the host's network, rippled's API included (its token guards it)"
+    }
   }
 
   /// The folders holding secret files, hidden whole (another copy of a token beside it is as secret), except
@@ -192,7 +214,8 @@ struct RunIsolation: Sendable {
       writable: [
         worktree, paths.scratch(run.repository, lane: lane), paths.temporaryDirectory(run.repository, lane: run.branch),
       ].map(
-        Self.real))
+        Self.real),
+      isolatesNetwork: network == .isolated)
   }
 
   /// HOME and XDG_CACHE_HOME of a sandboxed run's processes: the service's own (its state folder, its cache) are
@@ -236,17 +259,18 @@ extension Rippled {
     -> String
   {
     let mode = configuration.sandbox
-    if mode == .off { return "sandbox: off: \(SandboxProbe.consequence)" }
-    switch await SandboxProbe.probe(process: process) {
+    if mode == .off { return "sandbox: off: \(SandboxProbe.consequence); \(RunIsolation.sharedNetwork)" }
+    switch await SandboxProbe.probe(process: process, isolatingNetwork: configuration.network == .isolated) {
     case .available(let version):
       return "sandbox: \(mode.rawValue): \(version) works; a run's processes cannot write the daemon's state, "
         + "cache, tokens or logs, nor read its config, secret files or environment; "
         + (geteuid() == 0
           ? "rippled runs as root: every capability is dropped in the sandbox (--cap-drop ALL)"
           : "they have no capabilities (--cap-drop ALL)")
+        + "; " + RunIsolation.networkNote(configuration.network)
     case .unavailable(let reason):
       if mode == .required { throw .sandboxUnavailable(reason: reason) }
-      return "sandbox: auto: unavailable: \(reason); \(SandboxProbe.consequence)"
+      return "sandbox: auto: unavailable: \(reason); \(SandboxProbe.consequence); \(RunIsolation.sharedNetwork)"
     }
   }
 }

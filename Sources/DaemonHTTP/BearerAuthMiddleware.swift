@@ -6,7 +6,8 @@ import Hummingbird
 /// The one check in front of every state change (docs/DESIGN.md, "Web login"): `Authorization: Bearer <token>`
 /// (constant-time), or a logged-in browser's session cookie from the same origin. 403 when no token is configured
 /// (`http.tokenFile`) or a cookie comes with a foreign Origin; 401 when neither credential is valid.
-/// A wrong bearer token counts against the client in `failures`; a client locked out gets 429.
+/// A wrong bearer token counts against the client in `failures`; while it is locked out, its wrong ones get 429
+/// (with `Retry-After`) and are not counted. A right credential is never throttled.
 struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
   var token: [UInt8]?
   var sessions: WebSessions = WebSessions()
@@ -17,25 +18,21 @@ struct BearerAuthMiddleware<Context: RequestContext>: RouterMiddleware {
   func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
     -> Response
   {
-    let client = (context as? RippledRequestContext)?.client ?? "unknown"
-    if let seconds = failures.retryAfter(client) {
-      throw HTTPError(
-        .tooManyRequests, headers: [.retryAfter: "\(seconds)"],
-        message: "too many failed attempts from \(client); try again in \(seconds) s")
-    }
-    let outcome = WebAuth.check(request, token: token, sessions: sessions, publicURL: publicURL)
-    if outcome == .unauthorized, request.headers[.authorization] != nil,
-      let suffix = failures.failed(client).logSuffix
-    {
-      log.warning("a request with a wrong bearer token was refused (\(suffix))")
-    }
-    switch outcome {
-    case .allowed:
-      if request.headers[.authorization] != nil { failures.succeeded(client) }
-      return try await next(request, context)
+    // Credentials first: a right token or session is served whatever others at the same address tried.
+    switch WebAuth.check(request, token: token, sessions: sessions, publicURL: publicURL) {
+    case .allowed: return try await next(request, context)
     case .noToken: throw HTTPError(.forbidden, message: WebAuth.Outcome.noToken.message)
     case .crossOrigin: throw HTTPError(.forbidden, message: WebAuth.Outcome.crossOrigin.message)
     case .unauthorized:
+      let client = (context as? RippledRequestContext)?.client ?? "unknown"
+      if let seconds = failures.retryAfter(client) {
+        throw HTTPError(
+          .tooManyRequests, headers: [.retryAfter: "\(seconds)"],
+          message: "too many failed attempts from \(client); try again in \(seconds) s")
+      }
+      if request.headers[.authorization] != nil, let suffix = failures.failed(client).logSuffix {
+        log.warning("a request with a wrong bearer token was refused (\(suffix))")
+      }
       throw HTTPError(
         .unauthorized, message: "a valid 'Authorization: Bearer <token>' (or a login at /login) is required")
     }

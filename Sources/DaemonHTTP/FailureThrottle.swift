@@ -2,10 +2,13 @@ import Foundation
 import RippleCore
 
 /// Slows down guessing of the API token (bearer header or `/login`) and of webhook signatures
-/// (docs/DESIGN.md, "Throttling"): per client, the first `free` failures cost nothing; each one after that locks
-/// the client out for a time that doubles (1 s, 2 s, 4 s … at most `maxLockout`), during which even a right answer
-/// is refused with 429. A success clears the client's count; a client quiet for `forgetAfter` starts over. The
-/// warning lines are limited too: at most one per client and `logInterval`, naming how many were left out.
+/// (docs/DESIGN.md, "Throttling"): per client address, the first `free` failures cost nothing; each one after that
+/// locks the address out for a time that doubles (1 s, 2 s, 4 s … at most `maxLockout`), during which its wrong
+/// answers get 429 with `Retry-After`. Only wrong answers: the callers check the credential first, so a right one
+/// is always served, whoever else shares the address (loopback, a reverse proxy). A success does not clear the
+/// count either (a right client beside a guesser would hand it new free tries); a client quiet for `forgetAfter`
+/// starts over. The warning lines are limited too: at most one per client and `logInterval`, naming how many were
+/// left out.
 package final class FailureThrottle: Sendable {
   package struct Policy: Sendable {
     var free = 5
@@ -81,10 +84,5 @@ package final class FailureThrottle: Sendable {
       table[client] = entry
       return Verdict(lockout: lockout, logSuffix: suffix)
     }
-  }
-
-  /// A right answer: `client` starts over.
-  func succeeded(_ client: String) {
-    _ = table.withLock { $0.removeValue(forKey: client) }
   }
 }

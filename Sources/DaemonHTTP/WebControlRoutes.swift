@@ -25,15 +25,6 @@ struct WebControlRoutes {
         Dashboard.login(next: next, message: nil, loggedIn: loggedIn, tokenConfigured: api.token != nil))
     }
     routes.post("/login") { request, context in
-      if let seconds = api.failures.retryAfter(context.client) {
-        var response = HTTPAPI.html(
-          Dashboard.login(
-            next: "/", message: "Too many wrong tokens; try again in \(seconds) s.", loggedIn: false,
-            tokenConfigured: api.token != nil),
-          status: .tooManyRequests)
-        response.headers[.retryAfter] = "\(seconds)"
-        return response
-      }
       let form = try await Self.form(request)
       let next = Self.safeNext(form.next)
       guard let token = api.token else {
@@ -46,13 +37,22 @@ struct WebControlRoutes {
       guard WebAuth.isSameOrigin(request, publicURL: api.publicURL) else {
         return Self.refusal(.crossOrigin)
       }
+      // The right token is never throttled: only wrong ones are refused while the client is locked out.
       guard let given = form.token, WebAuth.constantTimeEqual(Array(given.utf8), token) else {
+        if let seconds = api.failures.retryAfter(context.client) {
+          var response = HTTPAPI.html(
+            Dashboard.login(
+              next: next, message: "Too many wrong tokens; try again in \(seconds) s.", loggedIn: false,
+              tokenConfigured: true),
+            status: .tooManyRequests)
+          response.headers[.retryAfter] = "\(seconds)"
+          return response
+        }
         api.recordFailure(context.client, warning: "a login with a wrong token was refused")
         return HTTPAPI.html(
           Dashboard.login(next: next, message: "That token is not right.", loggedIn: false, tokenConfigured: true),
           status: .unauthorized)
       }
-      api.failures.succeeded(context.client)
       var response = Self.redirect(to: next)
       response.headers[.setCookie] = api.sessions.setCookie(api.sessions.create())
       return response

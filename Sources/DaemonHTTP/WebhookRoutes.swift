@@ -17,16 +17,16 @@ struct WebhookRoutes {
     guard let secret = api.webhookSecret else {
       throw HTTPError(.notFound, message: "webhooks are not configured (http.webhookSecretFile)")
     }
-    try api.refuseIfLockedOut(client)
     let body = try await request.body.collect(upTo: HTTPAPI.maxBody)
     let bytes = [UInt8](buffer: body)
     let signature = request.headers[HTTPField.Name("X-Hub-Signature-256")!]
     guard WebhookVerifier.verify(signatureHeader: signature, body: bytes, secret: secret) else {
       api.metrics.webhookDelivery(result: "rejected")
+      // Only wrong signatures are throttled: GitHub's right ones are served whatever others at its address sent.
+      try api.refuseIfLockedOut(client)
       api.recordFailure(client, warning: "rejected a webhook delivery: missing or wrong X-Hub-Signature-256")
       throw HTTPError(.unauthorized, message: "bad signature")
     }
-    api.failures.succeeded(client)
     let delivery = request.headers[HTTPField.Name("X-GitHub-Delivery")!] ?? ""
     if !delivery.isEmpty, try !api.read({ try api.store.recordDelivery(delivery) }) {
       api.metrics.webhookDelivery(result: "duplicate")

@@ -18,6 +18,8 @@ public struct DaemonConfiguration: Sendable, Hashable {
   public var repositories: [RepositorySettings]
   /// `runs.sandbox`: whether a run's processes are sandboxed (docs/DESIGN.md, rippled).
   public var sandbox: SandboxMode = .auto
+  /// `runs.network`: whether a sandboxed run's processes share the host's network (docs/DESIGN.md, rippled).
+  public var network: RunNetwork = .isolated
   /// `runs.environment`: the names of rippled's variables a sandboxed run's processes inherit; a run's own
   /// `test.runs` variables and TMPDIR are set on top. The rest (credentials) never reach a branch's code.
   public var runEnvironment: [String] = Self.defaultRunEnvironment
@@ -53,6 +55,17 @@ public enum SandboxMode: String, Sendable, Hashable, CaseIterable {
   case required
   /// Never sandboxed (every branch's code must then be trusted as the daemon's user).
   case off
+}
+
+/// `runs.network` in rippled.yml: the network a sandboxed run's processes (builds, tests, manifests, generate
+/// commands, `git lfs`) see. rippled's own fetches (git, `url:` assets) are not a run's and keep the host's.
+public enum RunNetwork: String, Sendable, Hashable, CaseIterable {
+  /// A network namespace of their own with only loopback (bwrap's `--unshare-net`): nothing outside the
+  /// sandbox, so not rippled's API on any address, nor the internet (SwiftPM cannot fetch dependencies).
+  case isolated
+  /// The host's network, as the daemon's user has it: rippled's API (its token guards it), other services on
+  /// loopback, the internet.
+  case host
 }
 
 public struct HTTPSettings: Sendable, Hashable {

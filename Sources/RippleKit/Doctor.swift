@@ -198,12 +198,14 @@ extension Doctor {
   /// namespaces): a warning, not a failure, since only a build box running rippled needs it.
   public static func sandbox(_ services: RippleServices) async -> DoctorCheck {
     #if os(Linux)
-      switch await SandboxProbe.probe(process: services.process) {
+      // With a network namespace, as rippled's default `runs.network: isolated` uses it.
+      switch await SandboxProbe.probe(process: services.process, isolatingNetwork: true) {
       case .available(let version):
         return DoctorCheck(
           name: "sandbox", ok: true,
-          detail: "\(version) works: rippled's runs cannot write its state, cache, tokens or logs, and have no "
-            + "capabilities even when rippled runs as root (--cap-drop ALL, which this check ran with)", fix: nil)
+          detail: "\(version) works: rippled's runs cannot write its state, cache, tokens or logs, have no "
+            + "capabilities even when rippled runs as root (--cap-drop ALL) and a network of their own "
+            + "(--unshare-net: not rippled's API; both of which this check ran with)", fix: nil)
       case .unavailable(let reason):
         return DoctorCheck(
           name: "sandbox", ok: true, detail: "\(reason); \(SandboxProbe.consequence)",

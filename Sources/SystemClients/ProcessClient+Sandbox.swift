@@ -101,7 +101,10 @@ public enum SandboxProbe {
     "rippled's runs are not sandboxed: a branch's build, test, manifest and generate processes can write the "
     + "daemon's state, cache (and so change what other branches' runs select), tokens and logs"
 
-  public static func probe(process: ProcessClient, bwrap: String = "bwrap") async -> SandboxAvailability {
+  /// `isolatingNetwork`: whether runs get a network namespace of their own, tried too (`--unshare-net`).
+  public static func probe(process: ProcessClient, bwrap: String = "bwrap", isolatingNetwork: Bool = false) async
+    -> SandboxAvailability
+  {
     let version: String
     do {
       let result = try await process.runChecked(ProcessRequest(bwrap, ["--version"], timeout: .seconds(30)))
@@ -115,7 +118,10 @@ public enum SandboxProbe {
     }
     do {
       _ = try await process.runChecked(
-        ProcessRequest(bwrap, SandboxPolicy.baseArguments + ["--", "true"], timeout: .seconds(30)))
+        ProcessRequest(
+          bwrap,
+          SandboxPolicy.baseArguments + (isolatingNetwork ? SandboxPolicy.networkArguments : []) + ["--", "true"],
+          timeout: .seconds(30)))
       return .available(version: version.isEmpty ? bwrap : version)
     } catch {
       return .unavailable(

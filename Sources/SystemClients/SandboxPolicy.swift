@@ -7,8 +7,11 @@
 /// `writable` ones read-write. Mounts are made parents first, so a deeper rule wins over the folder that
 /// holds it (a work tree is writable inside the hidden cache folder, its `.git` read-only again).
 ///
+/// The network: with `isolatesNetwork` (`runs.network: isolated`), a network namespace of the process's own with
+/// only its loopback (`--unshare-net`): it reaches nothing the host listens on, rippled's API on any address
+/// included, nor anything outside; a server it starts on 127.0.0.1 is its own. Without, the host's network.
+///
 /// What stays as the caller has it:
-/// - the network (bwrap shares it unless told otherwise): SwiftPM fetches dependencies;
 /// - the session and process group: no `--new-session`, whose `setsid()` would take the command out of the
 ///   session and group that `ProcessGroupReaper` signals (SIGINT, SIGTERM, SIGKILL). bwrap already runs in
 ///   a session of its own without a controlling terminal. bwrap itself dies of the SIGINT while the
@@ -28,14 +31,18 @@ public struct SandboxPolicy: Sendable, Hashable {
   public var hiddenFiles: [String]
   public var readOnly: [String]
   public var writable: [String]
+  /// A network namespace of its own with only loopback (`--unshare-net`); false: the host's network.
+  public var isolatesNetwork: Bool
 
   public init(
-    hiddenDirectories: [String] = [], hiddenFiles: [String] = [], readOnly: [String] = [], writable: [String] = []
+    hiddenDirectories: [String] = [], hiddenFiles: [String] = [], readOnly: [String] = [], writable: [String] = [],
+    isolatesNetwork: Bool = false
   ) {
     self.hiddenDirectories = hiddenDirectories
     self.hiddenFiles = hiddenFiles
     self.readOnly = readOnly
     self.writable = writable
+    self.isolatesNetwork = isolatesNetwork
   }
 
   /// The mounts every sandbox starts with, also what `SandboxProbe` runs `true` under: the root read-only,
@@ -44,6 +51,9 @@ public struct SandboxPolicy: Sendable, Hashable {
   public static let baseArguments = [
     "--ro-bind", "/", "/", "--dev", "/dev", "--unshare-pid", "--proc", "/proc", "--cap-drop", "ALL",
   ]
+
+  /// What `isolatesNetwork` adds to `baseArguments`.
+  public static let networkArguments = ["--unshare-net"]
 
   /// The argv prefix: `bwrap` and its options up to `--`, to be followed by the command and its arguments.
   /// `workingDirectory`: where the command starts (bwrap's `--chdir`).
@@ -61,7 +71,7 @@ public struct SandboxPolicy: Sendable, Hashable {
       if left.element.kind != right.element.kind { return left.element.kind.rawValue < right.element.kind.rawValue }
       return left.offset < right.offset
     }
-    var arguments = [bwrap] + Self.baseArguments
+    var arguments = [bwrap] + Self.baseArguments + (isolatesNetwork ? Self.networkArguments : [])
     for (_, mount) in ordered {
       switch mount.kind {
       case .hiddenDirectory: arguments += ["--tmpfs", mount.path]

@@ -8,11 +8,11 @@ struct SandboxTests {
   /// A hostile branch, in one run: its test rewrites every `tree-*.txt` of the manifest cache with a valid,
   /// recomputed header and no manifests (without the sandbox, main's next run then finds no package and selects
   /// nothing, silently); it reads rippled's environment, token, a copy of it, the webhook secret and
-  /// rippled.yml; it remounts `/` read-write; it leaves a `sleep` running in a session of its own; and its
-  /// ripple.yml puts `evil/` first on PATH, whose bwrap, git, swift and sh would write a marker (issue 39,
-  /// items 1, 6, 8, 9). Its test passes only when every write, read and remount failed; the marker must not
-  /// exist, the sleep must be gone when the run ends and the log must say it was killed. The shared layer is
-  /// byte for byte unchanged and main's next run selects what it should. A second branch points TMPDIR at the
+  /// rippled.yml; it remounts `/` read-write; it connects to rippled's API; it leaves a `sleep` running in a
+  /// session of its own; and its ripple.yml puts `evil/` first on PATH, whose bwrap, git, swift and sh would
+  /// write a marker (issue 39, items 1, 6, 8, 9, 10). Its test passes only when every write, read, remount and
+  /// connection failed; the marker must not exist, the sleep must be gone when the run ends and the log must
+  /// say it was killed. The shared layer is byte for byte unchanged and main's next run selects what it should. A second branch points TMPDIR at the
   /// shared cache: its run ends `error` naming the variable, and nothing runs (item 2).
   @Test func aHostileBranchCannotEscapeItsRun() async throws {
     let h = try DaemonHarness()
@@ -34,7 +34,9 @@ struct SandboxTests {
 
     let sleeper = "sleep \(Int.random(in: 100_000...999_999)).25"
     try h.git(["-C", h.clone, "checkout", "-q", "-b", "feature/poison"])
-    try h.write("Tests/OtherTests/OtherTests.swift", Self.hostileTest(h, cache: shared, sleeper: sleeper, evil: evil))
+    try h.write(
+      "Tests/OtherTests/OtherTests.swift",
+      Self.hostileTest(h, cache: shared, sleeper: sleeper, evil: evil, port: try #require(h.port)))
     try h.write(
       "ripple.yml",
       Self.rippleYML(
@@ -114,9 +116,9 @@ struct SandboxTests {
 
   /// Every `tree-*.txt` of `cache` rewritten with an empty manifest list under a valid header (SHA-256 of the
   /// empty payload), and a new one created; rippled's secrets, config and environment read; `/` remounted;
-  /// `sleeper` started in a session of its own. The test passes only if no write, read or remount succeeded
-  /// and the branch's PATH reached it.
-  static func hostileTest(_ h: DaemonHarness, cache: String, sleeper: String, evil: String) -> String {
+  /// `sleeper` started in a session of its own; rippled's API on 127.0.0.1:`port` connected to. The test passes
+  /// only if no write, read, remount or connection succeeded and the branch's PATH reached it.
+  static func hostileTest(_ h: DaemonHarness, cache: String, sleeper: String, evil: String, port: Int) -> String {
     """
     import Foundation
     import Other
@@ -149,6 +151,20 @@ struct SandboxTests {
       let mount = try Process.run(URL(fileURLWithPath: "/bin/sh"), arguments: ["-c", "mount -o remount,rw / 2>&1"])
       mount.waitUntilExit()
       #expect(mount.terminationStatus != 0, "remounted / read-write")
+
+      // runs.network: isolated (the default): rippled's API is out of reach (issue 39, item 10).
+      let api = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = in_port_t(UInt16(\(port)).bigEndian)
+      address.sin_addr.s_addr = inet_addr("127.0.0.1")
+      let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(api, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+      }
+      close(api)
+      #expect(!connected, "reached rippled's API on 127.0.0.1:\(port)")
 
       // Not waited for: Foundation's Process learns of the shell's end through a descriptor the sleep then
       // holds. The sleep keeps none of the test's (one of SwiftPM's pipes would keep `swift test` waiting).

@@ -67,6 +67,13 @@ struct DaemonConfigErrorTests {
       name: "unknown runs key", yaml: "runs:\n  sandbx: off\n" + repos, line: 2, keyPath: "runs.sandbx",
       message: "unknown key `sandbx`", hint: "did you mean `sandbox`?"),
     .init(
+      name: "unknown run network", yaml: "runs:\n  network: none\n" + repos, line: 2, keyPath: "runs.network",
+      message: "`none` is not a run network",
+      hint: "use isolated (only the sandbox's own loopback) or host (the host's network, rippled's API too)"),
+    .init(
+      name: "misspelt runs.network", yaml: "runs:\n  netwrk: host\n" + repos, line: 2, keyPath: "runs.netwrk",
+      message: "unknown key `netwrk`", hint: "did you mean `network`?"),
+    .init(
       name: "empty protectedBranches",
       yaml: "repositories:\n  - name: a\n    remote: /a.git\n    protectedBranches: []\n", line: 4,
       keyPath: "repositories[0].protectedBranches",

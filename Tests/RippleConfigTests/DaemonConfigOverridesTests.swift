@@ -46,6 +46,16 @@ struct DaemonConfigOverridesTests {
     #expect(off.applying(RepositoryDaemonSettings(runTimeout: .seconds(5))).runTimeout == .seconds(5))
   }
 
+  /// Issue 39, item 10: the network a run sees is the operator's alone (`runs.network` in rippled.yml); a
+  /// branch cannot ask for the host's.
+  @Test func aBranchCannotChooseTheNetworkOfItsRuns() throws {
+    let error = #expect(throws: ConfigError.self) {
+      try ConfigLoader.parse("daemon:\n  network: host\n", path: "ripple.yml")
+    }
+    #expect(error?.keyPath == "daemon.network")
+    #expect(error?.message == "unknown key `network`")
+  }
+
   @Test func anUnknownKeyIsAnErrorWithItsLine() throws {
     let error = #expect(throws: ConfigError.self) {
       try ConfigLoader.parse("daemon:\n  runTimeout: 5m\n  fetchInterval: 1m\n", path: "ripple.yml")

@@ -77,6 +77,18 @@ struct DaemonConfigTests {
     #expect(protected.repositories[0].protectedBranches == ["main", "release/*"])
   }
 
+  /// Issue 39, item 10: runs get a network of their own unless the operator says `host`.
+  @Test func runsNetworkIsIsolatedUnlessTheOperatorSaysHost() throws {
+    let defaults = try DaemonConfigLoader.parse("repositories:\n  - {name: a, path: /src/a}\n", path: path)
+    #expect(defaults.network == .isolated)
+    for network in RunNetwork.allCases {
+      let config = try DaemonConfigLoader.parse(
+        "runs:\n  network: \(network.rawValue)\nrepositories:\n  - {name: a, path: /src/a}\n", path: path)
+      #expect(config.network == network)
+      #expect(config.sandbox == .auto)
+    }
+  }
+
   /// Issue 39, item 6: the variables a run inherits, PATH, HOME, LANG and TMPDIR unless listed.
   @Test func runsEnvironmentListsWhatARunInherits() throws {
     let defaults = try DaemonConfigLoader.parse("repositories:\n  - {name: a, path: /src/a}\n", path: path)
@@ -198,6 +210,7 @@ struct DaemonConfigTests {
     #expect(config.concurrency == 1)
     #expect(config.shutdownGrace == .seconds(60))
     #expect(config.retention == Retention())
+    #expect(config.network == .isolated)
     #expect(config.stateDirectory == nil && config.cacheDirectory == nil && config.logsDirectory == nil)
     let defaults = RepositorySettings(
       name: "isowords", source: .remote(url: "https://github.com/pointfreeco/isowords.git"))
@@ -213,7 +226,7 @@ struct DaemonConfigTests {
       "http", "address", "tokenFile", "webhookSecretFile", "stateDirectory", "cacheDirectory", "logsDirectory",
       "concurrency", "shutdownGrace", "retention", "maxRuns", "maxAge", "maxLogSize", "repositories", "name",
       "remote", "path", "branches", "pattern", "cancelRunning", "fetchInterval", "fetchTimeout", "runTimeout",
-      "bootstrap", "testArguments", "settle", "watch", "pollInterval", "sandbox", "assetFolders",
+      "bootstrap", "testArguments", "settle", "watch", "pollInterval", "sandbox", "network", "assetFolders",
     ]
     for key in keys {
       #expect(text.contains("\(key):"), "Config/rippled.yml does not mention `\(key)`")

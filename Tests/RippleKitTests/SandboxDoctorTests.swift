@@ -27,6 +27,8 @@ import Testing
       let check = await Doctor.sandbox(services)
       #expect(!check.isWarning && check.detail.contains("no capabilities even when rippled runs as root"))
       #expect(bwrap.requests.last.map { $0.arguments.contains("--cap-drop") } == true, "\(bwrap.requests)")
+      #expect(bwrap.requests.last.map { $0.arguments.contains("--unshare-net") } == true, "issue 39, item 10")
+      #expect(check.detail.contains("a network of their own"))
     }
   #endif
 }

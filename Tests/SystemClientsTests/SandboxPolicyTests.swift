@@ -116,6 +116,23 @@ import Testing
       SandboxPolicy().prefix(bwrap: "bwrap", workingDirectory: nil) == ["bwrap"] + SandboxPolicy.baseArguments + ["--"])
   }
 
+  /// Issue 39, item 10: `runs.network: isolated` is bwrap's `--unshare-net`, right after the base, and the probe
+  /// tries it as runs will use it.
+  @Test func anIsolatedNetworkIsANamespaceOfItsOwn() async {
+    var policy = Self.policy
+    #expect(!policy.prefix(bwrap: "bwrap", workingDirectory: nil).contains("--unshare-net"), "the host's by default")
+    policy.isolatesNetwork = true
+    let prefix = policy.prefix(bwrap: "bwrap", workingDirectory: nil)
+    let expected = ["bwrap"] + SandboxPolicy.baseArguments + ["--unshare-net"]
+    #expect(Array(prefix.prefix(expected.count)) == expected)
+    let probe = ScriptedProcess()
+      .on(.command("bwrap", "--version"), .exit(0, stdout: "bubblewrap 0.8.0\n"))
+      .on(.command("bwrap"), .exit(0))
+    let availability = await SandboxProbe.probe(process: probe.client, isolatingNetwork: true)
+    #expect(availability == .available(version: "bubblewrap 0.8.0"))
+    #expect(probe.requests.last?.arguments == SandboxPolicy.baseArguments + ["--unshare-net", "--", "true"])
+  }
+
   @Test func probeSaysBubblewrapIsMissing() async {
     let missing = ScriptedProcess().on(.command("bwrap"), .fail(ProcessError.notFound(executable: "bwrap")))
     guard case .unavailable(let reason) = await SandboxProbe.probe(process: missing.client) else {
