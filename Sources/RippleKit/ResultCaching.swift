@@ -112,6 +112,7 @@ extension Workspace {
       job.warnings.append("pass records are off for this run: \(error)")
       return
     }
+    job.warnings += foldersThatDefeatKeys(settings)
     let effective = TestRunner.effectiveSelection(job.selection, options: job.options, history: job.history)
     let keys: [KeyedUnit]
     do {
@@ -187,6 +188,22 @@ extension Workspace {
     }
     remaining.packages.removeAll { !$0.hasWork }
     job.selection = remaining
+  }
+
+  /// Ripple's cache folder or a local store inside the work tree and not ignored by git: its files are then
+  /// unowned files of every key (`selection.unowned: all`), which change with every run, so no record ever
+  /// matches. Said once per run, with the fix.
+  func foldersThatDefeatKeys(_ settings: ResultCacheConfig) -> [String] {
+    var folders: [String] = []
+    if let manifests = services.manifestCache.directory { folders.append(RepoPath.parent(manifests)) }
+    if case .local(let path?) = settings.store { folders.append(path) }
+    let prefix = root.hasSuffix("/") ? root : root + "/"
+    return folders.filter { $0.hasPrefix(prefix) }.compactMap { folder in
+      let relative = String(folder.dropFirst(prefix.count))
+      guard configuration.selection.unowned == .all, !repository.isIgnored(relative + "/") else { return nil }
+      return "\(relative)/ (Ripple's cache or pass records) is inside the work tree and not ignored by git: its files "
+        + "change every key, so no pass record will match; add `\(relative)/` to .gitignore"
+    }
   }
 
   /// The key of every target `selection` runs whole (a `runAll` package has no targets named: not keyed).

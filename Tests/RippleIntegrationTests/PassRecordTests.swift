@@ -124,6 +124,10 @@ import Testing
     #expect(cached.first?["branch"] as? String == "main")
   }
 
+  private func unsetWarningsMention(_ folder: String, in result: CommandResult) -> Bool {
+    result.standardError.contains("`\(folder)/` to .gitignore")
+  }
+
   /// Keys from `--dry-run --format json`, by target.
   private func keys(_ arguments: [String], _ repo: TestRepository, _ env: [String: String]) throws -> [String: String] {
     let plan = try RippleBinary.test(["--dry-run", "--format", "json"] + arguments, in: repo.root, environment: env)
@@ -146,6 +150,13 @@ import Testing
     #expect(try keys(["--", "-c", "release"], repo, env)["OtherTests"] != plain["OtherTests"], "a flag after --")
     #expect(try keys([], repo, environment(repo, branch: "feature/x", ["RIPPLE_IT_SDK": "17"])) != plain)
 
+    // A cache folder inside the work tree, not ignored, would change every key: said, with the fix.
+    let inside = try RippleBinary.test(
+      ["--dry-run"], in: repo.root,
+      environment: environment(repo, branch: "feature/x", ["RIPPLE_CACHE_DIR": repo.root + "/.ripple-cache"]))
+    #expect(inside.standardError.contains("add `.ripple-cache/` to .gitignore"), "\(inside.standardError)")
+    try FileManager.default.removeItem(atPath: repo.root + "/.ripple-cache")
+    #expect(!unsetWarningsMention(".build", in: try RippleBinary.test(["--dry-run"], in: repo.root, environment: env)))
     let unset = try RippleBinary.test(["--dry-run"], in: repo.root, environment: env)
     // What was compared comes first (issue 43): in `test`'s output and on `changes`' stderr.
     #expect(unset.standardOutput.hasPrefix("Comparing the working tree with "), "\(unset.standardOutput)")
