@@ -82,7 +82,7 @@ let package = Package(
     // Plan -> `swift build --build-tests` / `swift test --skip-build --filter`; results, JUnit, timings, shards.
     .target(name: "TestRunner", dependencies: ["RippleCore", "RippleConfig", "SystemClients"]),
     // Pass records (pure: keys, records, signatures, trust) and the store interface; the engines live apart.
-    .target(name: "PassRecords", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+    .target(name: "PassRecords", dependencies: ["RippleCore", .product(name: "Crypto", package: "swift-crypto")]),
     .target(name: "ResultStore", dependencies: ["PassRecords"]),
     // The live stores: a local folder (LRU-bounded), rippled's record API, S3 (AssetFetch's SigV4), Bazel's HTTP
     // remote cache protocol (bazel-remote, nginx with WebDAV).

@@ -113,14 +113,7 @@ struct ChangedPathRules {
   }
 
   private func targets(named key: String, in graph: PackageGraph) -> [TargetRef]? {
-    let found: [TargetRef]
-    if let colon = key.lastIndex(of: ":") {
-      let package = RepoPath.normalize(String(key[..<colon]))
-      let name = String(key[key.index(after: colon)...])
-      found = graph.package(at: package)?.target(named: name) != nil ? [TargetRef(package: package, name: name)] : []
-    } else {
-      found = graph.packages.filter { $0.target(named: key) != nil }.map { TargetRef(package: $0.path, name: key) }
-    }
+    let found = graph.targets(namedByInputsKey: key)
     return found.isEmpty ? nil : found
   }
 
@@ -134,5 +127,18 @@ struct ChangedPathRules {
       "\(count) in no target and matched by no rule, so every test runs: \(paths.joined(separator: ", ")). "
         + "To narrow this, list them in `selection.ignore`, `selection.global` or `selection.inputs` of ripple.yml, "
         + "or set `selection.unowned: ignore`.")
+  }
+}
+
+extension PackageGraph {
+  /// The targets a `selection.inputs` key names: `pkg/dir:Target` one of them, a bare `Target` every package's
+  /// target of that name.
+  func targets(namedByInputsKey key: String) -> [TargetRef] {
+    if let colon = key.lastIndex(of: ":") {
+      let package = RepoPath.normalize(String(key[..<colon]))
+      let name = String(key[key.index(after: colon)...])
+      return self.package(at: package)?.target(named: name) != nil ? [TargetRef(package: package, name: name)] : []
+    }
+    return packages.filter { $0.target(named: key) != nil }.map { TargetRef(package: $0.path, name: key) }
   }
 }

@@ -92,7 +92,7 @@ private struct Attribution {
     let rules = context.selection
     var inputs: [(Glob, [TargetRef])] = []
     for key in rules.inputs.keys.sorted() {
-      let targets = Self.targets(named: key, in: graph)
+      let targets = graph.targets(namedByInputsKey: key)
       for glob in rules.inputs[key] ?? [] { inputs.append((glob, targets)) }
     }
     for (path, id) in context.files.sorted(by: { $0.key < $1.key }) {
@@ -156,14 +156,5 @@ private struct Attribution {
       "toolchain=\(entry.toolchain?.joined(separator: " ") ?? "")", "after=\(entry.after.joined(separator: ","))",
       "private=\(entry.privateAsset ?? "")",
     ].joined(separator: " ")
-  }
-
-  static func targets(named key: String, in graph: PackageGraph) -> [TargetRef] {
-    if let colon = key.lastIndex(of: ":") {
-      let package = RepoPath.normalize(String(key[..<colon]))
-      let name = String(key[key.index(after: colon)...])
-      return graph.package(at: package)?.target(named: name) != nil ? [TargetRef(package: package, name: name)] : []
-    }
-    return graph.packages.filter { $0.target(named: key) != nil }.map { TargetRef(package: $0.path, name: key) }
   }
 }

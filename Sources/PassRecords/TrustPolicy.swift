@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RippleCore
 
 /// Which records a run believes (docs/DESIGN.md, "Pass records"), designed against cache poisoning
 /// (CVE-2025-36852, "CREEP"): anyone who can write to the store, a pull request's job included, may put
@@ -81,19 +82,10 @@ public struct TrustPolicy: Sendable {
   }
 }
 
-/// `protectedBranches` globs: `*` matches within a path segment, `**` across them.
+/// `protectedBranches` globs, as rippled's branch rules read them (RippleCore's `Glob`: `*` within a path
+/// segment, `**` across them).
 public enum BranchPattern {
   public static func matches(_ branch: String, _ patterns: [String]) -> Bool {
-    patterns.contains { matches(branch, pattern: $0) }
-  }
-
-  static func matches(_ branch: String, pattern: String) -> Bool {
-    let expression =
-      "^"
-      + NSRegularExpression.escapedPattern(for: pattern)
-      .replacingOccurrences(of: "\\*\\*", with: "\u{1}")
-      .replacingOccurrences(of: "\\*", with: "[^/]*")
-      .replacingOccurrences(of: "\u{1}", with: ".*") + "$"
-    return branch.range(of: expression, options: .regularExpression) != nil
+    patterns.contains { Glob($0).matches(branch) }
   }
 }

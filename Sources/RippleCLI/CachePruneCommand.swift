@@ -52,13 +52,4 @@ struct CachePruneCommand: ParsableCommand {
     }
     return "\(bytes) B"
   }
-
-  /// `40s`, `12m`, `5h`, `3d`.
-  static func age(_ seconds: TimeInterval) -> String {
-    let s = max(0, Int(seconds))
-    if s < 60 { return "\(s)s" }
-    if s < 3600 { return "\(s / 60)m" }
-    if s < 86400 { return "\(s / 3600)h" }
-    return "\(s / 86400)d"
-  }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PackageLoading
+import RippleCore
 import RippleKit
 
 struct CacheStatsCommand: ParsableCommand {
@@ -32,7 +33,7 @@ struct CacheStatsCommand: ParsableCommand {
       var lines = ["path: \(directory)", "files: \(usage.files)", "size: \(CachePruneCommand.size(usage.bytes))"]
       if let oldest = usage.oldest, let newest = usage.newest {
         lines.append(
-          "written: \(CachePruneCommand.age(now.timeIntervalSince(oldest))) to \(CachePruneCommand.age(now.timeIntervalSince(newest))) ago"
+          "written: \(AgeText.short(now.timeIntervalSince(oldest))) to \(AgeText.short(now.timeIntervalSince(newest))) ago"
         )
       }
       return lines.joined(separator: "\n") + "\n"

@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore
 
 /// A selected test target not run because a trusted pass record exists at its content key (docs/DESIGN.md,
 /// "Pass records"): reported, never hidden, never counted as tests that passed in this run.
@@ -36,18 +37,10 @@ public struct CachedTarget: Sendable, Codable, Hashable {
     self.duration = duration
   }
 
-  /// "passed at this content in <run> of main (1a2b3c4d5e), 2 h ago".
+  /// "passed at this content in <run> of main (1a2b3c4d5e), 2h ago".
   public func sentence(now: Date) -> String {
-    "passed at this content in \(passedIn) of \(branch) (\(commit.prefix(10))), \(Self.age(now.timeIntervalSince(time))) ago"
+    "passed at this content in \(passedIn) of \(branch) (\(commit.prefix(10))), \(AgeText.short(now.timeIntervalSince(time))) ago"
       + (signer.map { ", signed by \($0)" } ?? "")
-  }
-
-  static func age(_ seconds: Double) -> String {
-    let s = max(0, Int(seconds))
-    if s < 90 { return "\(s) s" }
-    if s < 90 * 60 { return "\(s / 60) min" }
-    if s < 36 * 3600 { return "\(s / 3600) h" }
-    return "\(s / 86400) d"
   }
 }
 

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RippleConfig
 import RippleCore
 import RunModel
 import RunStore
@@ -39,6 +40,22 @@ import Testing
     #expect(core.status == .cached)
     #expect(core.failures.first?.contains("passed at this content in rippled run \(first.id) of main") == true)
     #expect(core.failures.first?.contains("signed by rippled") == true, "\(core.failures)")
+  }
+
+  @Test func aSigningKeyFileThatIsNoKeyStopsRippledNamingIt() throws {
+    let folder = NSTemporaryDirectory() + "ripple-records-key-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try Data("not a key\n".utf8).write(to: URL(fileURLWithPath: folder + "/signing.key"))
+    var settings = RecordsSettings(signingKeyFile: folder + "/signing.key")
+    settings.enabled = true
+    #expect {
+      try DaemonPassRecords.load(settings)
+    } throws: { error in
+      "\(error)".contains(folder + "/signing.key") && "\(error)".contains("records.signingKeyFile")
+    }
+    settings.enabled = false
+    #expect(try DaemonPassRecords.load(settings) == nil, "no records: section, no key read")
   }
 
   @Test func withoutTheSigningKeyAProtectedBranchBelievesNoneOfItsOwnRecords() async throws {

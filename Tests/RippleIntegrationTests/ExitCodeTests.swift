@@ -31,7 +31,7 @@ import Testing
 
   @Test(arguments: [
     ["affected", "--shards", "0", "--format", "matrix"], ["affected", "--shards", "2", "--format", "json"],
-    ["affected", "--format", "nonsense"], ["no-such-command"],
+    ["affected", "--format", "nonsense"], ["no-such-command"], ["results", "keygen", "--name", "ci main"],
     ["affected", "--format", "buildkite", "--job-artifacts-from", "ripple-plan"],
   ])
   func usageErrorsExitTwo(arguments: [String]) throws {

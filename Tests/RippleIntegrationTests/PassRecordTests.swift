@@ -157,6 +157,10 @@ import Testing
     #expect(inside.standardError.contains("add `.ripple-cache/` to .gitignore"), "\(inside.standardError)")
     try FileManager.default.removeItem(atPath: repo.root + "/.ripple-cache")
     #expect(!unsetWarningsMention(".build", in: try RippleBinary.test(["--dry-run"], in: repo.root, environment: env)))
+    let badKey = try RippleBinary.test(
+      ["--dry-run"], in: repo.root,
+      environment: environment(repo, branch: "main", ["RIPPLE_RESULT_SIGNING_KEY": "c2hvcnQ="]))
+    #expect(badKey.standardError.contains("RIPPLE_RESULT_SIGNING_KEY is not a base64 Ed25519 private key"))
     let unset = try RippleBinary.test(["--dry-run"], in: repo.root, environment: env)
     // What was compared comes first (issue 43): in `test`'s output and on `changes`' stderr.
     #expect(unset.standardOutput.hasPrefix("Comparing the working tree with "), "\(unset.standardOutput)")

@@ -176,6 +176,19 @@ final class XMLCollector: NSObject, XMLParserDelegate {
     #expect(ttyOut.contains(.line("✘ root package: 0 passed, 1 failed, 0 skipped")))
   }
 
+  @Test func progressNoneWritesNothingAndTTYIsForcedWhenAsked() throws {
+    let pipe = Pipe()
+    let silent = ProgressWriter(handle: pipe.fileHandleForWriting, interactive: false, silent: true)
+    silent.handle(.started(packages: 1, targets: 1))
+    silent.handle(.building(package: "."))
+    let tty = ProgressWriter(handle: pipe.fileHandleForWriting, interactive: true)
+    tty.handle(.building(package: "."))
+    try pipe.fileHandleForWriting.close()
+    let written = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(!written.contains("Testing 1 test target"), "--progress none: \(written)")
+    #expect(written.hasPrefix("\r\u{1B}[2K[") && written.contains("building root package"), "a status line: \(written)")
+  }
+
   @Test func buildStepsShowOnTheStatusLineAndEveryTenthOrTenSecondsInLogs() {
     func output(_ text: String) -> TestRunEvent { .output(package: ".", line: OutputLine(.standardOutput, text)) }
     var tty = ProgressRenderer(interactive: true)
