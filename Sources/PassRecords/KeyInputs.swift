@@ -31,19 +31,26 @@ public struct KeyInputs: Sendable, Hashable, Codable {
 
   public static let formatVersion = 1
 
-  public private(set) var entries: [Entry]
+  /// In the order they were added: sorted once, when the text is made (a key of a large target has ~10⁵
+  /// entries; keeping them sorted on every add was quadratic).
+  private var items: [Entry]
 
-  public init(_ entries: [Entry] = []) { self.entries = entries.sorted() }
+  public init(_ entries: [Entry] = []) { self.items = entries }
+
+  /// Every entry, sorted by kind, name and value.
+  public var entries: [Entry] { items.sorted() }
 
   public mutating func add(_ kind: String, _ name: String, _ value: String) {
-    let entry = Entry(kind, name, value)
-    let index = entries.firstIndex { entry < $0 } ?? entries.endIndex
-    entries.insert(entry, at: index)
+    items.append(Entry(kind, name, value))
   }
 
-  public mutating func add(contentsOf other: KeyInputs) {
-    entries = (entries + other.entries).sorted()
-  }
+  public mutating func add(contentsOf other: KeyInputs) { items += other.items }
+
+  public mutating func add(contentsOf entries: [Entry]) { items += entries }
+
+  public static func == (lhs: KeyInputs, rhs: KeyInputs) -> Bool { lhs.entries == rhs.entries }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(entries) }
 
   /// The text the key hashes.
   public var canonicalText: String {

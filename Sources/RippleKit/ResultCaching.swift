@@ -47,7 +47,27 @@ public struct KeyedUnit: Sendable, Hashable {
   public var target: String
   public var run: String?
   public var inputs: KeyInputs
-  public var key: RecordKey { inputs.key }
+  /// `inputs.key`, hashed once: the inputs of a large target are ~10⁵ lines.
+  public let key: RecordKey
+
+  public init(package: String, target: String, run: String?, inputs: KeyInputs) {
+    self.package = package
+    self.target = target
+    self.run = run
+    self.inputs = inputs
+    self.key = inputs.key
+  }
+
+  public static func == (lhs: KeyedUnit, rhs: KeyedUnit) -> Bool {
+    (lhs.package, lhs.target, lhs.run, lhs.key) == (rhs.package, rhs.target, rhs.run, rhs.key)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(package)
+    hasher.combine(target)
+    hasher.combine(run)
+    hasher.combine(key)
+  }
 
   public var unit: String { "\(package):\(target)" }
 }
