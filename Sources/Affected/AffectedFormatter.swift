@@ -62,10 +62,12 @@ public enum AffectedFormatter {
   /// A job that runs targets only in part (split by suites) has a filter naming its suites (`SuiteFilter`).
   public static func matrix(
     _ report: AffectedReport, shards: Int, durations: [String: Double],
-    suiteDurations: [String: [String: Double]] = [:], wholePackages: [String] = []
+    suiteDurations: [String: [String: Double]] = [:], wholePackages: [String] = [],
+    testDurations: [String: [String: [String: Double]]] = [:]
   ) -> String {
     let jobs = shardJobs(
-      report, shards: shards, durations: durations, suiteDurations: suiteDurations, wholePackages: wholePackages)
+      report, shards: shards, durations: durations, suiteDurations: suiteDurations, wholePackages: wholePackages,
+      testDurations: testDurations)
     let include = jobs.map { job in
       let names = job.targets.map(\.name)
       var scopes: [String: SuiteScope] = [:]

@@ -4,7 +4,8 @@ import RippleCore
 /// The document of `ripple affected --format json`, schema version 1 (docs/DESIGN.md, "Outputs").
 ///
 /// Keys: `schemaVersion`, `base`, `head` ("<sha>" or "worktree"), `mergeBase` (absent when the comparison
-/// did not start from a merge-base), `changedFiles` [{`path`, `status`, `oldPath`?}], `runAll`,
+/// did not start from a merge-base), `baseSource` (how `--base auto` chose the base, or that `--changed-files`
+/// gave the changes; absent otherwise), `changedFiles` [{`path`, `status`, `oldPath`?}], `runAll`,
 /// `runAllReasons`, `targets` [{`package`, `name`, `kind`, `reasons`}], `testTargets` [{`package`, `name`,
 /// `reasons`}], `removedTargets` (like `targets`: in the base graph only) and `warnings`.
 /// `kind` is `library`, `executable`, `test`, `plugin`, `macro`, `system` or `binary`.
@@ -15,6 +16,9 @@ public struct AffectedReport: Sendable, Codable, Hashable {
   public var base: String
   public var head: String
   public var mergeBase: String?
+  /// How the base was chosen when Ripple chose it (`--base auto`) or the changes were given
+  /// (`--changed-files`); absent otherwise.
+  public var baseSource: String?
   public var changedFiles: [ChangedFile]
   public var runAll: Bool
   public var runAllReasons: [String]
@@ -60,8 +64,10 @@ public struct AffectedReport: Sendable, Codable, Hashable {
   }
 
   public init(
-    result: AffectedResult, base: String, head: String, mergeBase: String?, changedFiles: [ChangedFile]
+    result: AffectedResult, base: String, head: String, mergeBase: String?, changedFiles: [ChangedFile],
+    baseSource: String? = nil
   ) {
+    self.baseSource = baseSource
     self.schemaVersion = Self.currentSchemaVersion
     self.base = base
     self.head = head

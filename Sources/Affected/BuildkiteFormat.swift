@@ -8,10 +8,12 @@ extension AffectedFormatter {
   /// `nothing to test` step.
   public static func buildkite(
     _ report: AffectedReport, shards: Int, durations: [String: Double],
-    suiteDurations: [String: [String: Double]] = [:], settings: CIPipelineSettings, wholePackages: [String] = []
+    suiteDurations: [String: [String: Double]] = [:], settings: CIPipelineSettings, wholePackages: [String] = [],
+    testDurations: [String: [String: [String: Double]]] = [:]
   ) -> String {
     let jobs = shardJobs(
-      report, shards: shards, durations: durations, suiteDurations: suiteDurations, wholePackages: wholePackages)
+      report, shards: shards, durations: durations, suiteDurations: suiteDurations, wholePackages: wholePackages,
+      testDurations: testDurations)
     func text(_ value: String) -> PipelineYAML { .string(value.replacingOccurrences(of: "$", with: "$$")) }
     var steps: [PipelineYAML] = []
     if jobs.isEmpty {

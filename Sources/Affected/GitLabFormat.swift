@@ -10,10 +10,12 @@ extension AffectedFormatter {
   /// without jobs).
   public static func gitlab(
     _ report: AffectedReport, shards: Int, durations: [String: Double],
-    suiteDurations: [String: [String: Double]] = [:], settings: CIPipelineSettings, wholePackages: [String] = []
+    suiteDurations: [String: [String: Double]] = [:], settings: CIPipelineSettings, wholePackages: [String] = [],
+    testDurations: [String: [String: [String: Double]]] = [:]
   ) -> String {
     let jobs = shardJobs(
-      report, shards: shards, durations: durations, suiteDurations: suiteDurations, wholePackages: wholePackages)
+      report, shards: shards, durations: durations, suiteDurations: suiteDurations, wholePackages: wholePackages,
+      testDurations: testDurations)
     var document: [(key: String, value: PipelineYAML)] = [("variables", .map([("GIT_DEPTH", .string("0"))]))]
     if jobs.isEmpty {
       document.append(

@@ -42,11 +42,12 @@ extension AffectedFormatter {
   /// top-level suite) is spread by suite (`package:Name/Suite`, and `package:Name/-Suite` in the job that
   /// runs its remainder). No jobs when no test target is selected. `wholePackages`: packages whose manifest
   /// did not evaluate under `--fallback all`; each is one unit (`package:*`, every test of it) placed like
-  /// a target.
+  /// a target. `testDurations` (keyed by `package:Name`, then top-level suite, then `Suite/test()`) spreads a
+  /// split target's suite over half a share by test (`package:Name/Suite/test()`).
   public static func shardJobs(
     _ report: AffectedReport, shards: Int, durations: [String: Double],
     suiteDurations: [String: [String: Double]] = [:],
-    wholePackages: [String] = []
+    wholePackages: [String] = [], testDurations: [String: [String: [String: Double]]] = [:]
   ) -> [ShardJob] {
     var byID: [String: AffectedReport.TestTargetEntry] = [:]
     var units: [SuiteShardPlanner.Unit] = []
@@ -64,7 +65,7 @@ extension AffectedFormatter {
       units.append(
         SuiteShardPlanner.Unit(
           package: target.package, target: target.name, seconds: durations[id] ?? durations[target.name],
-          suites: suiteDurations[id] ?? [:]))
+          suites: suiteDurations[id] ?? [:], tests: testDurations[id] ?? [:]))
     }
     let plan = SuiteShardPlanner.plan(units, shards: shards)
     return plan.map { shard in

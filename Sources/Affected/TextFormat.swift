@@ -35,6 +35,7 @@ extension AffectedFormatter {
     if let mergeBase = report.mergeBase, mergeBase != report.base {
       line += " (their merge-base \(mergeBase.prefix(10)))"
     }
+    if let source = report.baseSource { line += "\n  " + source }
     return line
   }
 

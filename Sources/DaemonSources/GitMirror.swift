@@ -283,18 +283,6 @@ extension GitRepository {
       try check(git_index_write(index), "write the index of '\(workdir ?? gitDirectory)'")
     }
   }
-
-  /// Whether `ancestor` is `commit` or one of its ancestors.
-  public func isAncestor(_ ancestor: ObjectID, of commit: ObjectID) throws -> Bool {
-    if ancestor == commit { return true }
-    return try withRepository { repo in
-      var a = try oid(commit)
-      var b = try oid(ancestor)
-      let code = git_graph_descendant_of(repo, &a, &b)
-      try check(code, "compare \(ancestor.short) with \(commit.short)")
-      return code == 1
-    }
-  }
 }
 
 /// State shared with libgit2's C callbacks during one fetch.

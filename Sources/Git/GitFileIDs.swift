@@ -30,3 +30,27 @@ extension GitRepository {
     }
   }
 }
+
+extension GitRepository {
+  /// The URL of remote `name` as configured; nil when there is no such remote.
+  public func remoteURL(_ name: String = "origin") throws -> String? {
+    try withRepository { repo in
+      var remote: OpaquePointer?
+      guard git_remote_lookup(&remote, repo, name) == 0 else { return nil }
+      defer { git_remote_free(remote) }
+      return git_remote_url(remote).map { String(cString: $0) }
+    }
+  }
+
+  /// Whether `ancestor` is `commit` or one of its ancestors (rippled's bases, `--base auto`).
+  public func isAncestor(_ ancestor: ObjectID, of commit: ObjectID) throws -> Bool {
+    if ancestor == commit { return true }
+    return try withRepository { repo in
+      var a = try oid(commit)
+      var b = try oid(ancestor)
+      let code = git_graph_descendant_of(repo, &a, &b)
+      try check(code, "compare \(ancestor.short) with \(commit.short)")
+      return code == 1
+    }
+  }
+}

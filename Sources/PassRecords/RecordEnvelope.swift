@@ -24,6 +24,17 @@ public struct RecordEnvelope: Sendable, Hashable, Codable {
 
   /// Seals `record`, signed with `signingKey` when given.
   public static func seal(_ record: PassRecord, signingKey: Curve25519.Signing.PrivateKey?) throws -> Data {
+    try seal(record, format: formatName, signingKey: signingKey)
+  }
+
+  /// Seals a shared history slot (format `ripple-history`), the same way.
+  public static func seal(_ record: HistoryRecord, signingKey: Curve25519.Signing.PrivateKey?) throws -> Data {
+    try seal(record, format: HistoryRecord.formatName, signingKey: signingKey)
+  }
+
+  static func seal(
+    _ record: some Encodable, format: String, signingKey: Curve25519.Signing.PrivateKey?
+  ) throws -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     encoder.dateEncodingStrategy = .iso8601
@@ -34,7 +45,7 @@ public struct RecordEnvelope: Sendable, Hashable, Codable {
         ed25519: try key.signature(for: bytes).base64EncodedString())
     }
     let envelope = RecordEnvelope(
-      format: formatName, version: currentVersion, record: bytes.base64EncodedString(), signature: signature)
+      format: format, version: currentVersion, record: bytes.base64EncodedString(), signature: signature)
     return try encoder.encode(envelope)
   }
 }

@@ -82,6 +82,47 @@ public struct TrustPolicy: Sendable {
   }
 }
 
+extension TrustPolicy {
+  public enum HistoryVerdict: Sendable, Equatable {
+    case trusted(HistoryRecord, signer: String?)
+    case ignored(reason: String)
+  }
+
+  /// What to make of `data`, found at slot `slot` of `scope` (`HistoryRecord.key`). The pass records' rules:
+  /// the protected scope is believed only when signed by a listed key; a branch's own scope also unsigned, by
+  /// a run of that branch; nothing that names another repository, scope or slot, or that was written in the
+  /// future. So a pull request can neither skew another branch's shards nor hide a flaky test from it.
+  public func judgeHistory(_ data: Data, namespace: String, scope: String, slot: Int) -> HistoryVerdict {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    guard let envelope = try? decoder.decode(RecordEnvelope.self, from: data),
+      envelope.format == HistoryRecord.formatName
+    else { return .ignored(reason: "not a shared history record") }
+    guard envelope.version == RecordEnvelope.currentVersion, let bytes = Data(base64Encoded: envelope.record),
+      let record = try? decoder.decode(HistoryRecord.self, from: bytes),
+      record.version == HistoryRecord.currentVersion
+    else { return .ignored(reason: "a shared history record this Ripple cannot read") }
+    guard record.namespace == namespace, record.scope == scope, record.slot == slot else {
+      return .ignored(reason: "a shared history record of another place (\(record.namespace) \(record.scope))")
+    }
+    guard record.time.timeIntervalSince(now) <= Self.allowedClockSkew else {
+      return .ignored(reason: "a shared history record written in the future")
+    }
+    if let signature = envelope.signature {
+      guard
+        let trusted = trustedKeys.first(where: { $0.key.rawRepresentation.base64EncodedString() == signature.publicKey }
+        ),
+        let raw = Data(base64Encoded: signature.ed25519), trusted.key.isValidSignature(raw, for: bytes)
+      else { return .ignored(reason: "a shared history record whose signature is not of a listed key") }
+      return .trusted(record, signer: trusted.name)
+    }
+    guard scope == HistoryRecord.scope(branch: branch, protected: false), !branchIsProtected else {
+      return .ignored(reason: "an unsigned shared history record of \(scope): only signed ones count there")
+    }
+    return .trusted(record, signer: nil)
+  }
+}
+
 /// `protectedBranches` globs, as rippled's branch rules read them (RippleCore's `Glob`: `*` within a path
 /// segment, `**` across them).
 public enum BranchPattern {

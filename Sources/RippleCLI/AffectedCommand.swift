@@ -46,8 +46,10 @@ struct AffectedCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let workspace = try selection.repository.openWorkspace()
-    let outcome = try await workspace.affected(selection.request)
+    // The CI formats plan shards on the team's history too (the result store's, when configured).
+    let workspace = try selection.repository.openWorkspace(
+      services: format.takesShards ? .liveWithResultStores : .live)
+    let outcome = try await workspace.affected(selection.request(repositoryRoot: workspace.root))
     let report = outcome.report
     for warning in report.warnings where format != .text {
       Terminal.standardError.write("warning: \(warning)\n")
@@ -90,19 +92,20 @@ struct AffectedCommand: AsyncParsableCommand {
         print(output, terminator: "")
       }
     case .matrix:
-      let history = Self.history(root: workspace.root)
+      let history = await Self.history(workspace)
       print(
         AffectedFormatter.matrix(
           report, shards: shards ?? 1, durations: history.durationsByTarget,
-          suiteDurations: history.suiteDurationsByTarget, wholePackages: Self.wholePackages(outcome)))
+          suiteDurations: history.suiteDurationsByTarget, wholePackages: Self.wholePackages(outcome),
+          testDurations: history.testDurationsByTarget))
     case .gitlab, .buildkite:
       let settings = pipeline.settings(report: report, selection: selection, repositoryRoot: workspace.root)
       let render = format == .gitlab ? AffectedFormatter.gitlab : AffectedFormatter.buildkite
-      let history = Self.history(root: workspace.root)
+      let history = await Self.history(workspace)
       print(
         render(
           report, shards ?? 1, history.durationsByTarget, history.suiteDurationsByTarget, settings,
-          Self.wholePackages(outcome)),
+          Self.wholePackages(outcome), history.testDurationsByTarget),
         terminator: "")
     case .dot:
       print(AffectedFormatter.dot(graph: outcome.headGraph ?? outcome.baseGraph ?? .init(packages: []), report))
@@ -111,9 +114,19 @@ struct AffectedCommand: AsyncParsableCommand {
     }
   }
 
-  /// The history the plan balances shards on; each job then runs its own list (`ripple test --targets`).
-  static func history(root: String) -> TimingHistory {
-    TimingStore(path: TimingStore.defaultPath(repositoryRoot: root)).load().history
+  /// The history the plan balances shards on (this machine's, under the team's from the result store); each
+  /// job then runs its own list (`ripple test --targets`).
+  static func history(_ workspace: Workspace) async -> TimingHistory {
+    let local = TimingStore(path: TimingStore.defaultPath(repositoryRoot: workspace.root)).load().history
+    var warnings: [String] = []
+    let team = await workspace.teamHistory(warnings: &warnings)
+    for warning in warnings { Terminal.standardError.write("warning: \(warning)\n") }
+    if team == nil, local == TimingHistory() {
+      Terminal.standardError.write(
+        "warning: no timing history here and no result store to read the team's from: shards are planned on "
+          + "defaults (every target weighs the same)\n")
+    }
+    return team.map { local.overlaid(with: $0.timings) } ?? local
   }
 
   /// Packages `ripple test` would run whole (`--fallback all`, a manifest that did not evaluate).

@@ -20,7 +20,9 @@ struct ChangesCommand: ParsableCommand {
   var format: ChangesFormat = .text
 
   func run() throws {
-    let changeSet = try ChangeDetection.detect(revisions.request, directory: repository.resolvedDirectory)
+    let changeSet = try ChangeDetection.detect(
+      revisions.request(repositoryRoot: ChangeDetection.repositoryRoot(directory: repository.resolvedDirectory)),
+      directory: repository.resolvedDirectory)
     switch format {
     case .json:
       print(try ChangesReport(changeSet).json())

@@ -24,7 +24,11 @@ struct RepositoryOptions: ParsableArguments {
 
 /// Which two states to compare (docs/DESIGN.md, rule 1).
 struct RevisionOptions: ParsableArguments {
-  @Option(help: "Base revision (default: merge-base of HEAD with origin/HEAD, main or master).")
+  @Option(
+    help: """
+      Base revision (default: merge-base of HEAD with origin/HEAD, main or master). `auto`: the newest commit of \
+      the base branch whose run passed, from the result store (affected and test).
+      """)
   var base: String?
 
   @Option(help: "Head revision (default: the working tree, with staged, unstaged and untracked files).")
@@ -33,7 +37,30 @@ struct RevisionOptions: ParsableArguments {
   @Flag(help: "Compare from --base itself instead of the merge-base of base and head.")
   var noMergeBase = false
 
-  var request: ChangeRequest { ChangeRequest(base: base, head: head, noMergeBase: noMergeBase) }
+  @Option(
+    help: ArgumentHelp(
+      "The changed paths, one per line, from a file or - (stdin), instead of git's diff (a forge's API, a hook).",
+      valueName: "FILE"))
+  var changedFiles: String?
+
+  /// The request, with `--changed-files` read (relative to `directory`, the repository's root for paths).
+  func request(repositoryRoot: String) throws -> ChangeRequest {
+    var request = ChangeRequest(base: base, head: head, noMergeBase: noMergeBase)
+    if let changedFiles {
+      let data: Data
+      if changedFiles == "-" {
+        data = FileHandle.standardInput.readDataToEndOfFile()
+      } else {
+        guard let contents = FileManager.default.contents(atPath: changedFiles) else {
+          throw ChangeListError.unreadable(source: changedFiles, reason: "no such file, or it cannot be read")
+        }
+        data = contents
+      }
+      request.changedFiles = try ChangedFileList.parse(
+        data, source: changedFiles == "-" ? "(stdin)" : changedFiles, repositoryRoot: repositoryRoot)
+    }
+    return request
+  }
 }
 
 enum Fallback: String, ExpressibleByArgument, CaseIterable {
@@ -52,7 +79,8 @@ struct SelectionOptions: ParsableArguments {
   @Option(help: "When something cannot be known (a manifest fails to evaluate): error, or select all tests.")
   var fallback: Fallback = .error
 
-  var request: AffectedRequest {
-    AffectedRequest(changes: revisions.request, directOnly: direct, fallbackAll: fallback == .all)
+  func request(repositoryRoot: String) throws -> AffectedRequest {
+    AffectedRequest(
+      changes: try revisions.request(repositoryRoot: repositoryRoot), directOnly: direct, fallbackAll: fallback == .all)
   }
 }

@@ -9,12 +9,13 @@ enum FlakyFormat: String, ExpressibleByArgument, CaseIterable {
 
 /// `ripple flaky`: tests that failed and then passed on a retry, by flake rate, from the outcome history
 /// `ripple test` keeps beside its timing history.
-struct FlakyCommand: ParsableCommand {
+struct FlakyCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "flaky",
     abstract: "List the tests that were flaky (failed, then passed on --retry-failed), by flake rate.",
     discussion: """
-      Reads the outcome history `ripple test` keeps beside its timing history (<repo>/.build/ripple/outcomes.json). \
+      Reads the outcome history `ripple test` keeps beside its timing history (<repo>/.build/ripple/outcomes.json) \
+      and, when test.resultCache names a store, the team's shared history there. \
       The rate is flaky runs / runs of each test in the window; first and last seen are UTC.
       """
   )
@@ -50,15 +51,19 @@ struct FlakyCommand: ParsableCommand {
     }
   }
 
-  func run() throws {
-    let workspace = try repository.openWorkspace()
+  func run() async throws {
+    let workspace = try repository.openWorkspace(services: .liveWithResultStores)
     let timingsPath =
       timings.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
       ?? TimingStore.defaultPath(repositoryRoot: workspace.root)
     let store = OutcomeStore(besideTimings: timingsPath)
-    let (history, warning) = store.load()
+    let (local, warning) = store.load()
     let now = Date()
-    for warning in [warning].compactMap(\.self) + store.warnings(for: history, today: OutcomeHistory.day(now)) {
+    var warnings = [warning].compactMap(\.self) + store.warnings(for: local, today: OutcomeHistory.day(now))
+    // The team's outcomes from the result store, when one is configured (a fresh CI runner has no local ones).
+    let team = await workspace.teamHistory(warnings: &warnings)
+    let history = team.map { local.merged(with: $0.outcomes) } ?? local
+    for warning in warnings {
       Terminal.standardError.write("warning: \(warning)\n")
     }
     let tests = history.flakyTests(since: now.addingTimeInterval(-(try window().seconds)), now: now)

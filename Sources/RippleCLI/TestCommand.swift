@@ -116,9 +116,11 @@ struct TestCommand: AsyncParsableCommand {
 
   func run() async throws {
     let workspace = try selection.repository.openWorkspace(services: .liveWithResultStores)
+    let scope: TestRequest.Scope =
+      all ? .everything : .affected(try selection.request(repositoryRoot: workspace.root))
     var request =
       TestRequest(
-        scope: all ? .everything : .affected(selection.request), shard: try shard.map { try Shard(parsing: $0) },
+        scope: scope, shard: try shard.map { try Shard(parsing: $0) },
         retryFailed: retryFailed, jobs: jobs, scratchPath: scratchPath.map(absolute),
         timingsPath: timings.map(absolute), extraArguments: passthrough, requireAll: requireAll,
         targets: targets.isEmpty ? nil : targetIDs)

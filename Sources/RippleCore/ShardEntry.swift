@@ -1,12 +1,16 @@
 /// One entry of a shard's work list, as `ripple test --targets` takes it and the generated pipelines write
 /// it: `package:Target` (every test of the target), `package:*` (every test of a package),
-/// `package:Target/Suite` (the tests of one top-level suite: an XCTest class, a Swift Testing suite type) or
-/// `package:Target/-Suite` (every test of the target but that suite's). The last form is how the shard
-/// that holds a split target's remainder runs what no other shard names: new suites, suite-less tests.
+/// `package:Target/Suite` (the tests of one top-level suite: an XCTest class, a Swift Testing suite type),
+/// `package:Target/Suite/test()` (one test, named as `swift test` names it after `Target.`) or
+/// `package:Target/-Suite` and `package:Target/-Suite/test()` (every test of the target but that suite's or
+/// that test). The last forms are how the shard that holds a split target's remainder runs what no other
+/// shard names: new suites and tests, suite-less tests.
 public struct ShardEntry: Sendable, Hashable, Comparable, CustomStringConvertible {
   public enum Part: Sendable, Hashable {
     case whole
+    /// A top-level suite (`MathTests`) or one test (`MathTests/testAdd`, `Outer.Inner/adds()`).
     case suite(String)
+    /// Everything but that suite or test.
     case allBut(String)
   }
 
@@ -42,37 +46,56 @@ public struct ShardEntry: Sendable, Hashable, Comparable, CustomStringConvertibl
 
   public static func < (lhs: ShardEntry, rhs: ShardEntry) -> Bool { lhs.description < rhs.description }
 
-  /// Parses one id. The package is everything before the last `:` (package paths may hold colons, target
-  /// names do not); a suite follows the target after a `/`.
+  /// Parses one id. The package is everything before the last `:` outside parentheses (package paths may hold
+  /// colons, target and suite names do not, a Swift Testing test only in its argument labels, `adds(x:)`); a
+  /// suite follows the target after a `/`, and a test its suite after another (`package:Target/Suite/test()`).
   public init(parsing id: String) throws(ShardEntryError) {
-    guard let colon = id.lastIndex(of: ":") else {
+    // The last colon outside parentheses: a Swift Testing test's argument labels are inside them.
+    var depth = 0
+    var colon: String.Index?
+    for index in id.indices {
+      switch id[index] {
+      case "(": depth += 1
+      case ")": depth = max(0, depth - 1)
+      case ":" where depth == 0: colon = index
+      default: break
+      }
+    }
+    guard let colon else {
       throw ShardEntryError(id: id, reason: "expected package:Target (\".:AppTests\" for the root package)")
     }
     let package = String(id[..<colon])
     let rest = id[id.index(after: colon)...]
     guard !package.isEmpty else { throw ShardEntryError(id: id, reason: "the package is empty (\".\" is the root)") }
-    let pieces = rest.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-    guard let target = pieces.first, !target.isEmpty else {
+    let target = String(rest.prefix { $0 != "/" })
+    guard !target.isEmpty else {
       throw ShardEntryError(id: id, reason: "the target is empty")
     }
-    guard pieces.count <= 2 else {
-      throw ShardEntryError(id: id, reason: "a suite is one top-level name (package:Target/Suite), not a path")
-    }
-    guard pieces.count == 2 else {
+    guard rest.count > target.count else {
       self.init(package: package, target: target)
       return
     }
     guard target != "*" else {
       throw ShardEntryError(id: id, reason: "a whole package (package:*) has no suites; name its target")
     }
-    var suite = pieces[1]
-    let excluded = suite.hasPrefix("-")
-    if excluded { suite.removeFirst() }
-    guard Self.isSuiteName(suite) else {
+    var item = String(rest.dropFirst(target.count + 1))
+    let excluded = item.hasPrefix("-")
+    if excluded { item.removeFirst() }
+    let suite = String(item.prefix { $0 != "/" })
+    let test = item.dropFirst(suite.count + 1)
+    guard item.contains("/") ? Self.isSuitePath(suite) : Self.isSuiteName(suite) else {
       throw ShardEntryError(
         id: id, reason: "`\(suite)` is not a suite name (an XCTest class or Swift Testing suite type, e.g. MathTests)")
     }
-    self.init(package: package, target: target, part: excluded ? .allBut(suite) : .suite(suite))
+    guard !item.contains("/") || (!test.isEmpty && !test.contains(where: \.isNewline)) else {
+      throw ShardEntryError(id: id, reason: "a test is named after its suite (package:Target/Suite/test()), not empty")
+    }
+    self.init(package: package, target: target, part: excluded ? .allBut(item) : .suite(item))
+  }
+
+  /// A suite and the suites nested in it, as a test's identifier names them (`Outer.Inner`).
+  static func isSuitePath(_ text: String) -> Bool {
+    text.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { isSuiteName(String($0)) }
   }
 
   /// A Swift type name: a letter or `_` first, then letters, digits and `_`.
@@ -163,8 +186,15 @@ public enum SuiteFilter {
     return "^(" + parts.joined(separator: "|") + ")"
   }
 
-  static func suiteGroup(_ suites: [String]) -> String {
-    "(" + suites.sorted().map(escape).joined(separator: "|") + ")(/|\\.|$)"
+  /// Suites only: `(S|U)(/|\.|$)`, the form from before tests. With tests: one alternative each, a test
+  /// ending where its identifier does (`(/|$)`, as `TestFilter.tests`): `(S(/|\.|$)|U/t\(\)(/|$))`.
+  static func suiteGroup(_ items: [String]) -> String {
+    let sorted = items.sorted()
+    guard sorted.contains(where: { $0.contains("/") }) else {
+      return "(" + sorted.map(escape).joined(separator: "|") + ")(/|\\.|$)"
+    }
+    return "("
+      + sorted.map { escape($0) + ($0.contains("/") ? "(/|$)" : "(/|\\.|$)") }.joined(separator: "|") + ")"
   }
 
   /// Escapes every character with a meaning in an ICU / Swift regular expression.

@@ -8,6 +8,11 @@
 /// longest first (`ShardPlanner`). The shard that gets a split target's remainder runs the target but the
 /// suites placed elsewhere (`package:T/-S`), every other shard its own suites (`package:T/S`), so each
 /// test of the target runs in exactly one shard, whatever the history says about it.
+///
+/// Below the suite: a suite of a split target that weighs more than half a shard's share, with at least two
+/// recorded tests, is split too, each recorded test a piece of its own (`package:T/S/test()`); what its tests'
+/// times do not account for, and tests added since, go with the target's remainder, which then leaves out
+/// those tests (`package:T/-S/test()`) rather than the suite.
 public enum SuiteShardPlanner {
   /// A test target (or a whole package, `target == "*"`) with what the timing history knows of it.
   public struct Unit: Sendable, Hashable {
@@ -18,12 +23,24 @@ public enum SuiteShardPlanner {
     public var seconds: Double?
     /// Recorded seconds per top-level suite; empty: it is never split.
     public var suites: [String: Double]
+    /// Recorded seconds per test, by top-level suite: suite → `Suite/test()` (the test's identifier after
+    /// `Target.`) → seconds. Only suites with two or more are ever split.
+    public var tests: [String: [String: Double]]
 
-    public init(package: String, target: String, seconds: Double?, suites: [String: Double] = [:]) {
+    public init(
+      package: String, target: String, seconds: Double?, suites: [String: Double] = [:],
+      tests: [String: [String: Double]] = [:]
+    ) {
       self.package = package
       self.target = target
       self.seconds = seconds
       self.suites = suites
+      self.tests = tests
+    }
+
+    /// Split at all only with two pieces to spread: two suites, or one suite with two tests.
+    var isSplittable: Bool {
+      suites.count >= 2 || suites.keys.contains { (tests[$0]?.count ?? 0) >= 2 }
     }
 
     public var id: String { "\(package):\(target)" }
@@ -51,31 +68,42 @@ public enum SuiteShardPlanner {
     }
     let fairShare = unique.values.map(weight).reduce(0, +) / Double(count)
 
-    // Piece ids: `package:T` (whole), `package:T/S` (a suite), `package:T/*` (a split target's remainder).
-    var pieces: [String: (unit: Unit, suite: String?)] = [:]
+    // Piece ids: `package:T` (whole), `package:T/S` (a suite), `package:T/S/t()` (a test of a split suite),
+    // `package:T/*` (a split target's remainder). `item`: the suite or `S/t()`; "*" for the remainder.
+    var pieces: [String: (unit: Unit, item: String?)] = [:]
     var weights: [String: Double] = [:]
     for unit in unique.values {
       let total = weight(unit)
-      guard count > 1, unit.target != "*", unit.suites.count >= 2, total > fairShare else {
+      guard count > 1, unit.target != "*", unit.isSplittable, total > fairShare else {
         pieces[unit.id] = (unit, nil)
         weights[unit.id] = total
         continue
       }
+      var remainder = max(0, total - unit.suites.values.reduce(0, +))
       for (suite, seconds) in unit.suites {
-        pieces["\(unit.id)/\(suite)"] = (unit, suite)
-        weights["\(unit.id)/\(suite)"] = seconds
+        let tests = unit.tests[suite] ?? [:]
+        guard seconds > fairShare / 2, tests.count >= 2 else {
+          pieces["\(unit.id)/\(suite)"] = (unit, suite)
+          weights["\(unit.id)/\(suite)"] = seconds
+          continue
+        }
+        for (test, testSeconds) in tests {
+          pieces["\(unit.id)/\(test)"] = (unit, test)
+          weights["\(unit.id)/\(test)"] = testSeconds
+        }
+        remainder += max(0, seconds - tests.values.reduce(0, +))
       }
       pieces["\(unit.id)/*"] = (unit, "*")
-      weights["\(unit.id)/*"] = max(0, total - unit.suites.values.reduce(0, +))
+      weights["\(unit.id)/*"] = remainder
     }
 
     let placed = ShardPlanner.plan(items: Array(pieces.keys), weights: weights, shards: count)
-    // Where each suite of a split target went, to name the suites the remainder's shard leaves out.
-    var shardOfSuite: [String: [String: Int]] = [:]
+    // Where each suite or test of a split target went, to name what the remainder's shard leaves out.
+    var shardOfItem: [String: [String: Int]] = [:]
     for shard in placed {
       for id in shard.items {
-        guard let piece = pieces[id], let suite = piece.suite, suite != "*" else { continue }
-        shardOfSuite[piece.unit.id, default: [:]][suite] = shard.index
+        guard let piece = pieces[id], let item = piece.item, item != "*" else { continue }
+        shardOfItem[piece.unit.id, default: [:]][item] = shard.index
       }
     }
     return placed.map { shard in
@@ -83,20 +111,20 @@ public enum SuiteShardPlanner {
       for id in shard.items {
         guard let piece = pieces[id] else { continue }
         let unit = piece.unit
-        switch piece.suite {
+        switch piece.item {
         case nil:
           entries.append(ShardEntry(package: unit.package, target: unit.target))
         case "*":
-          let elsewhere = (shardOfSuite[unit.id] ?? [:]).filter { $0.value != shard.index }.keys.sorted()
+          let elsewhere = (shardOfItem[unit.id] ?? [:]).filter { $0.value != shard.index }.keys.sorted()
           entries +=
             elsewhere.isEmpty
             ? [ShardEntry(package: unit.package, target: unit.target)]
             : elsewhere.map { ShardEntry(package: unit.package, target: unit.target, part: .allBut($0)) }
-        case let suite?:
-          // The remainder's shard already runs every suite not left out.
+        case let item?:
+          // The remainder's shard already runs every suite and test not left out.
           let remainderHere = shard.items.contains("\(unit.id)/*")
           if !remainderHere {
-            entries.append(ShardEntry(package: unit.package, target: unit.target, part: .suite(suite)))
+            entries.append(ShardEntry(package: unit.package, target: unit.target, part: .suite(item)))
           }
         }
       }

@@ -41,7 +41,8 @@ extension Workspace {
   public func affected(_ options: AffectedRequest) async throws -> AffectedOutcome {
     let selection = configuration.selection
     let environments = configuration.graphEnvironments
-    let changeSet = try changes(options.changes)
+    let changeRequest = try await resolvingAutoBase(options.changes)
+    let changeSet = try changes(changeRequest)
 
     let (baseTree, headTree) = try Snapshots.sides(of: changeSet, in: repository, cache: services.manifestCache)
     let loader = services.graphLoader
@@ -91,7 +92,9 @@ extension Workspace {
     let baseGraph = graphs["base"]
 
     var result: AffectedResult
-    if let headGraph, let baseGraph {
+    if let reason = changeRequest.everythingBecause {
+      result = AffectedResult.everything(in: headGraph ?? PackageGraph(packages: []), reasons: [reason])
+    } else if let headGraph, let baseGraph {
       let resolved = try AffectedJob.resolvedChanges(changeSet.changes, base: baseTree, head: headTree)
       // Rule 11: ripple.yml at both sides, for assets and generated resources (AssetManifestLoading.swift).
       let manifests = AssetManifestLoading.load(
@@ -108,7 +111,7 @@ extension Workspace {
 
     let report = AffectedReport(
       result: result, base: changeSet.base.hex, head: changeSet.headLabel, mergeBase: changeSet.mergeBase?.hex,
-      changedFiles: changeSet.changes)
+      changedFiles: changeSet.changes, baseSource: changeSet.baseSource)
     return AffectedOutcome(
       changeSet: changeSet, baseGraph: baseGraph,
       headGraph: headGraph, unevaluatedPackages: unevaluated.sorted(), result: result, report: report)

@@ -1,4 +1,5 @@
 import Assets
+import Foundation
 import Git
 import RippleCore
 
@@ -14,14 +15,26 @@ public struct ChangeRequest: Sendable, Hashable {
   /// current from its file watcher): used instead of git's status scan. Only with `head` nil and
   /// `noMergeBase`.
   public var knownChanges: [ChangedFile]?
+  /// `--changed-files`: the changed paths as another tool gave them (a forge's API, a pre-commit hook),
+  /// used instead of git's diff; each is `modified`, or `deleted` when the head side lacks it.
+  public var changedFiles: [String]?
+  /// Where `base` came from when Ripple chose it (`--base auto`), for the "Comparing" line and the JSON.
+  public var baseSource: String?
+  /// `--base auto` found nothing to compare with and the head is the base branch's tip: every test runs.
+  public var everythingBecause: String?
+
+  /// `--base auto`: Ripple finds the base (`Workspace.autoBase`).
+  public static let autoBase = "auto"
 
   public init(
-    base: String? = nil, head: String? = nil, noMergeBase: Bool = false, knownChanges: [ChangedFile]? = nil
+    base: String? = nil, head: String? = nil, noMergeBase: Bool = false, knownChanges: [ChangedFile]? = nil,
+    changedFiles: [String]? = nil
   ) {
     self.base = base
     self.head = head
     self.noMergeBase = noMergeBase
     self.knownChanges = knownChanges
+    self.changedFiles = changedFiles
   }
 }
 
@@ -39,6 +52,8 @@ public struct ChangeSet: Sendable, Hashable {
   /// Untracked files `ripple bootstrap` installed that still hold the bytes its receipts record: left out of
   /// `changes` (working tree only), listed apart by `ripple changes`. Sorted.
   public var installedByBootstrap: [String] = []
+  /// See `ChangeRequest.baseSource`.
+  public var baseSource: String?
 
   public var headLabel: String { head?.hex ?? "worktree" }
 }
@@ -49,12 +64,22 @@ public enum ChangeDetection {
   /// A shallow clone whose merge-base is missing throws (from `GitRepository.mergeBase`): never an
   /// empty answer because history is missing.
   /// `ripple changes`: the request answered in the repository holding `directory`, without reading its config.
+  /// The work tree's root of the repository holding `directory` (what `--changed-files` paths are relative to).
+  public static func repositoryRoot(directory: String) throws -> String {
+    let repository = try GitRepository.discover(from: directory)
+    return repository.workdir ?? directory
+  }
+
   public static func detect(_ request: ChangeRequest, directory: String) throws -> ChangeSet {
     try detect(request, in: GitRepository.discover(from: directory))
   }
 
   public static func detect(_ request: ChangeRequest, in repository: GitRepository) throws -> ChangeSet {
+    if request.base == ChangeRequest.autoBase { throw ChangeListError.autoBaseHere }
     let head = try request.head.map { try repository.resolveCommit($0) }
+    if let given = request.changedFiles {
+      return try detect(given: given, request: request, head: head, in: repository)
+    }
     let base: ObjectID
     if let spec = request.base {
       base = try repository.resolveCommit(spec)
@@ -82,6 +107,36 @@ public enum ChangeDetection {
     }
     var changeSet = ChangeSet(base: base, from: from, mergeBase: mergeBase, head: head, changes: changes.sorted())
     changeSet.installedByBootstrap = installed.sorted()
+    changeSet.baseSource = request.baseSource
+    return changeSet
+  }
+
+  /// `--changed-files`: the list is the change. The base side, which manifests and `Package.resolved` are
+  /// compared with, is the base as usual; where that cannot be found (a shallow clone, the usual reason to be
+  /// given a list) it is the head itself, and a changed manifest then reaches its whole package.
+  static func detect(given: [String], request: ChangeRequest, head: ObjectID?, in repository: GitRepository) throws
+    -> ChangeSet
+  {
+    let headCommit = try head ?? repository.headCommit()
+    var base = headCommit
+    var mergeBase: ObjectID?
+    var source = "the changed files given (--changed-files)"
+    if let found = try? request.base.map({ try repository.resolveCommit($0) }) ?? repository.defaultBranch().commit {
+      base = found
+      if !request.noMergeBase { mergeBase = try? repository.mergeBase(found, headCommit) }
+    } else {
+      source += "; no base commit here, so the head's own manifests stand for the base's"
+    }
+    let present: Set<String>
+    if head != nil {
+      present = Set(try repository.files(at: headCommit))
+    } else {
+      let root = repository.workdir ?? ""
+      present = Set(given.filter { FileManager.default.fileExists(atPath: root + "/" + $0) })
+    }
+    let changes = Set(given).sorted().map { ChangedFile(path: $0, status: present.contains($0) ? .modified : .deleted) }
+    var changeSet = ChangeSet(base: base, from: mergeBase ?? base, mergeBase: mergeBase, head: head, changes: changes)
+    changeSet.baseSource = [request.baseSource, source].compactMap(\.self).joined(separator: "; ")
     return changeSet
   }
 
@@ -94,5 +149,63 @@ public enum ChangeDetection {
     let installedFiles = InstalledFiles.load(repositoryRoot: root)
     guard !installedFiles.recorded.isEmpty else { return (changes, []) }
     return installedFiles.split(changes) { InstalledFiles.measure($0, repositoryRoot: root) }
+  }
+}
+
+/// A `--changed-files` list that cannot be used, or `--base auto` where it is not understood.
+public enum ChangeListError: RippleError, Equatable {
+  case unreadable(source: String, reason: String)
+  case badLine(source: String, line: Int, reason: String)
+  case autoBaseHere
+
+  public var category: ErrorCategory { .usage }
+
+  public var description: String {
+    switch self {
+    case .unreadable(let source, let reason):
+      return "--changed-files \(source): \(reason)."
+    case .badLine(let source, let line, let reason):
+      return "--changed-files \(source):\(line): \(reason). Give one path per line, relative to the repository "
+        + "root or absolute inside it (git diff --name-only)."
+    case .autoBaseHere:
+      return "--base auto is understood by `ripple affected` and `ripple test`, which read the result store; give "
+        + "`ripple changes` a revision."
+    }
+  }
+}
+
+/// Reads a `--changed-files` list (pure): one path per line, `\r\n` or `\n`; blank lines skipped; `./` and an
+/// absolute prefix inside the repository removed; anything naming a place outside the repository, holding a
+/// NUL byte or not UTF-8, is an error naming its line.
+public enum ChangedFileList {
+  public static func parse(_ data: Data, source: String, repositoryRoot: String) throws(ChangeListError) -> [String] {
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw .unreadable(source: source, reason: "not UTF-8 text")
+    }
+    let root = repositoryRoot.hasSuffix("/") ? repositoryRoot : repositoryRoot + "/"
+    var paths: [String] = []
+    var number = 0
+    for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+      number += 1
+      var line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+      guard !line.utf8.contains(0) else {
+        throw .badLine(source: source, line: number, reason: "a NUL byte (a `-z` list?)")
+      }
+      guard !line.allSatisfy(\.isWhitespace) else { continue }
+      if line.hasPrefix("/") {
+        guard line.hasPrefix(root) else {
+          throw .badLine(
+            source: source, line: number, reason: "`\(line)` is outside the repository (\(repositoryRoot))")
+        }
+        line = line.dropFirst(root.count)
+      }
+      while line.hasPrefix("./") { line = line.dropFirst(2) }
+      let components = line.split(separator: "/", omittingEmptySubsequences: true)
+      guard !components.isEmpty, !components.contains(".."), !components.contains(".") else {
+        throw .badLine(source: source, line: number, reason: "`\(line)` is not a path inside the repository")
+      }
+      paths.append(components.joined(separator: "/"))
+    }
+    return paths
   }
 }

@@ -114,24 +114,17 @@ enum RunBranch {
 
 extension Workspace {
   /// Whether this run reads and writes pass records at all.
-  func usesPassRecords(_ request: TestRequest) -> Bool {
-    request.resultCache.enabled && configuration.test.resultCache.enabled && services.makeResultStore != nil
-      && !ResultCacheUse.disabled(by: services.environment)
-  }
+  func usesPassRecords(_ request: TestRequest) -> Bool { usesResultStore(request.resultCache) }
 
   /// Looks up each target the plan would run (this shard's part, when sharding) in the result store, takes
   /// out those with a trusted record, and keeps what is needed to write records after the run. A store that
   /// is down or answers garbage is a warning, and the tests run.
   func applyPassRecords(to job: inout TestJob, request: TestRequest, graph: PackageGraph?) async {
     let settings = configuration.test.resultCache
-    guard usesPassRecords(request), let graph, let makeStore = services.makeResultStore else { return }
-    let store: ResultStoreClient
-    do {
-      store = try makeStore(settings, services.environment)
-    } catch {
-      job.warnings.append("pass records are off for this run: \(error)")
-      return
-    }
+    guard usesPassRecords(request), let graph,
+      let access = job.sharedHistory?.access ?? resultStoreAccess(request.resultCache, warnings: &job.warnings)
+    else { return }
+    let store = access.store
     job.warnings += foldersThatDefeatKeys(settings)
     let effective = TestRunner.effectiveSelection(job.selection, options: job.options, history: job.history)
     let keys: [KeyedUnit]
@@ -142,33 +135,9 @@ extension Workspace {
       job.warnings.append("pass records are off for this run: the content keys could not be computed: \(error)")
       return
     }
-    let environment = services.environment
-    let branch = RunBranch.resolve(
-      explicit: request.resultCache.branch, environment: environment, repository: repository)
-    let isProtected = BranchPattern.matches(
-      branch, request.resultCache.protectedBranches ?? settings.protectedBranches)
-    var trusted: [(name: String, key: Curve25519.Signing.PublicKey)] = []
-    for entry in request.resultCache.trustedKeys + settings.publicKeys {
-      if let key = SigningKeys.publicKey(base64: entry.base64) { trusted.append((entry.name, key)) }
-    }
-    var signingKey: Curve25519.Signing.PrivateKey?
-    if let text = request.resultCache.signingKey ?? environment[settings.signingKeyVariable], !text.isEmpty {
-      if let key = SigningKeys.privateKey(base64: text) {
-        // Only a protected branch's run signs: a signature is what lets every branch skip a test.
-        if isProtected { signingKey = key }
-      } else {
-        job.warnings.append(
-          "\(settings.signingKeyVariable) is not a base64 Ed25519 private key: records are not signed")
-      }
-    }
-    let signer = signingKey.flatMap { key in
-      trusted.first { $0.key.rawRepresentation == key.publicKey.rawRepresentation }?.name
-    }
-    let host = ProcessInfo.processInfo.hostName
     job.passRecording = PassRecording(
-      store: store, keys: keys, branch: branch, commit: (try? repository.headCommit().hex) ?? "",
-      runLabel: request.resultCache.runLabel ?? RunBranch.jobURL(environment) ?? "ripple test on \(host)",
-      writer: signer ?? "\(environment["USER"] ?? "unknown")@\(host)", signingKey: signingKey,
+      store: store, keys: keys, branch: access.branch, commit: (try? repository.headCommit().hex) ?? "",
+      runLabel: access.runLabel, writer: access.writer, signingKey: access.signingKey,
       userFiltered: request.extraArguments.contains { $0 == "--filter" || $0 == "--skip" || $0.hasPrefix("--filter=") })
     // The shard's part is fixed here, before anything is taken out: runners of one sharded job that see
     // different records must still split the same selection the same way.
@@ -177,7 +146,7 @@ extension Workspace {
     job.selection = effective
     guard !request.resultCache.rerunCached else { return }
 
-    let policy = TrustPolicy(trustedKeys: trusted, branch: branch, branchIsProtected: isProtected, now: Date())
+    let policy = access.policy()
     var cached: [KeyedUnit: CachedTarget] = [:]
     var storeDown = false
     for unit in keys where !storeDown {

@@ -1,6 +1,7 @@
 import Affected
 import Foundation
 import PackageModel
+import PassRecords
 import RippleConfig
 import RippleCore
 import TestRunner
@@ -61,6 +62,17 @@ extension TimingHistory {
     var out: [String: [String: Double]] = [:]
     for (package, targets) in suites {
       for (target, seconds) in targets { out[TestUnit(package: package, target: target).id] = seconds }
+    }
+    return out
+  }
+}
+
+extension TimingHistory {
+  /// Recorded seconds per test by top-level suite, keyed by `package:Target` like `durationsByTarget`.
+  public var testDurationsByTarget: [String: [String: [String: Double]]] {
+    var out: [String: [String: [String: Double]]] = [:]
+    for (package, targets) in tests {
+      for (target, times) in targets { out[TestUnit(package: package, target: target).id] = Self.bySuite(times) }
     }
     return out
   }
@@ -155,6 +167,8 @@ public struct TestJob: Sendable {
   public var passRecording: PassRecording?
   /// The shard whose part `selection` already is (pass records are looked up after the split).
   public var appliedShard: Shard?
+  /// The team's history from the result store (merged into `history`), and where this run's part goes.
+  public var sharedHistory: SharedHistoryContext?
 
   /// The packages, targets and exact commands, as `--dry-run` prints them.
   public var commands: TestPlan { TestRunner.plan(selection, options: options, history: history) }
@@ -261,6 +275,18 @@ extension Workspace {
       notRunHere: runs.notRunHere + (xcode?.notRunHere ?? []),
       requireAll: request.requireAll, requirements: configuration.test.requires)
     job.contain(request, entries: configuration.test.quarantine, today: OutcomeHistory.day(Date()))
+    // The team's history before anything is split: a fresh runner then plans shards as the others do.
+    let slot = request.shard.map { ($0.index - 1) % HistoryRecord.slots } ?? Int.random(in: 0..<HistoryRecord.slots)
+    if let shared = await loadSharedHistory(request.resultCache, slot: slot, warnings: &job.warnings) {
+      job.sharedHistory = shared
+      job.history = job.history.overlaid(with: shared.merged.timingHistory)
+    } else if request.shard != nil, usesResultStore(request.resultCache) == false,
+      configuration.test.resultCache.enabled, history == TimingHistory()
+    {
+      job.warnings.append(
+        "no timing history here and no result store to read the team's from: shards are planned "
+          + "on defaults (every target weighs the same)")
+    }
     await applyPassRecords(to: &job, request: request, graph: affected?.headGraph ?? graph)
     return job
   }
@@ -293,6 +319,9 @@ extension Workspace {
     result.cached = plan.cached
     if let recording = plan.passRecording {
       result.warnings += await writePassRecords(recording, result: result, job: plan)
+    }
+    if let shared = plan.sharedHistory {
+      result.warnings += await writeSharedHistory(shared, result: result, job: plan)
     }
     result.notRunHere = plan.notRunHere
     result.requireAll = plan.requireAll

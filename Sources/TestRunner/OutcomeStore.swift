@@ -12,6 +12,13 @@ public struct OutcomeHistory: Sendable, Codable, Hashable {
     public var flaky = 0
     public var failed = 0
     public var quarantined = 0
+
+    public init(runs: Int = 0, flaky: Int = 0, failed: Int = 0, quarantined: Int = 0) {
+      self.runs = runs
+      self.flaky = flaky
+      self.failed = failed
+      self.quarantined = quarantined
+    }
   }
 
   public struct Test: Sendable, Codable, Hashable {
@@ -22,6 +29,13 @@ public struct OutcomeHistory: Sendable, Codable, Hashable {
     /// UTC `YYYY-MM-DD` → counts.
     public var days: [String: Day] = [:]
     public var flakyAt: [Date] = []
+
+    public init(package: String, test: String, days: [String: Day] = [:], flakyAt: [Date] = []) {
+      self.package = package
+      self.test = test
+      self.days = days
+      self.flakyAt = flakyAt
+    }
   }
 
   public static let keptDays = 90

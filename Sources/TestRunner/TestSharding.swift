@@ -3,9 +3,10 @@ import RippleCore
 /// `ripple test --shard I/N`: the part of a selection one CI job runs.
 ///
 /// Delegates to RippleCore's `SuiteShardPlanner` with the ids `ripple affected --format matrix` uses
-/// (`package:Target`, `package:Target/Suite`, `package:Target/-Suite`), so the matrix a CI workflow is
-/// given and the shards its jobs run always agree. A target longer than a shard's fair share is split by
-/// its recorded suites; the targets of an xcodebuild run are never split (it has no suite filter here).
+/// (`package:Target`, `package:Target/Suite`, `package:Target/-Suite`, `package:Target/Suite/test()`), so the
+/// matrix a CI workflow is given and the shards its jobs run always agree. A target longer than a shard's fair
+/// share is split by its recorded suites, and a suite over half a share by its recorded tests; the targets of
+/// an xcodebuild run are never split (it has no suite filter here).
 public enum TestSharding {
   /// The entries of every shard, index 0 for shard 1; exactly `shards` lists, some possibly empty.
   public static func plan(_ selection: TestSelection, shards: Int, history: TimingHistory) -> [[ShardEntry]] {
@@ -17,7 +18,8 @@ public enum TestSharding {
     let units = selection.units.map { unit in
       SuiteShardPlanner.Unit(
         package: unit.package, target: unit.target ?? "*", seconds: history.duration(of: unit),
-        suites: unsplittable.contains(unit.id) ? [:] : history.suiteDurations(of: unit))
+        suites: unsplittable.contains(unit.id) ? [:] : history.suiteDurations(of: unit),
+        tests: unsplittable.contains(unit.id) ? [:] : history.testDurations(of: unit))
     }
     var lists = SuiteShardPlanner.plan(units, shards: count).map(\.entries)
     lists += Array(repeating: [], count: count - lists.count)

@@ -7,27 +7,35 @@ import RippleCore
 /// `{"schemaVersion": 1, "packages": {".": {"CoreTests": 1.25}},
 ///   "suites": {".": {"CoreTests": {"MathTests": 1.0, "ParserTests": 0.25}}}}`: seconds per test target (a
 /// package run without a filter is stored under the target name `*`) and per top-level suite (an XCTest
-/// class, a Swift Testing suite type). `suites` was added later: a file without it reads as no suite
-/// history, and older Ripples ignore it.
+/// class, a Swift Testing suite type) and per test (`tests`: `Suite/test()` as `swift test` names it after
+/// `Target.`, what splits a suite between shards). `suites` and `tests` were added later: a file without them
+/// reads as no such history, and older Ripples ignore them.
 public struct TimingHistory: Sendable, Codable, Hashable {
   public var schemaVersion: Int
   public var packages: [String: [String: Double]]
   /// package → target → top-level suite → seconds: the suite's share of its target's wall time.
   public var suites: [String: [String: [String: Double]]]
+  /// package → target → `Suite/test()` → seconds, scaled like the suites' (`suiteTimes`).
+  public var tests: [String: [String: [String: Double]]]
 
-  public init(packages: [String: [String: Double]] = [:], suites: [String: [String: [String: Double]]] = [:]) {
+  public init(
+    packages: [String: [String: Double]] = [:], suites: [String: [String: [String: Double]]] = [:],
+    tests: [String: [String: [String: Double]]] = [:]
+  ) {
     self.schemaVersion = 1
     self.packages = packages
     self.suites = suites
+    self.tests = tests
   }
 
-  private enum CodingKeys: String, CodingKey { case schemaVersion, packages, suites }
+  private enum CodingKeys: String, CodingKey { case schemaVersion, packages, suites, tests }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
     schemaVersion = try c.decode(Int.self, forKey: .schemaVersion)
     packages = try c.decode([String: [String: Double]].self, forKey: .packages)
     suites = try c.decodeIfPresent([String: [String: [String: Double]]].self, forKey: .suites) ?? [:]
+    tests = try c.decodeIfPresent([String: [String: [String: Double]]].self, forKey: .tests) ?? [:]
   }
 
   public func duration(of unit: TestUnit) -> Double? {
@@ -38,6 +46,22 @@ public struct TimingHistory: Sendable, Codable, Hashable {
   public func suiteDurations(of unit: TestUnit) -> [String: Double] {
     guard let target = unit.target else { return [:] }
     return suites[unit.package]?[target] ?? [:]
+  }
+
+  /// Recorded seconds per test of a target, by top-level suite (what `SuiteShardPlanner.Unit.tests` takes).
+  public func testDurations(of unit: TestUnit) -> [String: [String: Double]] {
+    guard let target = unit.target, let times = tests[unit.package]?[target] else { return [:] }
+    return Self.bySuite(times)
+  }
+
+  /// `Suite/test()` → seconds grouped by top-level suite; suite-less tests have no group.
+  public static func bySuite(_ times: [String: Double]) -> [String: [String: Double]] {
+    var out: [String: [String: Double]] = [:]
+    for (test, seconds) in times {
+      guard let slash = test.firstIndex(of: "/") else { continue }
+      out[topLevelSuite(String(test[..<slash])), default: [:]][test] = seconds
+    }
+    return out
   }
 
   /// The recorded test time of `units` added up (one after another, builds left out): a unit without a record
@@ -56,27 +80,41 @@ public struct TimingHistory: Sendable, Codable, Hashable {
     packages[unit.package, default: [:]][unit.target ?? "*"] = seconds
   }
 
-  /// Records the duration of every target that ran, and of its suites (build failures and cancelled
-  /// packages are not timed). `scopes`: the targets that ran only in part (a shard of a split target,
-  /// `SuiteScope`), keyed by `package:Target`: their suites' times are updated, not their total; a suite
-  /// a scope named that ran no test is forgotten (renamed or removed). A target that ran whole has its
-  /// suite record replaced, so removed suites go with it.
+  /// Records the duration of every target that ran, and of its suites and tests (build failures and
+  /// cancelled packages are not timed). `scopes`: the targets that ran only in part (a shard of a split target,
+  /// `SuiteScope`), keyed by `package:Target`: their tests' times are updated, and the times of the suites
+  /// that ran whole, not their total; a suite a scope named that ran no test is forgotten (renamed or
+  /// removed). A target that ran whole has its suite and test records replaced, so removed ones go with it.
   public mutating func record(_ result: TestRunResult, scopes: [String: SuiteScope] = [:]) {
     for package in result.packages where package.status == .passed || package.status == .failed {
       for target in package.targets where target.testCount > 0 {
         let unit = TestUnit(package: package.path, target: target.name)
         let times = Self.suiteTimes(target)
+        let testTimes = Self.testTimes(target)
         guard let scope = scopes[unit.id] else {
           record(target.duration, for: unit)
           suites[package.path, default: [:]][target.name] = times.isEmpty ? nil : times
+          tests[package.path, default: [:]][target.name] = testTimes.isEmpty ? nil : testTimes
           continue
         }
         var known = suites[package.path]?[target.name] ?? [:]
-        if case .only(let named) = scope {
-          for name in named where times[name] == nil { known[name] = nil }
+        switch scope {
+        case .only(let named):
+          for name in named where !name.contains("/") {
+            known[name] = times[name]
+          }
+        case .allBut(let named):
+          // A suite that lost some of its tests to other shards ran in part here.
+          let partial = Set(named.map { Self.topLevelSuite(String($0.prefix { $0 != "/" })) })
+          known.merge(times.filter { !partial.contains($0.key) }) { _, new in new }
         }
-        known.merge(times) { _, new in new }
         suites[package.path, default: [:]][target.name] = known.isEmpty ? nil : known
+        var knownTests = tests[package.path]?[target.name] ?? [:]
+        if case .only(let named) = scope {
+          for name in named where name.contains("/") && testTimes[name] == nil { knownTests[name] = nil }
+        }
+        knownTests.merge(testTimes) { _, new in new }
+        tests[package.path, default: [:]][target.name] = knownTests.isEmpty ? nil : knownTests
       }
     }
     // A shard whose named suites all ran nothing: they are gone from the package.
@@ -85,8 +123,12 @@ public struct TimingHistory: Sendable, Codable, Hashable {
         guard case .only(let named) = scope, id.hasPrefix(package.path + ":") else { continue }
         let target = String(id.dropFirst(package.path.count + 1))
         guard !package.targets.contains(where: { $0.name == target && $0.testCount > 0 }) else { continue }
-        for name in named { suites[package.path]?[target]?[name] = nil }
+        for name in named {
+          suites[package.path]?[target]?[name] = nil
+          tests[package.path]?[target]?[name] = nil
+        }
         if suites[package.path]?[target]?.isEmpty == true { suites[package.path]?[target] = nil }
+        if tests[package.path]?[target]?.isEmpty == true { tests[package.path]?[target] = nil }
       }
     }
   }
@@ -106,6 +148,16 @@ public struct TimingHistory: Sendable, Codable, Hashable {
     guard total > 0, target.duration > 0 else { return sums }
     let scale = target.duration / total
     return sums.mapValues { $0 * scale }
+  }
+
+  /// A target's seconds per test (`Suite/test()`, suite-less tests by name), scaled as `suiteTimes` scales.
+  public static func testTimes(_ target: TargetResult) -> [String: Double] {
+    let real = target.tests.filter { !$0.name.hasPrefix("(") }
+    let total = real.reduce(0) { $0 + $1.duration }
+    let scale = total > 0 && target.duration > 0 ? target.duration / total : 1
+    var out: [String: Double] = [:]
+    for test in real { out[test.qualifiedName] = test.duration * scale }
+    return out
   }
 
   /// `Outer` of `Outer`, `Outer.Inner` or `Outer/Inner`; "" for a test without a suite.

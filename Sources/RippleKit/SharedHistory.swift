@@ -1,0 +1,336 @@
+import Crypto
+import Foundation
+import Git
+import PassRecords
+import ResultStore
+import RippleConfig
+import RippleCore
+import TestRunner
+
+/// Who this run is to the result store: its branch, whether that branch is protected, the keys it trusts and
+/// the one it signs with. Pass records and the shared history both judge and write by it.
+struct ResultStoreAccess: Sendable {
+  var store: ResultStoreClient
+  var branch: String
+  var isProtected: Bool
+  var trusted: [(name: String, key: Curve25519.Signing.PublicKey)]
+  /// Only a protected branch's run signs: a signature is what every branch believes.
+  var signingKey: Curve25519.Signing.PrivateKey?
+  var writer: String
+  var runLabel: String
+
+  func policy(now: Date = Date()) -> TrustPolicy {
+    TrustPolicy(trustedKeys: trusted, branch: branch, branchIsProtected: isProtected, now: now)
+  }
+}
+
+/// The team's history read from the store for this run, and where this run's part of it goes
+/// (docs/DESIGN.md, "Shared history").
+public struct SharedHistoryContext: Sendable {
+  var access: ResultStoreAccess
+  public var namespace: String
+  /// The scopes read, the run's own last: `protected`, and `branch:<name>` for an unprotected branch.
+  public var scopes: [String]
+  /// Where this run writes; nil: nowhere (a protected branch's run without a signing key).
+  public var writeScope: String?
+  public var slot: Int
+  /// Every trusted slot merged.
+  public var merged: HistoryRecord
+  public var storeName: String { access.store.name }
+}
+
+extension Workspace {
+  /// Whether the result store is in use at all: configured, not turned off for the run or the job.
+  func usesResultStore(_ use: ResultCacheUse) -> Bool {
+    use.enabled && configuration.test.resultCache.enabled && services.makeResultStore != nil
+      && !ResultCacheUse.disabled(by: services.environment)
+  }
+
+  /// The store and this run's standing with it; nil (with a warning) when the store cannot be made.
+  func resultStoreAccess(_ use: ResultCacheUse, warnings: inout [String]) -> ResultStoreAccess? {
+    let settings = configuration.test.resultCache
+    guard usesResultStore(use), let makeStore = services.makeResultStore else { return nil }
+    let store: ResultStoreClient
+    do {
+      store = try makeStore(settings, services.environment)
+    } catch {
+      warnings.append("the result store is off for this run: \(error)")
+      return nil
+    }
+    let environment = services.environment
+    let branch = RunBranch.resolve(explicit: use.branch, environment: environment, repository: repository)
+    let isProtected = BranchPattern.matches(branch, use.protectedBranches ?? settings.protectedBranches)
+    var trusted: [(name: String, key: Curve25519.Signing.PublicKey)] = []
+    for entry in use.trustedKeys + settings.publicKeys {
+      if let key = SigningKeys.publicKey(base64: entry.base64) { trusted.append((entry.name, key)) }
+    }
+    var signingKey: Curve25519.Signing.PrivateKey?
+    if let text = use.signingKey ?? environment[settings.signingKeyVariable], !text.isEmpty {
+      if let key = SigningKeys.privateKey(base64: text) {
+        if isProtected { signingKey = key }
+      } else {
+        warnings.append("\(settings.signingKeyVariable) is not a base64 Ed25519 private key: records are not signed")
+      }
+    }
+    let signer = signingKey.flatMap { key in
+      trusted.first { $0.key.rawRepresentation == key.publicKey.rawRepresentation }?.name
+    }
+    let host = ProcessInfo.processInfo.hostName
+    return ResultStoreAccess(
+      store: store, branch: branch, isProtected: isProtected, trusted: trusted, signingKey: signingKey,
+      writer: signer ?? "\(environment["USER"] ?? "unknown")@\(host)",
+      runLabel: use.runLabel ?? RunBranch.jobURL(environment) ?? "ripple test on \(host)")
+  }
+
+  /// The repository's name in the store: its `origin` URL without scheme, credentials or `.git`
+  /// (`github.com/org/app`), so every clone of it, on any runner, shares one history; `local` without one.
+  func historyNamespace() -> String {
+    guard let url = try? repository.remoteURL(), !url.isEmpty else { return "local" }
+    return HistoryNamespace.normalize(url)
+  }
+
+  /// Reads every slot of the scopes this run believes and merges the trusted ones. A store that is down, or
+  /// a slot that is not believed, is a warning: the run plans on what it has.
+  func loadSharedHistory(_ use: ResultCacheUse, slot: Int, warnings: inout [String]) async -> SharedHistoryContext? {
+    guard let access = resultStoreAccess(use, warnings: &warnings) else { return nil }
+    let namespace = historyNamespace()
+    let own = HistoryRecord.scope(branch: access.branch, protected: access.isProtected)
+    let scopes = access.isProtected ? [own] : ["protected", own]
+    let writeScope = access.isProtected && access.signingKey == nil ? nil : own
+    let policy = access.policy()
+    var merged = HistoryRecord(namespace: namespace, scope: own, slot: slot, writer: access.writer, time: Date())
+    let reads = scopes.flatMap { scope in (0..<HistoryRecord.slots).map { (scope, $0) } }
+    let store = access.store
+    let loaded =
+      (try? await Concurrently.map(reads, limit: 8) { read in
+        await Self.loadSlot(store, HistoryRecord.key(namespace: namespace, scope: read.0, slot: read.1))
+      }) ?? []
+    var down: (any Error)?
+    for (read, outcome) in zip(reads, loaded) {
+      switch outcome {
+      case nil, .success(nil): continue
+      case .failure(let error): down = down ?? error
+      case .success(let data?):
+        switch policy.judgeHistory(data, namespace: namespace, scope: read.0, slot: read.1) {
+        case .trusted(let record, _): merged.merge(record)
+        case .ignored(let reason):
+          warnings.append("shared history: ignored \(reason) in \(read.0) slot \(read.1) of \(store.name)")
+        }
+      }
+    }
+    if let down {
+      warnings.append(
+        "the shared history could not be read from \(store.name) (\(down)); shards are planned on "
+          + "this machine's history")
+    }
+    return SharedHistoryContext(
+      access: access, namespace: namespace, scopes: scopes, writeScope: writeScope, slot: slot, merged: merged)
+  }
+
+  /// One slot's bytes, the error kept as a value: no typed catch inside a task group (ARCHITECTURE, "House
+  /// rules").
+  static func loadSlot(_ store: ResultStoreClient, _ key: RecordKey) async -> Result<Data?, any Error> {
+    do { return .success(try await store.load(key)) } catch { return .failure(error) }
+  }
+
+  /// Adds this run to its slot: read it again (another run may have written since), merge, bound, write.
+  /// Failures are warnings: the history only ever costs balance, never a test.
+  func writeSharedHistory(_ context: SharedHistoryContext, result: TestRunResult, job: TestJob) async -> [String] {
+    guard let scope = context.writeScope, !result.cancelled else { return [] }
+    let access = context.access
+    let key = HistoryRecord.key(namespace: context.namespace, scope: scope, slot: context.slot)
+    let now = Date()
+    var record = HistoryRecord(
+      namespace: context.namespace, scope: scope, slot: context.slot, writer: access.writer, time: now)
+    do {
+      if let data = try await access.store.load(key),
+        case .trusted(let old, _) = access.policy(now: now).judgeHistory(
+          data, namespace: context.namespace, scope: scope, slot: context.slot)
+      {
+        record.merge(old)
+      }
+      let ran = TestRunner.effectiveSelection(job.selection, options: job.options, history: job.history)
+      SharedHistoryUpdate.add(
+        result, scopes: ran.suiteScopes, to: &record, at: now,
+        green: SharedHistoryUpdate.green(
+          result, job: job, commit: (try? repository.headCommit().hex) ?? "", branch: access.branch,
+          run: access.runLabel, at: now))
+      record.writer = access.writer
+      record.time = now
+      record.bound(now: now)
+      try await access.store.save(key, try RecordEnvelope.seal(record, signingKey: access.signingKey))
+      return []
+    } catch {
+      return ["the shared history could not be written to \(access.store.name): \(error)"]
+    }
+  }
+}
+
+/// `git@github.com:org/app.git`, `https://user:token@github.com/org/app.git/` → `github.com/org/app`.
+enum HistoryNamespace {
+  static func normalize(_ url: String) -> String {
+    var text = url.trimmingCharacters(in: .whitespacesAndNewlines)
+    if let scheme = text.range(of: "://") { text = String(text[scheme.upperBound...]) }
+    if let at = text.firstIndex(of: "@"), !text[..<at].contains("/") { text = String(text[text.index(after: at)...]) }
+    // scp-like `host:path`.
+    if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") {
+      let rest = text[text.index(after: colon)...]
+      text = String(text[..<colon]) + (rest.first.map { $0.isNumber } == true ? ":" : "/") + rest
+    }
+    while text.hasSuffix("/") { text.removeLast() }
+    if text.hasSuffix(".git") { text.removeLast(4) }
+    guard let slash = text.firstIndex(of: "/") else { return text.lowercased() }
+    return text[..<slash].lowercased() + text[slash...]
+  }
+}
+
+/// What one run adds to a history slot (pure).
+enum SharedHistoryUpdate {
+  static func add(
+    _ result: TestRunResult, scopes: [String: SuiteScope], to record: inout HistoryRecord, at now: Date,
+    green: HistoryRecord.Green?
+  ) {
+    var timings = record.timingHistory
+    let before = timings
+    timings.record(result, scopes: scopes)
+    for package in result.packages {
+      for target in package.targets where target.testCount > 0 {
+        let unit = TestUnit(package: package.path, target: target.name)
+        let seconds = timings.duration(of: unit)
+        let suites = timings.suites[package.path]?[target.name] ?? [:]
+        let tests = timings.tests[package.path]?[target.name] ?? [:]
+        guard
+          seconds != before.duration(of: unit) || suites != (before.suites[package.path]?[target.name] ?? [:])
+            || tests != (before.tests[package.path]?[target.name] ?? [:])
+        else { continue }
+        record.targets[unit.id] = HistoryRecord.TargetTimes(seconds: seconds, suites: suites, tests: tests, time: now)
+      }
+    }
+    let day = HistoryRecord.day(now)
+    for package in result.packages {
+      for target in package.targets {
+        for test in target.tests where test.status != .skipped {
+          let entry = HistoryRecord.Outcome(package: package.path, test: test.identifier(target: target.name))
+          let notPassed = test.flaky || test.status == .failed || test.status == .quarantined
+          // Tests that only ever passed are not kept: they are most of them, and say nothing of flakiness.
+          guard notPassed || record.outcomes[entry.key] != nil else { continue }
+          var outcome = record.outcomes[entry.key] ?? entry
+          var counts = outcome.days[day] ?? HistoryRecord.Counts()
+          counts.runs += 1
+          if test.flaky {
+            counts.flaky += 1
+            outcome.flakyAt = Array((outcome.flakyAt + [now]).suffix(100))
+          }
+          if test.status == .failed { counts.failed += 1 }
+          if test.status == .quarantined { counts.quarantined += 1 }
+          outcome.days[day] = counts
+          record.outcomes[entry.key] = outcome
+        }
+      }
+    }
+    if let green { record.greens.append(green) }
+  }
+
+  /// The green entry of a run that passed and tested something or compared with a commit; nil otherwise.
+  static func green(
+    _ result: TestRunResult, job: TestJob, commit: String, branch: String, run: String, at now: Date
+  ) -> HistoryRecord.Green? {
+    guard !commit.isEmpty, !result.cancelled, (try? result.check()) != nil, job.notRunHere.isEmpty || !job.requireAll
+    else { return nil }
+    let base = job.affected?.report.base
+    let all = job.affected == nil
+    // A run that compared with nothing known proves nothing of the commits before it.
+    guard all || base != nil else { return nil }
+    return HistoryRecord.Green(
+      commit: commit, branch: branch, time: now, run: run,
+      shard: job.appliedShard.map(\.description) ?? result.shard?.description,
+      all: all, base: all ? nil : base)
+  }
+}
+
+extension HistoryRecord {
+  /// The times as a `TimingHistory`, to merge under this machine's own.
+  var timingHistory: TimingHistory {
+    var timings = TimingHistory()
+    for (unit, times) in targets {
+      guard let ref = try? ShardEntry(parsing: unit) else { continue }
+      if let seconds = times.seconds { timings.packages[ref.package, default: [:]][ref.target] = seconds }
+      if !times.suites.isEmpty { timings.suites[ref.package, default: [:]][ref.target] = times.suites }
+      if !times.tests.isEmpty { timings.tests[ref.package, default: [:]][ref.target] = times.tests }
+    }
+    return timings
+  }
+
+  /// The outcomes as an `OutcomeHistory`, for `ripple flaky`.
+  var outcomeHistory: OutcomeHistory {
+    var history = OutcomeHistory()
+    for (key, outcome) in outcomes {
+      var test = OutcomeHistory.Test(package: outcome.package, test: outcome.test)
+      for (day, counts) in outcome.days {
+        test.days[day] = OutcomeHistory.Day(
+          runs: counts.runs, flaky: counts.flaky, failed: counts.failed, quarantined: counts.quarantined)
+      }
+      test.flakyAt = outcome.flakyAt
+      history.tests[key] = test
+    }
+    return history
+  }
+}
+
+extension TimingHistory {
+  /// `shared` under this machine's history: what the team recorded wins for each target it knows (it is the
+  /// newer view on a runner that starts empty), this machine's own fills the rest.
+  public func overlaid(with shared: TimingHistory) -> TimingHistory {
+    var out = self
+    for (package, targets) in shared.packages {
+      for (target, seconds) in targets { out.packages[package, default: [:]][target] = seconds }
+    }
+    for (package, targets) in shared.suites {
+      for (target, suites) in targets { out.suites[package, default: [:]][target] = suites }
+    }
+    for (package, targets) in shared.tests {
+      for (target, tests) in targets { out.tests[package, default: [:]][target] = tests }
+    }
+    return out
+  }
+}
+
+/// What `ripple affected --format matrix` and `ripple flaky` read of the team's history.
+public struct TeamHistory: Sendable {
+  public var timings: TimingHistory
+  public var outcomes: OutcomeHistory
+  /// The store it came from, for messages.
+  public var store: String
+}
+
+extension Workspace {
+  /// The team's history in the result store, when one is configured and readable; warnings say why not.
+  public func teamHistory(warnings: inout [String]) async -> TeamHistory? {
+    guard let context = await loadSharedHistory(ResultCacheUse(), slot: 0, warnings: &warnings) else { return nil }
+    return TeamHistory(
+      timings: context.merged.timingHistory, outcomes: context.merged.outcomeHistory, store: context.storeName)
+  }
+}
+
+extension OutcomeHistory {
+  /// This machine's outcomes with the team's: per test and day the larger count of each (a run this machine
+  /// shared is in both, and counts once).
+  public func merged(with shared: OutcomeHistory) -> OutcomeHistory {
+    var out = self
+    for (key, theirs) in shared.tests {
+      guard var mine = out.tests[key] else {
+        out.tests[key] = theirs
+        continue
+      }
+      for (day, counts) in theirs.days {
+        let own = mine.days[day] ?? Day()
+        mine.days[day] = Day(
+          runs: max(own.runs, counts.runs), flaky: max(own.flaky, counts.flaky), failed: max(own.failed, counts.failed),
+          quarantined: max(own.quarantined, counts.quarantined))
+      }
+      mine.flakyAt = Array(Set(mine.flakyAt + theirs.flakyAt)).sorted().suffix(OutcomeHistory.flakyMomentsKept)
+      out.tests[key] = mine
+    }
+    return out
+  }
+}
