@@ -1184,7 +1184,116 @@ def bench_records(ripple, work):
     check("main believes none of the PR's unsigned records", cached[5][2] == 0, f"{cached[5][2]} cached")
 
 
-SECTIONS = ["changes", "affected", "scale", "xcode", "test", "bootstrap", "daemon", "install", "shards", "outcomes", "records"]
+TEAM_SUITES = 25
+TEAM_TESTS_PER_SUITE = 20
+TEAM_E2E_TESTS = 20
+
+
+def team_shards_repo(root):
+    """One package, one test target of 520 XCTest tests: `EndToEndTests` (20 tests of 0.4 s: 8 s, more than a
+    4-shard share) and 25 suites of 20 short tests (10-50 ms)."""
+    os.makedirs(os.path.join(root, "Sources", "App"))
+    os.makedirs(os.path.join(root, "Tests", "AppTests"))
+    with open(os.path.join(root, "Package.swift"), "w") as f:
+        f.write('// swift-tools-version:5.9\nimport PackageDescription\n\nlet package = Package(\n'
+                '  name: "App",\n  targets: [\n    .target(name: "App"),\n'
+                '    .testTarget(name: "AppTests", dependencies: ["App"]),\n  ]\n)\n')
+    with open(os.path.join(root, "Sources", "App", "App.swift"), "w") as f:
+        f.write("public func work(_ n: Int) -> Int { n * 2 }\n")
+    with open(os.path.join(root, "Tests", "AppTests", "EndToEndTests.swift"), "w") as f:
+        f.write("import Foundation\nimport XCTest\n@testable import App\n\nfinal class EndToEndTests: XCTestCase {\n")
+        for index in range(TEAM_E2E_TESTS):
+            f.write(f"  func testFlow{index}() {{ Thread.sleep(forTimeInterval: 0.4); XCTAssertEqual(work({index}), {2 * index}) }}\n")
+        f.write("}\n")
+    for suite in range(TEAM_SUITES):
+        with open(os.path.join(root, "Tests", "AppTests", f"Unit{suite}Tests.swift"), "w") as f:
+            f.write(f"import Foundation\nimport XCTest\n@testable import App\n\nfinal class Unit{suite}Tests: XCTestCase {{\n")
+            for index in range(TEAM_TESTS_PER_SUITE):
+                seconds = 0.01 + ((suite * 7 + index * 3) % 5) / 100
+                f.write(f"  func testCase{index}() {{ Thread.sleep(forTimeInterval: {seconds}); "
+                        f"XCTAssertEqual(work({index}), {2 * index}) }}\n")
+            f.write("}\n")
+    with open(os.path.join(root, ".gitignore"), "w") as f:
+        f.write(".build/\n")
+
+
+def bench_teamshards(ripple, work):
+    total = TEAM_E2E_TESTS + TEAM_SUITES * TEAM_TESTS_PER_SUITE
+    print(f"\n## teamshards: 4 shards on fresh runners from the shared history of one earlier run ({total} tests, "
+          "one suite over a shard's share)")
+    base = os.path.join(work, "teamshards")
+    origin = os.path.join(base, "origin")
+    os.makedirs(origin)
+    git(origin, "init", "-q", "-b", "main")
+    team_shards_repo(origin)
+    store = os.path.join(base, "store")
+    keys = subprocess.run([ripple, "results", "keygen", "--name", "ci-main"], capture_output=True, text=True,
+                          check=True).stdout
+    secret = next(line.split("=", 1)[1] for line in keys.splitlines() if line.startswith("RIPPLE_RESULT_SIGNING_KEY="))
+    public = next(line.split("key:", 1)[1].strip() for line in keys.splitlines() if line.strip().startswith("key:"))
+    with open(os.path.join(origin, "ripple.yml"), "w") as f:
+        f.write(f"test:\n  resultCache:\n    store: {store}\n    publicKeys:\n      - name: ci-main\n"
+                f"        key: {public}\n")
+    git(origin, "add", "-A")
+    git(origin, "commit", "-q", "-m", "520 tests")
+    # One build folder for every runner: the build is not what is measured here.
+    scratch = os.path.join(base, "build")
+    temporary = os.path.join(base, "tmp")
+    os.makedirs(temporary)
+    reports = os.path.join(base, "reports")
+    os.makedirs(reports)
+
+    def runner(name, *args, extra=None):
+        clone = os.path.join(base, name)
+        if not os.path.isdir(clone):
+            subprocess.run(["git", "clone", "-q", origin, clone], check=True)
+        env = dict(os.environ, RIPPLE_CACHE_DIR=clone + "-cache", RIPPLE_BRANCH="main", TMPDIR=temporary,
+                   **(extra or {}))
+        env.pop("RIPPLE_NO_CACHE_RESULTS", None)
+        argv = [ripple, "test", "--all", "--scratch-path", scratch, *args]
+        done = subprocess.run(argv, cwd=clone, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"bench: {' '.join(argv)} failed ({done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
+        return done
+
+    print("  runner 0: the whole suite once, signed, writing the shared history (a cold build)…", flush=True)
+    whole_junit = os.path.join(reports, "whole.xml")
+    runner("runner-0", "--junit", whole_junit, extra={"RIPPLE_RESULT_SIGNING_KEY": secret})
+    whole = junit_tests(whole_junit)
+
+    def shards(label, use_store):
+        seen, loads = [], []
+        for index in range(1, 5):
+            junit = os.path.join(reports, f"{label}-{index}.xml")
+            args = ["--shard", f"{index}/4", "--junit", junit, "--rerun-cached"]
+            if not use_store:
+                args.append("--no-cache-results")
+            runner(f"{label}-{index}", *args)
+            cases = junit_tests(junit)
+            seen += cases
+            import xml.etree.ElementTree as ET
+            loads.append(sum(float(c.get("time") or 0) for c in ET.parse(junit).getroot().iter("testcase")))
+        return seen, loads
+
+    print("  4 fresh runners without the store (this machine's history only: none)…", flush=True)
+    _, alone = shards("alone", False)
+    print("  4 fresh runners reading the shared history…", flush=True)
+    seen, team = shards("team", True)
+    for label, loads in (("no history", alone), ("shared history", team)):
+        ratio = max(loads) / statistics.mean(loads) if statistics.mean(loads) > 0 else float("inf")
+        print(f"  {label:<16} JUnit seconds per shard: {'  '.join(f'{x:6.2f}' for x in loads)}   "
+              f"slowest/mean {ratio:.2f}x")
+    duplicates = sorted({case for case in seen if seen.count(case) > 1})
+    missing = sorted(set(whole) - set(seen))
+    print(f"  testcases: whole run {len(whole)}, shards {len(seen)}; duplicates {len(duplicates)}, missing {len(missing)}")
+    ratio = max(team) / statistics.mean(team)
+    check("shared history: every test ran exactly once across 4 shards",
+          len(whole) == total and not duplicates and not missing and len(seen) == len(whole), f"{len(seen)} of {len(whole)}")
+    check("shared history: slowest shard at most 1.25x the mean (JUnit times)", ratio <= 1.25, f"{ratio:.2f}x")
+    shutil.rmtree(base, ignore_errors=True)
+
+
+SECTIONS = ["changes", "affected", "scale", "xcode", "test", "bootstrap", "daemon", "install", "shards", "outcomes", "records", "teamshards"]
 
 
 def main():
@@ -1219,6 +1328,8 @@ def main():
             bench_outcomes(ripple, work)
         if "records" in sections:
             bench_records(ripple, work)
+        if "teamshards" in sections:
+            bench_teamshards(ripple, work)
     finally:
         if not os.environ.get("RIPPLE_BENCH_KEEP"):
             shutil.rmtree(work, ignore_errors=True)

@@ -18,9 +18,10 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
   public static let keptDays = 90
   public static let maxOutcomeTests = 20_000
   public static let maxGreens = 200
-  /// What a slot may take, below the store's limit for one value (`ResultStoreLimits`): per-test times of
+  /// What a slot may take, so that its envelope (base64: 4/3 of it) stays below the store's limit for one
+  /// value (`ResultStoreLimits`, 4 MiB): per-test times of
   /// the shortest suites go first (their suite totals stay).
-  public static let maxBytes = 3 << 20
+  public static let maxBytes = (3 << 20) - (64 << 10)
 
   public struct TargetTimes: Sendable, Hashable, Codable {
     /// Seconds of the whole target when it last ran whole; nil when it only ever ran in part here.

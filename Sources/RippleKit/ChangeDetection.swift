@@ -185,9 +185,10 @@ public enum ChangedFileList {
     let root = repositoryRoot.hasSuffix("/") ? repositoryRoot : repositoryRoot + "/"
     var paths: [String] = []
     var number = 0
-    for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    // `\r\n` is one Character in Swift: split on both kinds of line end.
+    for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
       number += 1
-      var line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+      var line = raw
       guard !line.utf8.contains(0) else {
         throw .badLine(source: source, line: number, reason: "a NUL byte (a `-z` list?)")
       }

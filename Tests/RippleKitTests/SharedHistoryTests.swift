@@ -1,0 +1,158 @@
+import Foundation
+import PassRecords
+import RippleCore
+import Testing
+import TestRunner
+
+@testable import RippleKit
+
+private let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+private func green(
+  _ commit: String, _ minutes: Double, shard: String? = nil, all: Bool = false, base: String? = nil,
+  branch: String = "main"
+) -> HistoryRecord.Green {
+  HistoryRecord.Green(
+    commit: commit, branch: branch, time: now.addingTimeInterval(minutes * 60), run: "run \(commit)", shard: shard,
+    all: all, base: base)
+}
+
+@Suite struct SharedHistoryTests {
+  @Test func aCommitIsGreenWhenEveryShardPassedAndItsBaseWasGreen() {
+    let greens = [
+      green("c1", 0, all: true),
+      // Two of three shards: not green.
+      green("c2", 1, shard: "1/3", base: "c1"), green("c2", 2, shard: "2/3", base: "c1"),
+      // All of two shards.
+      green("c3", 3, shard: "1/2", base: "c1"), green("c3", 4, shard: "2/2", base: "c1"),
+      // Compared with a commit nobody proved: a run of nothing proves nothing.
+      green("c4", 5, base: "unknown"),
+      green("c5", 6, base: "c3"),
+      green("c6", 7, all: true, branch: "feature/x"),
+    ]
+    #expect(GreenCommits.passed(greens, branch: "main").map(\.commit) == ["c1", "c3", "c5"])
+  }
+
+  @Test func theNewestGreenIsChosenByAncestryNotByTime() {
+    // c2 descends from c1, but c1's run was recorded later (a re-run of an old commit).
+    let candidates = [green("c1", 10, all: true), green("c2", 1, all: true)]
+    let newest = GreenCommits.newest(candidates) { a, b in a == "c1" && b == "c2" }
+    #expect(newest?.commit == "c2")
+    #expect(GreenCommits.newest([], isAncestor: { _, _ in false }) == nil)
+  }
+
+  @Test func aStoresTextIsNeverTakenForARevision() {
+    #expect(GreenCommits.isCommitName(String(repeating: "a", count: 40)))
+    for text in ["HEAD", "main~1", String(repeating: "A", count: 40), "--output=/tmp/x", ""] {
+      #expect(!GreenCommits.isCommitName(text))
+    }
+  }
+
+  @Test(arguments: [
+    ("git@github.com:Org/App.git", "github.com/Org/App"),
+    ("https://user:token@GitHub.com/Org/App.git/", "github.com/Org/App"),
+    ("ssh://git@gitlab.example:2222/group/app", "gitlab.example:2222/group/app"),
+    ("/srv/git/app.git", "/srv/git/app"),
+  ])
+  func everyCloneOfARepositoryHasOneNamespaceWithoutCredentials(url: String, expected: String) {
+    #expect(HistoryNamespace.normalize(url) == expected)
+  }
+
+  @Test func aRunAddsItsTimesItsNotSimplyPassingTestsAndItsGreen() {
+    var record = HistoryRecord(namespace: "n", scope: "protected", slot: 0, writer: "w", time: now)
+    var flaky = TestCaseResult(suite: "S", name: "flaky", framework: .xctest, status: .passed, duration: 1)
+    flaky.flaky = true
+    let result = TestRunResult(packages: [
+      PackageResult(
+        path: ".", status: .passed,
+        targets: [
+          TargetResult(
+            name: "T",
+            tests: [
+              TestCaseResult(suite: "S", name: "a", framework: .xctest, status: .passed, duration: 2), flaky,
+            ])
+        ])
+    ])
+    SharedHistoryUpdate.add(
+      result, scopes: [:], to: &record, at: now, green: green("c1", 0, all: true))
+    #expect(record.targets[".:T"]?.seconds == 3)
+    #expect(record.targets[".:T"]?.tests == ["S/a": 2, "S/flaky": 1])
+    #expect(Array(record.outcomes.keys) == [".|T.S/flaky"], "a test that only passed is not kept")
+    #expect(record.outcomes[".|T.S/flaky"]?.days[HistoryRecord.day(now)]?.flaky == 1)
+    #expect(record.greens.map(\.commit) == ["c1"])
+    // The next run of the flaky test counts, passing or not.
+    SharedHistoryUpdate.add(result, scopes: [:], to: &record, at: now, green: nil)
+    #expect(record.outcomes[".|T.S/flaky"]?.days[HistoryRecord.day(now)]?.runs == 2)
+    // As `ripple flaky` reads it.
+    let flakyTests = record.outcomeHistory.flakyTests(since: now.addingTimeInterval(-86_400), now: now)
+    #expect(flakyTests.map(\.test) == ["T.S/flaky"])
+  }
+
+  @Test func theTeamsTimesWinOverThisMachinesForTheTargetsTheyKnow() {
+    var local = TimingHistory()
+    local.packages = [".": ["A": 1, "B": 2]]
+    var shared = TimingHistory()
+    shared.packages = [".": ["A": 9]]
+    shared.tests = [".": ["A": ["S/t": 9]]]
+    let merged = local.overlaid(with: shared)
+    #expect(merged.packages["."] == ["A": 9, "B": 2])
+    #expect(merged.tests["."]?["A"] == ["S/t": 9])
+  }
+
+  @Test func thisMachinesAndTheTeamsOutcomesCountARunOnce() {
+    var local = OutcomeHistory()
+    local.tests["k"] = .init(package: ".", test: "T.S/t", days: ["2027-01-15": .init(runs: 3, flaky: 1)])
+    var shared = OutcomeHistory()
+    shared.tests["k"] = .init(package: ".", test: "T.S/t", days: ["2027-01-15": .init(runs: 5, flaky: 1)])
+    shared.tests["j"] = .init(package: ".", test: "T.S/u", days: ["2027-01-15": .init(runs: 1, failed: 1)])
+    let merged = local.merged(with: shared)
+    #expect(merged.tests["k"]?.days["2027-01-15"] == .init(runs: 5, flaky: 1))
+    #expect(merged.tests.count == 2)
+  }
+}
+
+@Suite struct ChangedFileListTests {
+  let root = "/work/repo"
+
+  func parse(_ text: String) throws -> [String] {
+    try ChangedFileList.parse(Data(text.utf8), source: "list.txt", repositoryRoot: root)
+  }
+
+  @Test func pathsAreReadAsGitDiffNameOnlyWritesThem() throws {
+    #expect(
+      try parse("Sources/A/a.swift\r\n./README.md\n\n/work/repo/Packages/Core/x.swift\n  \n")
+        == ["Sources/A/a.swift", "README.md", "Packages/Core/x.swift"])
+  }
+
+  @Test(arguments: [
+    ("a.swift\n/etc/passwd\n", 2, "outside the repository"),
+    ("../other/x.swift\n", 1, "not a path inside the repository"),
+    ("Sources/../../x\n", 1, "not a path inside the repository"),
+    ("a.swift\0b.swift\n", 1, "NUL byte"),
+    ("/work/repository-other/x\n", 1, "outside the repository"),
+  ])
+  func aBadLineIsAUsageErrorNamingItsLine(text: String, line: Int, reason: String) {
+    #expect {
+      try parse(text)
+    } throws: { error in
+      guard let error = error as? ChangeListError else { return false }
+      return error.category == .usage && error.description.contains("list.txt:\(line)")
+        && error.description.contains(reason)
+    }
+  }
+
+  @Test func textThatIsNotUTF8IsRefused() {
+    #expect(throws: ChangeListError.self) {
+      try ChangedFileList.parse(Data([0x61, 0xFF, 0x0A]), source: "list.txt", repositoryRoot: root)
+    }
+  }
+
+  @Test func aMillionLinesAreReadInOnePass() throws {
+    var text = ""
+    text.reserveCapacity(40_000_000)
+    for index in 0..<1_000_000 { text += "Sources/Feature\(index % 100)/File\(index).swift\n" }
+    let paths = try parse(text)
+    #expect(paths.count == 1_000_000)
+    #expect(paths.last == "Sources/Feature99/File999999.swift")
+  }
+}
