@@ -46,9 +46,9 @@ struct AffectedCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    // The CI formats plan shards on the team's history too (the result store's, when configured).
-    let workspace = try selection.repository.openWorkspace(
-      services: format.takesShards ? .liveWithResultStores : .live)
+    // The CI formats plan shards on the team's history, and `--base auto` finds its base there (the result
+    // store's, opened only when one of them asks).
+    let workspace = try selection.repository.openWorkspace(services: .liveWithResultStores)
     let outcome = try await workspace.affected(selection.request(repositoryRoot: workspace.root))
     let report = outcome.report
     for warning in report.warnings where format != .text {

@@ -2,8 +2,8 @@ import ResultStoreLive
 import RippleKit
 
 extension RippleServices {
-  /// `.live` with the pass-record stores (ResultStoreLive): what `ripple test` runs with. Other commands keep
-  /// no pass records.
+  /// `.live` with the result stores (ResultStoreLive): `ripple test` (pass records, the shared history),
+  /// `ripple affected` (`--base auto`, shards on the team's history) and `ripple flaky`.
   static var liveWithResultStores: RippleServices {
     var services = RippleServices.live
     services.makeResultStore = { config, environment in

@@ -150,11 +150,10 @@ extension Workspace {
         record.merge(old)
       }
       let ran = TestRunner.effectiveSelection(job.selection, options: job.options, history: job.history)
-      SharedHistoryUpdate.add(
-        result, scopes: ran.suiteScopes, to: &record, at: now,
-        green: SharedHistoryUpdate.green(
-          result, job: job, commit: (try? repository.headCommit().hex) ?? "", branch: access.branch,
-          run: access.runLabel, at: now))
+      var green = SharedHistoryUpdate.green(
+        result, job: job, commit: testedCommit(job) ?? "", branch: access.branch, run: access.runLabel, at: now)
+      if green != nil, job.affected?.changeSet.head == nil, !workingTreeIsClean() { green = nil }
+      SharedHistoryUpdate.add(result, scopes: ran.suiteScopes, to: &record, at: now, green: green)
       record.writer = access.writer
       record.time = now
       record.bound(now: now)
@@ -163,6 +162,21 @@ extension Workspace {
     } catch {
       return ["the shared history could not be written to \(access.store.name): \(error)"]
     }
+  }
+}
+
+extension Workspace {
+  /// The commit a run tested: `--head`, else HEAD's.
+  func testedCommit(_ job: TestJob) -> String? {
+    job.affected?.changeSet.head?.hex ?? (try? repository.headCommit().hex)
+  }
+
+  /// No edit, staged change or untracked file on top of HEAD (files bootstrap installed aside): only then did
+  /// a run of the working tree test HEAD's commit.
+  func workingTreeIsClean() -> Bool {
+    guard let head = try? repository.headCommit() else { return false }
+    let changes = try? ChangeDetection.detect(ChangeRequest(base: head.hex, noMergeBase: true), in: repository)
+    return changes?.changes.isEmpty == true
   }
 }
 
@@ -235,10 +249,11 @@ enum SharedHistoryUpdate {
   static func green(
     _ result: TestRunResult, job: TestJob, commit: String, branch: String, run: String, at now: Date
   ) -> HistoryRecord.Green? {
-    guard !commit.isEmpty, !result.cancelled, (try? result.check()) != nil, job.notRunHere.isEmpty || !job.requireAll
+    // A run of some targets (`--targets`, a CI matrix job) says nothing of the commit as a whole.
+    guard !commit.isEmpty, !result.cancelled, (try? result.check()) != nil, job.notRunHere.isEmpty, !job.restricted
     else { return nil }
     let base = job.affected?.report.base
-    let all = job.affected == nil
+    let all = job.affected == nil || job.affected?.report.runAll == true
     // A run that compared with nothing known proves nothing of the commits before it.
     guard all || base != nil else { return nil }
     return HistoryRecord.Green(

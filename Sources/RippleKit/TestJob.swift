@@ -169,6 +169,8 @@ public struct TestJob: Sendable {
   public var appliedShard: Shard?
   /// The team's history from the result store (merged into `history`), and where this run's part goes.
   public var sharedHistory: SharedHistoryContext?
+  /// `--targets` named part of the selection: the run proves nothing of the commit as a whole.
+  public var restricted = false
 
   /// The packages, targets and exact commands, as `--dry-run` prints them.
   public var commands: TestPlan { TestRunner.plan(selection, options: options, history: history) }
@@ -275,6 +277,7 @@ extension Workspace {
       notRunHere: runs.notRunHere + (xcode?.notRunHere ?? []),
       requireAll: request.requireAll, requirements: configuration.test.requires)
     job.contain(request, entries: configuration.test.quarantine, today: OutcomeHistory.day(Date()))
+    job.restricted = request.targets != nil
     // The team's history before anything is split: a fresh runner then plans shards as the others do.
     let slot = request.shard.map { ($0.index - 1) % HistoryRecord.slots } ?? Int.random(in: 0..<HistoryRecord.slots)
     if let shared = await loadSharedHistory(request.resultCache, slot: slot, warnings: &job.warnings) {

@@ -124,6 +124,70 @@ import Testing
     #expect(cached.first?["branch"] as? String == "main")
   }
 
+  @Test func aFreshRunnerReadsTheLastGreenBaseAndTheTeamsTimingsFromTheStore() throws {
+    let repo = try TestCommandTests.makeRepository()
+    let keys = try RippleBinary.run(["results", "keygen", "--name", "ci-main"], in: repo.root)
+    let lines = keys.standardOutput.split(separator: "\n").map(String.init)
+    let secret = try #require(lines.first { $0.hasPrefix("RIPPLE_RESULT_SIGNING_KEY=") }?.dropFirst(26))
+    let publicKey = try #require(lines.first { $0.contains("key: ") }?.split(separator: " ").last)
+    let store = repo.root + "/.build/team-store"
+    try repo.write(
+      "ripple.yml",
+      "test:\n  resultCache:\n    store: \(store)\n    publicKeys:\n      - name: ci-main\n        key: \(publicKey)\n")
+    try repo.write(
+      "Tests/AppTests/AppTests.swift",
+      "import App\nimport XCTest\n\nfinal class AppTests: XCTestCase {\n  func testWelcome() { XCTAssertEqual(welcome(), \"hi app\") }\n}\n"
+    )
+    let green = try repo.commitAll("AppTests passes")
+    func affected(_ arguments: [String], branch: String, _ extra: [String: String] = [:]) throws -> CommandResult {
+      try RippleBinary.run(
+        ["affected"] + arguments, in: repo.root, environment: environment(repo, branch: branch, extra))
+    }
+
+    // No green run yet: the merge-base, and on main's own tip every test, each with the reason.
+    let none = try affected(["--base", "auto"], branch: "main")
+    #expect(none.status == 0, "\(none.standardError)")
+    #expect(none.standardOutput.contains("no green run of main"), "\(none.standardOutput)")
+    #expect(none.standardOutput.contains("every test runs"), "\(none.standardOutput)")
+
+    // main's CI runs everything, signed: the store now knows a green commit and every test's time.
+    let main = try RippleBinary.test(
+      ["--all"], in: repo.root,
+      environment: environment(repo, branch: "main", ["RIPPLE_RESULT_SIGNING_KEY": String(secret)]))
+    #expect(main.status == 0, "\(main.standardOutput)\(main.standardError)")
+
+    // A pull request's runner, later: two commits on top; it compares with main's green commit, and says so.
+    try repo.append("Sources/Other/Other.swift", "public let more = 2\n")
+    // Not `commitAll`, which forces ignored files (the build folders) in.
+    _ = try repo.git("commit", "-qam", "more")
+    let pr = try affected(
+      ["--base", "auto", "--format", "json"], branch: "feature/y", ["GITHUB_BASE_REF": "main"])
+    let json = try #require(try JSONSerialization.jsonObject(with: Data(pr.standardOutput.utf8)) as? [String: Any])
+    #expect(json["base"] as? String == green, "\(pr.standardOutput)\(pr.standardError)")
+    #expect((json["baseSource"] as? String)?.contains("the last green run of main") == true)
+    #expect(
+      (json["testTargets"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["OtherTests"],
+      "\(pr.standardOutput)")
+
+    // Its own timing history is empty: the matrix is planned on the team's, without the "defaults" warning.
+    try? FileManager.default.removeItem(atPath: repo.root + "/.build/ripple/timings.json")
+    let matrix = try affected(["--base", "auto", "--format", "matrix", "--shards", "2"], branch: "feature/y")
+    #expect(matrix.status == 0, "\(matrix.standardError)")
+    #expect(!matrix.standardError.contains("planned on defaults"), "\(matrix.standardError)")
+    let alone = try affected(
+      ["--base", "HEAD~1", "--format", "matrix", "--shards", "2"], branch: "feature/y", ["RIPPLE_NO_CACHE_RESULTS": "1"]
+    )
+    #expect(alone.standardError.contains("planned on defaults"), "\(alone.standardError)")
+
+    // Another branch's green (unsigned, in its own history) does not move feature/y's base.
+    let other = try RippleBinary.test(["--all"], in: repo.root, environment: environment(repo, branch: "feature/z"))
+    #expect(other.status == 0, "\(other.standardOutput)\(other.standardError)")
+    let still = try affected(["--base", "auto", "--format", "json"], branch: "feature/y", ["GITHUB_BASE_REF": "main"])
+    let stillJSON = try #require(
+      try JSONSerialization.jsonObject(with: Data(still.standardOutput.utf8)) as? [String: Any])
+    #expect(stillJSON["base"] as? String == green)
+  }
+
   private func unsetWarningsMention(_ folder: String, in result: CommandResult) -> Bool {
     result.standardError.contains("`\(folder)/` to .gitignore")
   }

@@ -1,8 +1,8 @@
 import Foundation
 import PassRecords
 import RippleCore
-import Testing
 import TestRunner
+import Testing
 
 @testable import RippleKit
 
