@@ -48,7 +48,8 @@ import Testing
   }
 
   @Test(arguments: [
-    "Packages/Core", ":AppTests", ".:", ".:AppTests/", ".:AppTests/-", ".:AppTests/A/", ".:AppTests/A.1/b", ".:AppTests/9Lives",
+    "Packages/Core", ":AppTests", ".:", ".:AppTests/", ".:AppTests/-", ".:AppTests/A/", ".:AppTests/A.1/b",
+    ".:AppTests/9Lives",
     ".:AppTests/Math Tests", "Packages/Broken:*/Edge", ".:AppTests/test()",
   ])
   func malformedIdsAreUsageErrors(id: String) {
