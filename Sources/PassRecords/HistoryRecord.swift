@@ -101,6 +101,25 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
     }
   }
 
+  /// A run of every test with nothing skipped for a record: what the whole suite costs in wall-clock time.
+  public struct FullRun: Sendable, Hashable, Codable {
+    public var commit: String
+    public var time: Date
+    public var run: String
+    public var seconds: Double
+    public var buildSeconds: Double
+
+    public init(commit: String, time: Date, run: String, seconds: Double, buildSeconds: Double) {
+      self.commit = commit
+      self.time = time
+      self.run = run
+      self.seconds = seconds
+      self.buildSeconds = buildSeconds
+    }
+  }
+
+  public static let maxFullRuns = 20
+
   public var version: Int
   public var namespace: String
   /// `protected`, or `branch:<name>`.
@@ -114,6 +133,26 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
   /// `package|Target.Suite/test()` → outcomes.
   public var outcomes: [String: Outcome]
   public var greens: [Green]
+  /// The newest last; absent in records written before it.
+  public var fullRuns: [FullRun]
+
+  private enum CodingKeys: String, CodingKey {
+    case version, namespace, scope, slot, writer, time, targets, outcomes, greens, fullRuns
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let c = try decoder.container(keyedBy: CodingKeys.self)
+    version = try c.decode(Int.self, forKey: .version)
+    namespace = try c.decode(String.self, forKey: .namespace)
+    scope = try c.decode(String.self, forKey: .scope)
+    slot = try c.decode(Int.self, forKey: .slot)
+    writer = try c.decode(String.self, forKey: .writer)
+    time = try c.decode(Date.self, forKey: .time)
+    targets = try c.decode([String: TargetTimes].self, forKey: .targets)
+    outcomes = try c.decode([String: Outcome].self, forKey: .outcomes)
+    greens = try c.decode([Green].self, forKey: .greens)
+    fullRuns = try c.decodeIfPresent([FullRun].self, forKey: .fullRuns) ?? []
+  }
 
   public init(namespace: String, scope: String, slot: Int, writer: String, time: Date) {
     self.version = Self.currentVersion
@@ -125,6 +164,7 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
     self.targets = [:]
     self.outcomes = [:]
     self.greens = []
+    self.fullRuns = []
   }
 
   public static func scope(branch: String, protected: Bool) -> String {
@@ -159,6 +199,7 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
       outcomes[key] = mine
     }
     greens = Array(Set(greens + other.greens)).sorted { ($0.time, $0.commit) < ($1.time, $1.commit) }
+    fullRuns = Array(Set(fullRuns + other.fullRuns)).sorted { ($0.time, $0.commit) < ($1.time, $1.commit) }
   }
 
   /// Drops outcomes outside the kept days (and keys that are not days), beyond `maxOutcomeTests` the tests
@@ -178,6 +219,7 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
       for (key, _) in byLast.prefix(outcomes.count - Self.maxOutcomeTests) { outcomes[key] = nil }
     }
     greens = Array(greens.sorted { ($0.time, $0.commit) < ($1.time, $1.commit) }.suffix(Self.maxGreens))
+    fullRuns = Array(fullRuns.sorted { ($0.time, $0.commit) < ($1.time, $1.commit) }.suffix(Self.maxFullRuns))
     guard var size = (try? Self.encoder.encode(self).count), size > maxBytes else { return }
     // Per-test times by the weight of their suite, lightest first: the heavy suites are the ones worth splitting.
     var suites: [(unit: String, suite: String, seconds: Double)] = []

@@ -154,6 +154,9 @@ extension Workspace {
         result, job: job, commit: testedCommit(job) ?? "", branch: access.branch, run: access.runLabel, at: now)
       if green != nil, job.affected?.changeSet.head == nil, !workingTreeIsClean() { green = nil }
       SharedHistoryUpdate.add(result, scopes: ran.suiteScopes, to: &record, at: now, green: green)
+      if let green, let full = SharedHistoryUpdate.fullRun(result, job: job, green: green) {
+        record.fullRuns.append(full)
+      }
       record.writer = access.writer
       record.time = now
       record.bound(now: now)
@@ -243,6 +246,14 @@ enum SharedHistoryUpdate {
       }
     }
     if let green { record.greens.append(green) }
+  }
+
+  /// A green run of every test, unsharded, with nothing skipped for a pass record: the whole suite's cost.
+  static func fullRun(_ result: TestRunResult, job: TestJob, green: HistoryRecord.Green) -> HistoryRecord.FullRun? {
+    guard green.all, green.shard == nil, job.cached.isEmpty, !result.packages.isEmpty else { return nil }
+    let clock = WallClock(result: result, fullSuiteSeconds: nil, measured: false)
+    return HistoryRecord.FullRun(
+      commit: green.commit, time: green.time, run: green.run, seconds: clock.seconds, buildSeconds: clock.buildSeconds)
   }
 
   /// The green entry of a run that passed and tested something or compared with a commit; nil otherwise.
@@ -347,5 +358,18 @@ extension OutcomeHistory {
       out.tests[key] = mine
     }
     return out
+  }
+}
+
+extension TestJob {
+  /// The run's wall-clock split, against the newest full run the team's history measured, else an estimate from
+  /// the recorded test times of every target (`WallClock`).
+  func wallClock(of result: TestRunResult) -> WallClock? {
+    guard !result.nothingAffected || !cached.isEmpty else { return nil }
+    if let full = sharedHistory?.merged.fullRuns.last {
+      return WallClock(result: result, fullSuiteSeconds: full.seconds, measured: true, at: full.time, by: full.run)
+    }
+    let recorded = history.packages.values.flatMap(\.values).reduce(0, +)
+    return WallClock(result: result, fullSuiteSeconds: recorded > 0 ? recorded : nil, measured: false)
   }
 }

@@ -323,6 +323,7 @@ extension Workspace {
     if let recording = plan.passRecording {
       result.warnings += await writePassRecords(recording, result: result, job: plan)
     }
+    result.wallClock = plan.wallClock(of: result)
     if let shared = plan.sharedHistory {
       result.warnings += await writeSharedHistory(shared, result: result, job: plan)
     }

@@ -85,6 +85,7 @@ public enum SummaryRenderer {
     out += " in \(format(result.duration))"
     if let shard = result.shard { out += " (shard \(shard))" }
     if result.cancelled { out += " — interrupted, results are partial" }
+    if let wallClock = result.wallClock { out += "\n" + wallClock.sentence }
     return out + "\n"
   }
 

@@ -40,6 +40,8 @@ public struct TestRunResult: Sendable, Codable, Hashable {
   public var cached: [CachedTarget] = []
   /// What went wrong around the tests without failing them (a result store that could not be written).
   public var warnings: [String] = []
+  /// The run's wall-clock split and what it saved against the whole suite; nil when not worked out.
+  public var wallClock: WallClock?
 
   public init(
     packages: [PackageResult], shard: Shard? = nil, nothingAffected: Bool = false, cancelled: Bool = false,
@@ -80,7 +82,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
 
   private enum CodingKeys: String, CodingKey {
     case schemaVersion, succeeded, cancelled, nothingAffected, shard, duration, totals, packages, notRunHere, cached,
-      warnings
+      warnings, wallClock
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -96,6 +98,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     try c.encode(notRunHere, forKey: .notRunHere)
     try c.encode(cached, forKey: .cached)
     try c.encode(warnings, forKey: .warnings)
+    try c.encodeIfPresent(wallClock, forKey: .wallClock)
   }
 
   public init(from decoder: any Decoder) throws {
@@ -109,6 +112,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     notRunHere = try c.decodeIfPresent([NotRunTarget].self, forKey: .notRunHere) ?? []
     cached = try c.decodeIfPresent([CachedTarget].self, forKey: .cached) ?? []
     warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []
+    wallClock = try c.decodeIfPresent(WallClock.self, forKey: .wallClock)
   }
 
   /// The `--report-json` text.

@@ -156,3 +156,25 @@ private func green(
     #expect(paths.last == "Sources/Feature99/File999999.swift")
   }
 }
+
+@Suite struct FullRunTests {
+  @Test func onlyAWholeUnshardedRunWithNothingCachedMeasuresTheSuite() throws {
+    let result = TestRunResult(
+      packages: [PackageResult(path: ".", status: .passed, buildDuration: 30)], duration: 50)
+    let job = TestJob(
+      selection: TestSelection(packages: []), options: TestRunOptions(repositoryRoot: "/r"), history: TimingHistory(),
+      timingStore: TimingStore(path: "/r/t.json"), warnings: [], nothingMessage: "")
+    let all = green("c1", 0, all: true)
+    let full = try #require(SharedHistoryUpdate.fullRun(result, job: job, green: all))
+    #expect(full.seconds == 50 && full.buildSeconds == 30)
+    #expect(SharedHistoryUpdate.fullRun(result, job: job, green: green("c1", 0, base: "c0")) == nil)
+    #expect(SharedHistoryUpdate.fullRun(result, job: job, green: green("c1", 0, shard: "1/2", all: true)) == nil)
+    var cached = job
+    cached.cached = [
+      CachedTarget(
+        package: ".", name: "T", run: nil, key: "k", commit: "c", branch: "main", passedIn: "r", time: now,
+        signer: nil, tests: 1, duration: 1)
+    ]
+    #expect(SharedHistoryUpdate.fullRun(result, job: cached, green: all) == nil)
+  }
+}
