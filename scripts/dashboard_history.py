@@ -29,7 +29,7 @@ import time
 DAY = 86_400
 TITLES = {  # aria-label prefix → the class of the bars counted (HistoryCharts.swift)
     "Test time per run": "rc-selected",
-    "Test time saved per day": "rc-saved",
+    "Time saved per day": "rc-saved",
     "Selection misses and flaky tests per week": "rc-miss",
 }
 

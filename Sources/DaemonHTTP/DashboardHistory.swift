@@ -10,12 +10,26 @@ enum DashboardHistory {
   static func load(_ store: RunStore, repositories: [String], now: Date) throws -> [String: RepositoryHistory] {
     var history: [String: RepositoryHistory] = [:]
     for name in Set(repositories) {
+      let saved = try savedPerDay(store, repository: name, now: now)
       history[name] = RepositoryHistory(
-        runs: try store.timedRuns(repository: name, limit: Dashboard.historyRuns),
-        savedPerDay: try store.savedSecondsByDay(repository: name, days: Dashboard.historyDays, now: now),
+        runs: try store.timedRuns(repository: name, limit: Dashboard.historyRuns), savedPerDay: saved.days,
         missesPerWeek: try store.missCountsByWeek(repository: name, weeks: Dashboard.historyWeeks, now: now),
-        flakyPerWeek: try store.flakyTestCountsByWeek(repository: name, weeks: Dashboard.historyWeeks, now: now))
+        flakyPerWeek: try store.flakyTestCountsByWeek(repository: name, weeks: Dashboard.historyWeeks, now: now),
+        fullSuite: saved.basis)
     }
     return history
+  }
+
+  /// The time saved per UTC day of the last `Dashboard.historyDays`: wall-clock against the last canary's full run
+  /// when there is one, recorded test time (an estimate) before (issue 41). The dashboard and `/metrics` share it.
+  static func savedPerDay(_ store: RunStore, repository: String, now: Date) throws -> (
+    days: [(day: Date, seconds: Double, runs: Int)], basis: FullSuiteBasis
+  ) {
+    guard let full = try store.measuredFullSuite(repository: repository) else {
+      return (try store.savedSecondsByDay(repository: repository, days: Dashboard.historyDays, now: now), .estimate)
+    }
+    let days = try store.wallSavedSecondsByDay(
+      repository: repository, days: Dashboard.historyDays, now: now, fullSuite: full.seconds)
+    return (days, .measured(seconds: full.seconds, runID: full.runID, at: full.at))
   }
 }

@@ -54,6 +54,53 @@ extension RunStore {
     }
   }
 
+  /// The whole suite's wall-clock time, as the repository's newest canary that ran to the end measured it (a canary
+  /// runs every test: issue 41's "measured, never guessed"); nil before the first.
+  public func measuredFullSuite(repository: String) throws(RunStoreError) -> FullSuiteMeasure? {
+    try read("find the last canary of \(repository)") { db in
+      guard
+        let row = try Row.fetchOne(
+          db,
+          sql: """
+            SELECT id, startedAt, finishedAt FROM runs
+            WHERE repository = ? AND trigger = 'canary' AND state IN ('passed', 'failed')
+              AND startedAt IS NOT NULL AND finishedAt IS NOT NULL
+            ORDER BY finishedAt DESC, id DESC LIMIT 1
+            """,
+          arguments: [repository])
+      else { return nil }
+      let started: Double = row[1]
+      let finished: Double = row[2]
+      return FullSuiteMeasure(
+        seconds: max(0, finished - started), runID: row[0], at: Date(timeIntervalSince1970: finished))
+    }
+  }
+
+  /// Per UTC day, like `savedSecondsByDay`, but in wall-clock time, builds included: the measured whole suite
+  /// minus each run's own start-to-end time (never below 0), over the runs that ran to the end, canaries left out.
+  public func wallSavedSecondsByDay(repository: String, days: Int, now: Date, fullSuite: Double) throws(RunStoreError)
+    -> [(day: Date, seconds: Double, runs: Int)]
+  {
+    guard days > 0 else { throw .invalidArgument("the saved time was asked for \(days) days (must be 1 or more)") }
+    let starts = HistoryPeriod.day.starts(count: days, endingAt: now)
+    let totals: [Int: (Double, Int)] = try read("sum the wall-clock time saved per day in \(repository)") { db in
+      try Self.buckets(
+        db,
+        sql: """
+          SELECT CAST((finishedAt - ?) / ? AS INTEGER) AS bucket,
+            SUM(MAX(0, ? - (finishedAt - startedAt))), COUNT(*)
+          FROM runs WHERE repository = ? AND finishedAt >= ? AND finishedAt < ?
+            AND state IN ('passed', 'failed') AND startedAt IS NOT NULL AND trigger != 'canary'
+          GROUP BY bucket
+          """,
+        starts: starts, period: .day, arguments: [fullSuite, repository])
+    }
+    return starts.enumerated().map { index, day in
+      let (seconds, runs) = totals[index] ?? (0, 0)
+      return (day, seconds, runs)
+    }
+  }
+
   /// Per UTC week (Monday 00:00), for the `weeks` weeks that end with this one, oldest first: the selection misses
   /// found in the week (by the canary's end, `foundAt`) of runs of the repository. Weeks without misses are 0.
   public func missCountsByWeek(repository: String, weeks: Int, now: Date) throws(RunStoreError) -> [(
@@ -92,5 +139,18 @@ extension RunStore {
       )
     }
     return result
+  }
+}
+
+/// A full run's wall-clock time: the canary that measured it and when it ended.
+public struct FullSuiteMeasure: Sendable, Hashable {
+  public var seconds: Double
+  public var runID: Int64
+  public var at: Date
+
+  public init(seconds: Double, runID: Int64, at: Date) {
+    self.seconds = seconds
+    self.runID = runID
+    self.at = at
   }
 }

@@ -63,6 +63,15 @@ public final class DaemonMetrics: Sendable {
       metric: "flaky_tests", unit: "total",
       help: "Flaky tests (failed, then passed on a retry) in the runs finished since the daemon started.",
       type: "counter", namespace: "ripple")
+    static let fullSuite = Family(
+      metric: "full_suite_wall", unit: "seconds",
+      help: "The whole suite's wall-clock time, builds included, as the repository's last canary (a full run) "
+        + "measured it.", type: "gauge")
+    static let wallSaved = Family(
+      metric: "wall_clock_saved", unit: "seconds",
+      help: "Time the repository's runs of the last 30 days saved against the whole suite: wall-clock against the "
+        + "last canary (basis=\"measured\"), or recorded test time before the first canary (basis=\"estimate\").",
+      type: "gauge")
     static let webhooks = Family(
       metric: "webhook_deliveries", unit: "total", help: "Webhook deliveries since the daemon started, by result.",
       type: "counter")
@@ -140,9 +149,25 @@ public final class DaemonMetrics: Sendable {
     webhooks.makeCounter(descriptor: Family.webhooks.descriptor, labels: [("result", result)]).increment()
   }
 
+  /// A repository's savings for `/metrics`: the last 30 days' time saved, and the measured full suite if any.
+  public struct Savings: Sendable, Hashable {
+    public var repository: String
+    public var savedSeconds: Double
+    /// nil: no canary yet, `savedSeconds` is an estimate from recorded test times.
+    public var fullSuiteSeconds: Double?
+
+    public init(repository: String, savedSeconds: Double, fullSuiteSeconds: Double?) {
+      self.repository = repository
+      self.savedSeconds = savedSeconds
+      self.fullSuiteSeconds = fullSuiteSeconds
+    }
+  }
+
   /// The exposition: gauges from the arguments, then the counters and histograms.
-  public func render(runsByState: [RunState: Int], queueLength: Int, running: Int, ready: Bool, healthy: Bool) -> String
-  {
+  public func render(
+    runsByState: [RunState: Int], queueLength: Int, running: Int, ready: Bool, healthy: Bool,
+    savings: [Savings] = []
+  ) -> String {
     var out = ""
     func gauge(_ family: Family, _ value: Int) {
       let registry = PrometheusCollectorRegistry()
@@ -159,6 +184,19 @@ public final class DaemonMetrics: Sendable {
         .set(Double(runsByState[state] ?? 0))
     }
     out += Self.emit(runs, Family.runs)
+    let full = PrometheusCollectorRegistry()
+    let saved = PrometheusCollectorRegistry()
+    for entry in savings {
+      if let seconds = entry.fullSuiteSeconds {
+        full.makeGauge(descriptor: Family.fullSuite.descriptor, labels: [("repository", entry.repository)]).set(seconds)
+      }
+      saved.makeGauge(
+        descriptor: Family.wallSaved.descriptor,
+        labels: [("basis", entry.fullSuiteSeconds == nil ? "estimate" : "measured"), ("repository", entry.repository)]
+      ).set(entry.savedSeconds)
+    }
+    out += Self.emit(full, Family.fullSuite)
+    out += Self.emit(saved, Family.wallSaved)
     out += Self.emit(finished, Family.finished)
     out += Self.emit(duration, Family.duration)
     out += Self.emit(selected, Family.selected)

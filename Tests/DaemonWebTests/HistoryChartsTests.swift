@@ -122,6 +122,18 @@ import Testing
 
   // MARK: Per day
 
+  @Test func timeSavedSaysWhatItIsMeasuredAgainst() throws {
+    let days = (-29...0).map { (day: Self.day($0), seconds: 60.0, runs: 1) }
+    let measured = HistoryCharts.savedCaption(days, basis: .measured(seconds: 312, runID: 42, at: Self.day(-1)))
+    #expect(measured.title == "Wall-clock saved per day")
+    #expect(measured.summary.contains("the full suite took 5 min 12 s in canary run #42"), "\(measured.summary)")
+    let estimate = HistoryCharts.savedCaption(days)
+    #expect(estimate.title.contains("estimate") && estimate.summary.contains("no canary has measured"))
+    let chart = try Parsed(
+      HistoryCharts.savedPerDay(days, basis: .measured(seconds: 312, runID: 42, at: Self.day(0))).rendered)
+    #expect(chart.root.attribute("aria-label")?.contains("wall-clock") == true)
+  }
+
   @Test func timeSavedPerDayHasABarForEachDayWithRunsAndDatedLabels() throws {
     var days = (-29...0).map { (day: Self.day($0), seconds: 0.0, runs: 0) }
     days[0] = (days[0].day, 7200, 4)
@@ -140,11 +152,11 @@ import Testing
     #expect(chart.bars(28, "saved")[0].number("height") >= 1)
     // Today and every 7th day before it.
     #expect(chart.categoryLabels() == ["Oct 28", "Nov 4", "Nov 11", "Nov 18", "Nov 25"])
-    #expect(chart.tooltip(28) == "2026-11-24 (UTC): 35 s saved by 3 runs")
-    #expect(chart.tooltip(29) == "2026-11-25 (UTC): 30 min saved by 1 run")
-    #expect(chart.tooltip(5) == "2026-11-01 (UTC): 0 s saved by 0 runs")
+    #expect(chart.tooltip(28) == "2026-11-24 (UTC): 35 s of test time (estimate) saved by 3 runs")
+    #expect(chart.tooltip(29) == "2026-11-25 (UTC): 30 min of test time (estimate) saved by 1 run")
+    #expect(chart.tooltip(5) == "2026-11-01 (UTC): 0 s of test time (estimate) saved by 0 runs")
     #expect(try chart.texts("rc-message").isEmpty)
-    #expect(HistoryCharts.savedCaption(days).summary == "2 h 30 min in 30 days, 8 runs")
+    #expect(HistoryCharts.savedCaption(days).summary.hasPrefix("2 h 30 min in 30 days, 8 runs; an estimate"))
   }
 
   @Test func aMonthWithoutSavingsDrawsNoBarsAndSaysSo() throws {
@@ -153,7 +165,7 @@ import Testing
     #expect(chart.slots.count == 30)
     #expect(try chart.allBars().isEmpty)
     #expect(try chart.valueLabels() == ["0", "1"])
-    #expect(try chart.texts("rc-message") == ["No test time saved in these 30 days"])
+    #expect(try chart.texts("rc-message") == ["No time saved in these 30 days"])
   }
 
   // MARK: Per week

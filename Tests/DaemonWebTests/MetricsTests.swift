@@ -13,6 +13,7 @@ import Testing
     ("rippled_test_targets_available_total", "counter"), ("rippled_fetches_total", "counter"),
     ("rippled_fetch_errors_total", "counter"), ("rippled_webhook_deliveries_total", "counter"),
     ("ripple_selection_misses_total", "counter"), ("ripple_flaky_tests_total", "counter"),
+    ("rippled_full_suite_wall_seconds", "gauge"), ("rippled_wall_clock_saved_seconds", "gauge"),
   ]
 
   static func render(_ metrics: DaemonMetrics) -> String {
@@ -26,6 +27,19 @@ import Testing
       return Double(line.dropFirst(series.count + 1))
     }
     return nil
+  }
+
+  @Test func wallClockSavedSaysWhetherACanaryMeasuredIt() {
+    let text = DaemonMetrics().render(
+      runsByState: [:], queueLength: 0, running: 0, ready: true, healthy: true,
+      savings: [
+        .init(repository: "app", savedSeconds: 1234, fullSuiteSeconds: 300),
+        .init(repository: "new", savedSeconds: 12, fullSuiteSeconds: nil),
+      ])
+    #expect(Self.value(text, "rippled_full_suite_wall_seconds{repository=\"app\"}") == 300)
+    #expect(Self.value(text, "rippled_wall_clock_saved_seconds{basis=\"measured\",repository=\"app\"}") == 1234)
+    #expect(Self.value(text, "rippled_wall_clock_saved_seconds{basis=\"estimate\",repository=\"new\"}") == 12)
+    #expect(!text.contains("rippled_full_suite_wall_seconds{repository=\"new\"}"))
   }
 
   @Test func everyFamilyHasHelpAndTypeEvenBeforeItsFirstSample() {

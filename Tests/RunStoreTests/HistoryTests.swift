@@ -47,6 +47,39 @@ import Testing
     #expect(HistoryPeriod.day.starts(count: 0, endingAt: wednesday).isEmpty)
   }
 
+  /// A run of `trigger` started at `started` and finished `seconds` later.
+  static func wallRun(
+    _ store: RunStore, _ clock: TestClock, started: String, seconds: Double, trigger: RunTrigger = .fetch,
+    state: RunState = .passed
+  ) throws {
+    clock.advance(try date(started).timeIntervalSince(clock.now))
+    let run = try store.enqueue(NewRun(repository: "app", branch: "main", head: "c0ffee", trigger: trigger))
+    _ = try store.markRunning(run.id, logPath: nil)
+    clock.advance(seconds)
+    _ = try store.finish(run.id, state: state, reason: nil)
+  }
+
+  @Test func wallClockSavedIsMeasuredAgainstTheLastCanarysFullRun() throws {
+    let clock = TestClock()
+    try withStore(clock: clock) { store, _ in
+      #expect(try store.measuredFullSuite(repository: "app") == nil, "no canary yet: the dashboard estimates")
+      try Self.wallRun(store, clock, started: "2026-11-23T01:00:00Z", seconds: 400, trigger: .canary)
+      try Self.wallRun(store, clock, started: "2026-11-24T01:00:00Z", seconds: 300, trigger: .canary)
+      // A canary that was cancelled measured nothing.
+      try Self.wallRun(store, clock, started: "2026-11-24T03:00:00Z", seconds: 5, trigger: .canary, state: .cancelled)
+      try Self.wallRun(store, clock, started: "2026-11-24T08:00:00Z", seconds: 60)
+      try Self.wallRun(store, clock, started: "2026-11-24T09:00:00Z", seconds: 500, state: .failed)  // slower: 0
+      try Self.wallRun(store, clock, started: "2026-11-24T10:00:00Z", seconds: 10, state: .error)  // not counted
+      try Self.wallRun(store, clock, started: "2026-11-25T10:00:00Z", seconds: 100)
+      let full = try #require(try store.measuredFullSuite(repository: "app"))
+      #expect(full.seconds == 300)
+      let days = try store.wallSavedSecondsByDay(
+        repository: "app", days: 3, now: try Self.date("2026-11-25T12:00:00Z"), fullSuite: full.seconds)
+      #expect(days.map(\.seconds) == [0, 240, 200])
+      #expect(days.map(\.runs) == [0, 2, 1], "canaries are the measure, not savings")
+    }
+  }
+
   @Test func savedTimeIsSummedPerUTCDayOverTheLastDays() throws {
     let clock = TestClock()
     try withStore(clock: clock) { store, _ in
