@@ -42,7 +42,8 @@ import Testing
         #expect(response.status == .ok)
         let page = String(buffer: response.body)
         for label in [
-          "Test time per run, the last 2 timed runs", "Time saved per day, the last 30 days (UTC), test time (estimate)",
+          "Test time per run, the last 2 timed runs",
+          "Time saved per day, the last 30 days (UTC), test time (estimate)",
           "Selection misses and flaky tests per week, the last 8 weeks",
         ] {
           #expect(page.components(separatedBy: "aria-label=\"\(label)").count == 2, "one picture: \(label)")
