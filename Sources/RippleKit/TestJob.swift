@@ -324,6 +324,10 @@ extension Workspace {
       result.warnings += await writePassRecords(recording, result: result, job: plan)
     }
     result.wallClock = plan.wallClock(of: result)
+    result.comparison = plan.affected.map {
+      TestRunResult.Comparison(
+        base: $0.report.base, head: $0.report.head, mergeBase: $0.report.mergeBase, baseSource: $0.report.baseSource)
+    }
     if let shared = plan.sharedHistory {
       result.warnings += await writeSharedHistory(shared, result: result, job: plan)
     }

@@ -42,6 +42,23 @@ public struct TestRunResult: Sendable, Codable, Hashable {
   public var warnings: [String] = []
   /// The run's wall-clock split and what it saved against the whole suite; nil when not worked out.
   public var wallClock: WallClock?
+  /// What the selection compared (absent for `--all`): the base, and how it was chosen (`--base auto`).
+  public var comparison: Comparison?
+
+  public struct Comparison: Sendable, Codable, Hashable {
+    public var base: String
+    /// A commit, or `worktree`.
+    public var head: String
+    public var mergeBase: String?
+    public var baseSource: String?
+
+    public init(base: String, head: String, mergeBase: String?, baseSource: String?) {
+      self.base = base
+      self.head = head
+      self.mergeBase = mergeBase
+      self.baseSource = baseSource
+    }
+  }
 
   public init(
     packages: [PackageResult], shard: Shard? = nil, nothingAffected: Bool = false, cancelled: Bool = false,
@@ -82,7 +99,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
 
   private enum CodingKeys: String, CodingKey {
     case schemaVersion, succeeded, cancelled, nothingAffected, shard, duration, totals, packages, notRunHere, cached,
-      warnings, wallClock
+      warnings, wallClock, comparison
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -99,6 +116,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     try c.encode(cached, forKey: .cached)
     try c.encode(warnings, forKey: .warnings)
     try c.encodeIfPresent(wallClock, forKey: .wallClock)
+    try c.encodeIfPresent(comparison, forKey: .comparison)
   }
 
   public init(from decoder: any Decoder) throws {
@@ -113,6 +131,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     cached = try c.decodeIfPresent([CachedTarget].self, forKey: .cached) ?? []
     warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []
     wallClock = try c.decodeIfPresent(WallClock.self, forKey: .wallClock)
+    comparison = try c.decodeIfPresent(Comparison.self, forKey: .comparison)
   }
 
   /// The `--report-json` text.
