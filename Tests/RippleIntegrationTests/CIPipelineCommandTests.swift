@@ -136,7 +136,9 @@ import Testing
     let rest = try RippleBinary.run(
       ["test", "--dry-run", "--targets", "Packages/Shared:NetTests/-NetSuite"], in: repo.root)
     #expect(rest.standardOutput.contains(#"--filter '^(NetTests\.(?!(NetSuite)(/|\.|$)))'"#), "\(rest.standardOutput)")
-    for id in ["Packages/Shared:NetTests/Net/Suite", "Packages/Shared:NetTests/-"] {
+    for id in [
+      "Packages/Shared:NetTests/Net-Suite/test", "Packages/Shared:NetTests/Net/", "Packages/Shared:NetTests/-",
+    ] {
       let bad = try RippleBinary.run(["test", "--dry-run", "--targets", id], in: repo.root)
       #expect(bad.status == 2, "\(id): \(bad.standardError)")
       #expect(bad.standardError.contains(id) && bad.standardOutput.isEmpty, "\(bad.standardError)")
