@@ -1,6 +1,8 @@
 import Affected
+import Coverage
 import Foundation
 import PackageModel
+import PassRecords
 import RippleConfig
 import RippleCore
 import TestRunner
@@ -108,6 +110,8 @@ public struct TestRequest: Sendable {
   public var runFolderName: String?
   /// Pass records: read, skip and write (`--no-cache-results`, `--rerun-cached`).
   public var resultCache = ResultCacheUse()
+  /// `--coverage`: per-target coverage, recorded with pass records and merged (CoverageMerging.swift).
+  public var coverage: CoverageRequest?
 
   public init(
     scope: Scope, shard: Shard? = nil, retryFailed: Int = 0, jobs: Int = 1, scratchPath: String? = nil,
@@ -155,6 +159,8 @@ public struct TestJob: Sendable {
   public var passRecording: PassRecording?
   /// The shard whose part `selection` already is (pass records are looked up after the split).
   public var appliedShard: Shard?
+  /// `--coverage`; nil: none.
+  public var coverage: CoverageRequest?
 
   /// The packages, targets and exact commands, as `--dry-run` prints them.
   public var commands: TestPlan { TestRunner.plan(selection, options: options, history: history) }
@@ -210,6 +216,10 @@ public struct TestJob: Sendable {
 extension Workspace {
   /// Changes → graphs → selection (or every test), with the timing history shards balance on.
   public func planTests(_ request: TestRequest) async throws -> TestJob {
+    // Before anything else: a toolchain without llvm-cov is a setup error, not a run without coverage.
+    let coverageTools = try request.coverage.map { _ in
+      try CoverageRunOptions.locate(swift: services.swiftExecutable, environment: services.environment)
+    }
     var selection: TestSelection
     var warnings: [String] = []
     var nothingMessage = "no test target found"
@@ -219,7 +229,7 @@ extension Workspace {
     case .everything:
       let loaded = try await self.graph()
       // Targets by name when sharding or keeping pass records: each is then split or keyed on its own.
-      let byTarget = request.shard != nil || usesPassRecords(request)
+      let byTarget = request.shard != nil || usesPassRecords(request) || request.coverage != nil
       selection = TestSelectionBuilder.everything(in: loaded, byTarget: byTarget)
       graph = loaded
     case .affected(let affectedRequest):
@@ -254,6 +264,7 @@ extension Workspace {
       jobs: request.jobs, retryFailed: request.retryFailed, shard: request.shard,
       swiftExecutable: services.swiftExecutable)
     options.runFolderName = request.runFolderName
+    options.coverage = coverageTools
     var job = TestJob(
       selection: TestSelection(packages: runs.selection.packages + (xcode?.selection.packages ?? [])),
       options: options, history: history, timingStore: store, warnings: warnings,
@@ -261,6 +272,12 @@ extension Workspace {
       notRunHere: runs.notRunHere + (xcode?.notRunHere ?? []),
       requireAll: request.requireAll, requirements: configuration.test.requires)
     job.contain(request, entries: configuration.test.quarantine, today: OutcomeHistory.day(Date()))
+    if var coverage = request.coverage {
+      coverage.platform = request.platform
+      let (units, warnings) = await coverageUnits(job, platform: request.platform)
+      (coverage.units, job.warnings) = (units, job.warnings + warnings)
+      job.coverage = coverage
+    }
     await applyPassRecords(to: &job, request: request, graph: affected?.headGraph ?? graph)
     return job
   }
@@ -292,7 +309,19 @@ extension Workspace {
     if let shard = plan.appliedShard { result.shard = shard }
     result.cached = plan.cached
     if let recording = plan.passRecording {
-      result.warnings += await writePassRecords(recording, result: result, job: plan)
+      var blobs: [KeyedUnit: RecordKey] = [:]
+      if plan.coverage != nil {
+        let (saved, warnings) = await saveCoverageBlobs(recording, result: result, job: plan)
+        (blobs, result.warnings) = (saved, result.warnings + warnings)
+      }
+      result.warnings += await writePassRecords(recording, result: result, job: plan, coverage: blobs)
+    }
+    if let coverage = plan.coverage {
+      let (report, warnings) = await mergedCoverage(plan, result: result, coverage: coverage)
+      result.warnings += warnings
+      result.coverage = CoverageDocument(
+        report, gate: coverage.minimum.flatMap { CoverageGate(minimum: $0).check(report) })
+      result.coverage?.lineCoverage = report.coverage
     }
     result.notRunHere = plan.notRunHere
     result.requireAll = plan.requireAll

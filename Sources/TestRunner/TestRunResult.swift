@@ -1,3 +1,4 @@
+import Coverage
 import Foundation
 
 /// The outcome of a `ripple test` run; also the `--report-json` document (schemaVersion 1).
@@ -40,6 +41,10 @@ public struct TestRunResult: Sendable, Codable, Hashable {
   public var cached: [CachedTarget] = []
   /// What went wrong around the tests without failing them (a result store that could not be written).
   public var warnings: [String] = []
+  /// `--coverage`: the suite's merged coverage (docs/DESIGN.md, "Coverage"); nil without.
+  public var coverage: CoverageDocument?
+  /// `--coverage`: each target's coverage as this run measured it (not in the JSON report: `coverage` is).
+  public var freshCoverage: [TargetCoverageMeasurement] = []
 
   public init(
     packages: [PackageResult], shard: Shard? = nil, nothingAffected: Bool = false, cancelled: Bool = false,
@@ -80,7 +85,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
 
   private enum CodingKeys: String, CodingKey {
     case schemaVersion, succeeded, cancelled, nothingAffected, shard, duration, totals, packages, notRunHere, cached,
-      warnings
+      warnings, coverage
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -96,6 +101,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     try c.encode(notRunHere, forKey: .notRunHere)
     try c.encode(cached, forKey: .cached)
     try c.encode(warnings, forKey: .warnings)
+    try c.encodeIfPresent(coverage, forKey: .coverage)
   }
 
   public init(from decoder: any Decoder) throws {
@@ -109,6 +115,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     notRunHere = try c.decodeIfPresent([NotRunTarget].self, forKey: .notRunHere) ?? []
     cached = try c.decodeIfPresent([CachedTarget].self, forKey: .cached) ?? []
     warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []
+    coverage = try c.decodeIfPresent(CoverageDocument.self, forKey: .coverage)
   }
 
   /// The `--report-json` text.
