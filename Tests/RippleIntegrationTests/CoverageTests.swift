@@ -102,7 +102,7 @@ import Testing
   private func fullReport(_ repo: TestRepository, _ name: String) throws -> String {
     let lcov = repo.root + "/.build/\(name)-full.lcov"
     let full = try RippleBinary.test(
-      ["--all", "--coverage", "--no-cache-results", "--coverage-lcov", lcov], in: repo.root,
+      ["--all", "--coverage", "--no-cache-results", "--jobs", "3", "--coverage-lcov", lcov], in: repo.root,
       environment: environment(repo))
     #expect(full.status == 0, "\(full.standardOutput)\(full.standardError)")
     return try String(contentsOfFile: lcov, encoding: .utf8)
@@ -169,7 +169,8 @@ import Testing
       let lcov = repo.root + "/.build/\(index)-selective.lcov"
       let report = repo.root + "/.build/\(index)-selective.json"
       let selective = try RippleBinary.test(
-        ["--coverage", "--base", "HEAD~1", "--coverage-lcov", lcov, "--report-json", report], in: repo.root,
+        ["--coverage", "--base", "HEAD~1", "--jobs", "3", "--coverage-lcov", lcov, "--report-json", report],
+        in: repo.root,
         environment: env)
       #expect(selective.status == 0, "\(shape.name): \(selective.standardOutput)\(selective.standardError)")
       let document = try json(report)
@@ -181,5 +182,30 @@ import Testing
       #expect(merged == full, "\(shape.name): the merged report differs from the full run's")
       #expect(!full.isEmpty)
     }
+
+    // Nothing changed since HEAD: nothing runs, and the suite's coverage comes whole from the records; the gate
+    // fails on it (exit 1) naming the file that pulls it down.
+    let gated = try RippleBinary.test(
+      ["--coverage", "--base", "HEAD", "--coverage-min", "95", "--report-json", repo.root + "/.build/gate.json"],
+      in: repo.root, environment: env)
+    #expect(gated.status == 1, "\(gated.standardOutput)\(gated.standardError)")
+    #expect(gated.standardError.contains("is under --coverage-min 95.00%"), "\(gated.standardError)")
+    #expect(gated.standardError.contains("Packages/Core/Sources/Core/Unused.swift"), "\(gated.standardError)")
+    #expect(Set(sources(try json(repo.root + "/.build/gate.json")).values) == ["recorded"])
+  }
+
+  /// A toolchain without llvm-cov beside `swift`: a clear error before anything is built (exit 3).
+  @Test func aToolchainWithoutLLVMCovIsAnEnvironmentError() throws {
+    let repo = try TestRepository.checkout()
+    try repo.write(
+      "Package.swift", "// swift-tools-version:6.0\nimport PackageDescription\nlet package = Package(name: \"P\")\n")
+    _ = try repo.commitAll("initial")
+    try repo.write("toolchain/swift", "#!/bin/sh\nexit 0\n")
+    try repo.makeExecutable("toolchain/swift")
+    let result = try RippleBinary.test(
+      ["--all", "--coverage"], in: repo.root, environment: ["RIPPLE_SWIFT": repo.root + "/toolchain/swift"])
+    #expect(result.status == 3, "\(result.standardOutput)\(result.standardError)")
+    #expect(result.standardError.contains("--coverage needs the toolchain's llvm-profdata and llvm-cov"))
+    #expect(result.standardError.contains(repo.root + "/toolchain"))
   }
 }
