@@ -92,28 +92,80 @@ public enum LCOV {
   /// Reads `SF:`, `DA:line,hits` and `end_of_record`; every other record (functions, branches, summaries) is
   /// skipped, as Ripple keeps line coverage only. A line listed twice for one file has its hits added.
   public static func parse(_ text: String) throws(CoverageError) -> LineCoverage {
+    // Over UTF-8 bytes: a target's LCOV is ~10⁵ lines, and Character-wise splitting was most of a merge.
+    var text = text
+    let result = text.withUTF8 { parse(bytes: $0) }
+    return try result.get()
+  }
+
+  private static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<LineCoverage, CoverageError> {
     var files: [String: [Int: Int]] = [:]
     var current: String?
+    var lines: [Int: Int] = [:]
     var number = 0
-    for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    var start = 0
+    let count = bytes.count
+    func flush() {
+      if let path = current { files[path, default: [:]].merge(lines) { $0 &+ $1 } }
+      lines = [:]
+    }
+    func has(_ a: UInt8, _ b: UInt8, _ c: UInt8, at index: Int, before stop: Int) -> Bool {
+      stop - index >= 3 && bytes[index] == a && bytes[index + 1] == b && bytes[index + 2] == c
+    }
+    while start <= count {
+      var end = start
+      while end < count && bytes[end] != 0x0A { end += 1 }
       number += 1
-      let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-      if line.hasPrefix("SF:") {
-        let path = String(line.dropFirst(3))
-        guard !path.isEmpty else { throw .malformedLCOV(line: number, reason: "SF: without a path") }
+      var stop = end
+      if stop > start && bytes[stop - 1] == 0x0D { stop -= 1 }
+      let lineStart = start
+      start = end + 1
+      if has(0x44, 0x41, 0x3A, at: lineStart, before: stop) {  // DA:line,hits[,checksum]
+        guard current != nil else { return .failure(.malformedLCOV(line: number, reason: "DA: outside a file record")) }
+        var values = (0, 0)
+        var field = 0
+        var digits = 0
+        var index = lineStart + 3
+        var valid = true
+        while index < stop, field < 2 {
+          let byte = bytes[index]
+          if byte == 0x2C {
+            if digits == 0 { valid = false }
+            field += 1
+            digits = 0
+          } else if byte >= 0x30 && byte <= 0x39 && digits < 18 {
+            if field == 0 {
+              values.0 = values.0 * 10 + Int(byte - 0x30)
+            } else {
+              values.1 = values.1 * 10 + Int(byte - 0x30)
+            }
+            digits += 1
+          } else {
+            valid = false
+            break
+          }
+          index += 1
+        }
+        guard valid, field >= 1, field == 2 || digits > 0, values.0 > 0 else {
+          let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<stop]), as: UTF8.self)
+          return .failure(.malformedLCOV(line: number, reason: "`\(text)` is not DA:line,hits"))
+        }
+        lines[values.0, default: 0] &+= values.1
+      } else if has(0x53, 0x46, 0x3A, at: lineStart, before: stop) {  // SF:
+        flush()
+        let path = String(decoding: UnsafeBufferPointer(rebasing: bytes[(lineStart + 3)..<stop]), as: UTF8.self)
+        guard !path.isEmpty else { return .failure(.malformedLCOV(line: number, reason: "SF: without a path")) }
         current = path
         if files[path] == nil { files[path] = [:] }
-      } else if line.hasPrefix("DA:") {
-        guard let path = current else { throw .malformedLCOV(line: number, reason: "DA: outside a file record") }
-        let fields = line.dropFirst(3).split(separator: ",")
-        guard fields.count >= 2, let lineNumber = Int(fields[0]), lineNumber > 0, let hits = Int(fields[1]), hits >= 0
-        else { throw .malformedLCOV(line: number, reason: "`\(line)` is not DA:line,hits") }
-        files[path, default: [:]][lineNumber, default: 0] &+= hits
-      } else if line == "end_of_record" {
+      } else if stop - lineStart == 13 && bytes[lineStart] == 0x65
+        && String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<stop]), as: UTF8.self) == "end_of_record"
+      {
+        flush()
         current = nil
       }
     }
-    return LineCoverage(files: files)
+    flush()
+    return .success(LineCoverage(files: files))
   }
 
   /// Files sorted by path, lines by number: `SF:`, a `DA:` per line, `LF:`/`LH:`, `end_of_record`. The same
