@@ -26,6 +26,9 @@ public struct StepCoverage: Sendable, Hashable {
   public var reusesBuild: Bool
   /// The package's filter over all its selected targets, as a run without coverage reports it.
   public var packageFilter: String?
+  /// Why the step runs only part of the target (split by suites across shards, a `--filter`/`--skip` after
+  /// `--`): its coverage is then not the target's, and is not measured.
+  public var partial: String?
 }
 
 extension TestPlan {
@@ -54,6 +57,10 @@ extension TestPlan {
           test: test, run: package.run, backend: backend(xunit))
       ]
     }
+    let userFiltered = options.extraArguments.contains {
+      $0 == "--filter" || $0 == "--skip" || $0.hasPrefix("--filter=") || $0.hasPrefix("--skip=")
+    }
+    let userFilter = "the run's own --filter or --skip (after --) ran part of it"
     let binPath = ProcessRequest(
       options.swiftExecutable, ["build", "--show-bin-path"] + common + options.extraArguments,
       environment: build.environment)
@@ -62,13 +69,18 @@ extension TestPlan {
       let targetXunit = (xunit as NSString).deletingPathExtension + "-" + PathComponent.escaped(target) + ".xml"
       let filter = TestFilter.targets([target], suites: package.suites.filter { $0.key == target })
       var request = test
-      request.arguments = SwiftPMTests.replacing(filter: filter, xunit: targetXunit, in: test.arguments)
+      // Built again rather than `SwiftPMTests.replacing`, which would also replace a `--filter` after `--`.
+      request.arguments =
+        ["test", "--skip-build"] + common + ["--filter", filter, "--xunit-output", targetXunit]
+        + options.extraArguments
       request.environment["LLVM_PROFILE_FILE"] = folder + "/%p.profraw"
       var step = PackageStep(
         package: package.path, directory: directory, testTargets: [target], runAll: false, filter: filter,
         build: build, test: request, run: package.run, backend: backend(targetXunit))
       step.coverage = StepCoverage(
-        target: target, profiles: folder, binPath: binPath, reusesBuild: index > 0, packageFilter: packageFilter)
+        target: target, profiles: folder, binPath: binPath, reusesBuild: index > 0, packageFilter: packageFilter,
+        partial: package.suites[target] != nil
+          ? "only some of its suites ran here (split across shards)" : userFiltered ? userFilter : nil)
       return step
     }
   }

@@ -44,6 +44,7 @@ extension TestRunner {
     case .passed, .failed: break
     }
     guard let tools = options.coverage else { return outcome(.notMeasured("coverage is off")) }
+    if let partial = spec.partial { return outcome(.notMeasured(partial)) }
     let target = result.targets.first { $0.name == spec.target }
     if let cut = target?.tests.first(where: { $0.unreported != nil }) {
       let what = cut.unreported == .crashed ? "crashed" : "ended early"

@@ -94,6 +94,15 @@ import Testing
     #expect(Set(plan.packages.compactMap { $0.coverage?.packageFilter }) == [#"^(ATests|BTests)\."#])
   }
 
+  @Test func aTargetRunInPartIsNotMeasuredAndAUserFilterIsKept() {
+    var options = TestRunOptions(repositoryRoot: "/repo", extraArguments: ["--skip", "Slow"])
+    options.coverage = CoverageRunOptions(toolDirectory: "/toolchain/usr/bin")
+    let plan = TestRunner.plan(
+      TestSelection(packages: [PackageSelection(path: ".", testTargets: ["ATests"])]), options: options)
+    #expect(plan.packages.first?.test.arguments.suffix(2) == ["--skip", "Slow"])
+    #expect(plan.packages.first?.coverage?.partial == "the run's own --filter or --skip (after --) ran part of it")
+  }
+
   @Test func measuresEachTargetAndReportsOnePackage() async throws {
     try await withTemporaryDirectory { dir in
       let process = Self.toolchain(bin: try Self.binFolder(dir))
