@@ -98,17 +98,17 @@ extension TestRunner {
     stderr.contains("mismatched data")
   }
 
-  /// The per-target steps of one package and run, as one package result: what a run without coverage reports.
-  static func joined(_ parts: [PackageResult], filter: String?) -> PackageResult {
-    guard var joined = parts.first, parts.count > 1 else { return parts.first! }
-    let statuses = parts.map(\.status)
+  /// Two per-target steps of one package and run as one package result: what a run without coverage reports.
+  static func joined(_ first: PackageResult, _ next: PackageResult, filter: String?) -> PackageResult {
+    var joined = first
+    let statuses = [first.status, next.status]
     let order: [PackageResult.Status] = [.cancelled, .error, .buildFailed, .failed, .passed, .noTestsRan]
-    joined.status = order.first { statuses.contains($0) } ?? joined.status
+    joined.status = order.first { statuses.contains($0) } ?? first.status
     joined.filter = filter
-    joined.targets = parts.flatMap(\.targets)
-    joined.buildErrors = parts.flatMap(\.buildErrors)
-    joined.message = parts.compactMap(\.message).first
-    joined.buildDuration = parts.map(\.buildDuration).reduce(0, +)
+    joined.targets = first.targets + next.targets
+    joined.buildErrors = first.buildErrors + next.buildErrors
+    joined.message = first.message ?? next.message
+    joined.buildDuration = first.buildDuration + next.buildDuration
     return joined
   }
 }

@@ -62,7 +62,9 @@ public struct TestRunner: Sendable {
     defer { runDirectory.remove() }
     if let workDirectory = options.workDirectory { try Self.createWorkDirectory(workDirectory) }
     let plan = Self.plan(selection, options: options, history: history, in: runDirectory)
-    onEvent(.started(packages: plan.packages.count, targets: plan.packages.map(\.testTargets.count).reduce(0, +)))
+    // `--coverage` runs a package's targets as steps of their own: packages are counted once per run.
+    let packageCount = Set(plan.packages.map { [$0.package, $0.run?.name ?? ""] }).count
+    onEvent(.started(packages: packageCount, targets: plan.packages.map(\.testTargets.count).reduce(0, +)))
 
     let coverage = Locked<[TargetCoverageMeasurement]>([])
     let outcomes = await runAll(plan.packages, jobs: options.jobs, retries: options.retryFailed) { step, result in
@@ -78,7 +80,7 @@ public struct TestRunner: Sendable {
         if let spec = plan.packages[index].coverage, spec.reusesBuild, let last = packages.last,
           last.path == package.path, last.run == package.run
         {
-          packages[packages.count - 1] = Self.joined([last, package], filter: spec.packageFilter)
+          packages[packages.count - 1] = Self.joined(last, package, filter: spec.packageFilter)
         } else {
           packages.append(package)
         }
