@@ -30,9 +30,10 @@ extension TestRunner {
   /// `llvm-cov` against the test binary they came from. A target whose process crashed, or whose tests did
   /// not all report, is not measured (its profile is cut short or missing); so is one whose profiles
   /// llvm-cov finds do not match the binary (another build's), which is never merged.
-  func measureCoverage(_ step: PackageStep, _ spec: StepCoverage, result: PackageResult, options: TestRunOptions)
-    async -> TargetCoverageMeasurement
-  {
+  func measureCoverage(
+    _ step: PackageStep, _ spec: StepCoverage, result: PackageResult, options: TestRunOptions,
+    binFolders: BinFolders = BinFolders()
+  ) async -> TargetCoverageMeasurement {
     func outcome(_ outcome: TargetCoverageMeasurement.Outcome) -> TargetCoverageMeasurement {
       TargetCoverageMeasurement(package: step.package, run: step.run?.name, target: spec.target, outcome: outcome)
     }
@@ -57,10 +58,16 @@ extension TestRunner {
       .filter { $0.hasSuffix(".profraw") }.sorted().map { spec.profiles + "/" + $0 }
     guard !profiles.isEmpty else { return outcome(.notMeasured("its test process wrote no profile")) }
     do {
-      guard let binPath = try await execute(spec.binPath), binPath.succeeded else {
-        return outcome(.notMeasured("`swift build --show-bin-path` failed"))
+      let bin: String
+      if let known = binFolders.folder(for: spec.binPath) {
+        bin = known
+      } else {
+        guard let binPath = try await execute(spec.binPath), binPath.succeeded else {
+          return outcome(.notMeasured("`swift build --show-bin-path` failed"))
+        }
+        bin = binPath.outputString.trimmingCharacters(in: .whitespacesAndNewlines)
+        binFolders.set(bin, for: spec.binPath)
       }
-      let bin = binPath.outputString.trimmingCharacters(in: .whitespacesAndNewlines)
       let binaries = ((try? FileManager.default.contentsOfDirectory(atPath: bin)) ?? [])
         .filter { $0.hasSuffix("PackageTests.xctest") }
       guard binaries.count == 1, let binary = binaries.first.map({ bin + "/" + $0 }) else {
@@ -111,6 +118,15 @@ extension TestRunner {
     joined.buildDuration = first.buildDuration + next.buildDuration
     return joined
   }
+}
+
+/// `swift build --show-bin-path`'s answers within one run: the same command names the same folder, so the targets
+/// of a package ask once.
+final class BinFolders: Sendable {
+  private let folders = Locked<[ProcessRequest: String]>([:])
+
+  func folder(for request: ProcessRequest) -> String? { folders.withLock { $0[request] } }
+  func set(_ folder: String, for request: ProcessRequest) { folders.withLock { $0[request] = folder } }
 }
 
 /// `--coverage-min`: the suite's measured coverage is under the minimum (exit 1).

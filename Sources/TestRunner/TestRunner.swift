@@ -67,9 +67,10 @@ public struct TestRunner: Sendable {
     onEvent(.started(packages: packageCount, targets: plan.packages.map(\.testTargets.count).reduce(0, +)))
 
     let coverage = Locked<[TargetCoverageMeasurement]>([])
+    let binFolders = BinFolders()
     let outcomes = await runAll(plan.packages, jobs: options.jobs, retries: options.retryFailed) { step, result in
       guard let spec = step.coverage else { return }
-      let measured = await measureCoverage(step, spec, result: result, options: options)
+      let measured = await measureCoverage(step, spec, result: result, options: options, binFolders: binFolders)
       coverage.withLock { $0.append(measured) }
     }
     var packages: [PackageResult] = []

@@ -111,6 +111,8 @@ import Testing
         options: Self.options(dir))
       #expect(
         process.requests.filter { $0.subcommand == "build" && !$0.arguments.contains("--show-bin-path") }.count == 1)
+      #expect(
+        process.requests.filter { $0.arguments.contains("--show-bin-path") }.count == 1, "asked once per package")
       let package = try #require(result.packages.first)
       #expect(result.packages.count == 1)
       #expect(package.status == .passed)
