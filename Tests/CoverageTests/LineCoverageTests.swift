@@ -169,3 +169,24 @@ import Testing
     #expect(throws: CoverageError.self) { try CoverageBlob.decode(cut, key: CoverageBlob.key(of: cut)) }
   }
 }
+
+@Suite struct CoverageDocumentTests {
+  @Test func theJSONReportHoldsTheSummaryNotTheLines() throws {
+    let report = CoverageMerge.merge(
+      [
+        TargetCoverage(unit: ".:ATests", source: .fresh(LineCoverage(files: ["a.swift": [1: 1, 2: 0]])), files: nil),
+        TargetCoverage(unit: ".:BTests", source: .notMeasured(reason: "no pass record at its key"), files: ["b.swift"]),
+      ], changedFiles: [])
+    var document = CoverageDocument(report, gate: CoverageGate(minimum: 80).check(report))
+    document.lineCoverage = report.coverage
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let json = String(decoding: try encoder.encode(document), as: UTF8.self)
+    #expect(json.contains(#""files":[{"covered":1,"lines":2,"path":"a.swift","percent":50}]"#), "\(json)")
+    #expect(json.contains(#""notMeasured":[{"path":"b.swift","targets":[".:BTests"]}]"#), "\(json)")
+    #expect(json.contains(#""gate":{"files":["a.swift"],"minimum":80,"percent":50}"#), "\(json)")
+    #expect(!json.contains("lineCoverage"))
+    let decoded = try JSONDecoder().decode(CoverageDocument.self, from: Data(json.utf8))
+    #expect(decoded.lineCoverage == nil && decoded.files == document.files)
+  }
+}
