@@ -80,7 +80,11 @@ let package = Package(
     // Pure: changed paths x graphs x config -> affected targets with reasons.
     .target(name: "Affected", dependencies: ["RippleCore", "PackageModel", "RippleConfig", "PassRecords"]),
     // Plan -> `swift build --build-tests` / `swift test --skip-build --filter`; results, JUnit, timings, shards.
-    .target(name: "TestRunner", dependencies: ["RippleCore", "RippleConfig", "SystemClients"]),
+    .target(name: "TestRunner", dependencies: ["RippleCore", "RippleConfig", "SystemClients", "Coverage"]),
+    // Pure: line coverage per file (LCOV, Cobertura), the merge of per-target coverage, its compressed blob.
+    .target(
+      name: "Coverage",
+      dependencies: ["PassRecords", "Clibarchive", .product(name: "Crypto", package: "swift-crypto")]),
     // Pass records (pure: keys, records, signatures, trust) and the store interface; the engines live apart.
     .target(name: "PassRecords", dependencies: ["RippleCore", .product(name: "Crypto", package: "swift-crypto")]),
     .target(name: "ResultStore", dependencies: ["PassRecords"]),
@@ -128,7 +132,7 @@ let package = Package(
       dependencies: [
         "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "ConfigLoading",
         "Affected", "TestRunner", "Assets", "AssetFetch", "XcodeModel", "XcodeLoading", "BuildInfo", "PassRecords",
-        "ResultStore", .product(name: "Crypto", package: "swift-crypto"),
+        "ResultStore", "Coverage", .product(name: "Crypto", package: "swift-crypto"),
       ]),
     // Both executables' exit: errors mapped to exit codes once, through ArgumentParser's ExitCode.
     .target(
@@ -225,6 +229,7 @@ let package = Package(
     .testTarget(
       name: "PassRecordsTests", dependencies: ["PassRecords", .product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(name: "BuildInfoTests", dependencies: ["BuildInfo"]),
+    .testTarget(name: "CoverageTests", dependencies: ["Coverage", "PassRecords"]),
     .testTarget(
       name: "CommandLineSupportTests",
       dependencies: [
@@ -237,6 +242,7 @@ let package = Package(
       name: "RippleKitTests",
       dependencies: [
         "RippleKit", "TestSupport", "SystemClients", "TestRunner", "PackageModel", "Git", "RippleCore", "RippleConfig",
+        "Coverage", "PassRecords", "ResultStore",
       ]),
     .testTarget(
       name: "PackageLoadingTests",
@@ -255,7 +261,7 @@ let package = Package(
       ]),
     .testTarget(
       name: "TestRunnerTests",
-      dependencies: ["TestRunner", "RippleConfig", "RippleCore", "SystemClients", "TestSupport"]),
+      dependencies: ["TestRunner", "RippleConfig", "RippleCore", "SystemClients", "TestSupport", "Coverage"]),
     .testTarget(
       name: "AssetFetchTests", dependencies: ["AssetFetch", "RippleConfig", "TestSupport"], exclude: ["Helpers"]),
     .testTarget(

@@ -22,10 +22,13 @@ public struct PassRecord: Sendable, Hashable, Codable {
   public var duration: Double
   /// Seconds per test (`Suite/test`), for shard balancing on machines that never ran them.
   public var tests: [String: Double]
+  /// `--coverage`: the key of the target's coverage blob in the same store (the SHA-256 of its bytes); nil
+  /// when the run measured none. Optional, so version 1 records written before it still decode.
+  public var coverage: RecordKey?
 
   public init(
     key: RecordKey, package: String, target: String, commit: String, branch: String, run: String,
-    writer: String, time: Date, duration: Double, tests: [String: Double]
+    writer: String, time: Date, duration: Double, tests: [String: Double], coverage: RecordKey? = nil
   ) {
     self.version = Self.currentVersion
     self.key = key
@@ -38,6 +41,7 @@ public struct PassRecord: Sendable, Hashable, Codable {
     self.time = time
     self.duration = duration
     self.tests = tests
+    self.coverage = coverage
   }
 
   /// `package:Target`, as `--targets` and reports name units.

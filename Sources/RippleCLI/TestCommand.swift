@@ -92,6 +92,27 @@ struct TestCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("Write a machine-readable result.", valueName: "PATH"))
   var reportJson: String?
 
+  @Flag(
+    help: ArgumentHelp(
+      "Measure each test target's line coverage (recorded with its pass record) and report the whole suite's, "
+        + "unselected targets' from their records."))
+  var coverage = false
+
+  @Option(help: ArgumentHelp("Write the suite's coverage as LCOV (implies --coverage).", valueName: "PATH"))
+  var coverageLcov: String?
+
+  @Option(help: ArgumentHelp("Write the suite's coverage as Cobertura XML (implies --coverage).", valueName: "PATH"))
+  var coverageXml: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "Fail (exit 1) when the measured line coverage is under PERCENT, naming the files under it (implies --coverage).",
+      valueName: "PERCENT"))
+  var coverageMin: Double?
+
+  /// Any coverage option asks for coverage.
+  private var wantsCoverage: Bool { coverage || coverageLcov != nil || coverageXml != nil || coverageMin != nil }
+
   @Option(help: ArgumentHelp("Build directory base; each package builds in a sub-folder.", valueName: "PATH"))
   var scratchPath: String?
 
@@ -107,6 +128,9 @@ struct TestCommand: AsyncParsableCommand {
     if format == .json && !dryRun { throw ValidationError("--format json goes with --dry-run.") }
     if let shard {
       do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) }
+    }
+    if let coverageMin, !(0...100).contains(coverageMin) {
+      throw ValidationError("--coverage-min must be a percentage from 0 to 100 (got \(coverageMin)).")
     }
     if !targets.isEmpty && targetIDs.isEmpty { throw ValidationError("--targets needs at least one package:Name.") }
   }
@@ -128,6 +152,7 @@ struct TestCommand: AsyncParsableCommand {
     request.quarantine = !noQuarantine
     request.resultCache.enabled = !noCacheResults
     request.resultCache.rerunCached = rerunCached || explainKey != nil
+    if wantsCoverage { request.coverage = CoverageRequest(minimum: coverageMin) }
     let plan = try await workspace.planTests(request)
     for warning in plan.warnings { Terminal.standardError.write("warning: \(warning)\n") }
     if let explainKey {
@@ -158,11 +183,15 @@ struct TestCommand: AsyncParsableCommand {
     } else {
       print(SummaryRenderer.render(result), terminator: "")
     }
+    if let coverage = result.coverage { print(coverage.rendered, terminator: "") }
     try TestReportWriter.write(
       result, junitPath: junit.map(absolute), jsonPath: reportJson.map(absolute), repositoryRoot: workspace.root)
+    try TestReportWriter.writeCoverage(
+      result, lcovPath: coverageLcov.map(absolute), xmlPath: coverageXml.map(absolute))
     // The summary (stdout) before the error pointing at it (stderr): piped, stdout is block-buffered.
     fflush(nil)
     try result.check()
+    if let failure = result.coverage?.gate { throw CoverageGateError(failure) }
   }
 
   private func absolute(_ path: String) -> String {

@@ -84,6 +84,8 @@ public struct PassRecording: Sendable {
   public var signingKey: Curve25519.Signing.PrivateKey?
   /// `--filter`-like arguments after `--`: the run proves only part of each target, so no record is written.
   public var userFiltered: Bool
+  /// Whose records this run believes (also for the recorded coverage of targets it does not run).
+  public var policy: TrustPolicy? = nil
 }
 
 /// The branch a run belongs to: an explicit one, `RIPPLE_BRANCH`, the CI's variable (a pull request's
@@ -144,9 +146,10 @@ extension Workspace {
     job.appliedShard = job.options.shard
     job.options.shard = nil
     job.selection = effective
+    let policy = access.policy()
+    job.passRecording?.policy = policy
     guard !request.resultCache.rerunCached else { return }
 
-    let policy = access.policy()
     var cached: [KeyedUnit: CachedTarget] = [:]
     var storeDown = false
     for unit in keys where !storeDown {
@@ -154,6 +157,8 @@ extension Workspace {
         guard let data = try await store.load(unit.key) else { continue }
         switch policy.judge(data, key: unit.key, unit: unit.unit) {
         case .trusted(let record, let signer):
+          // `--coverage` skips a target only for a record that holds its coverage.
+          if request.coverage != nil && record.coverage == nil { continue }
           cached[unit] = CachedTarget(
             package: unit.package, name: unit.target, run: unit.run, key: unit.key.hex, commit: record.commit,
             branch: record.branch, passedIn: record.run, time: record.time, signer: signer,
@@ -238,7 +243,9 @@ extension Workspace {
   }
 
   /// Writes a record for each keyed target that passed fully in `result`; failures are warnings.
-  func writePassRecords(_ recording: PassRecording, result: TestRunResult, job: TestJob) async -> [String] {
+  func writePassRecords(
+    _ recording: PassRecording, result: TestRunResult, job: TestJob, coverage: [KeyedUnit: RecordKey] = [:]
+  ) async -> [String] {
     guard !recording.userFiltered, !result.cancelled else { return [] }
     var warnings: [String] = []
     let now = Date()
@@ -257,7 +264,7 @@ extension Workspace {
         let record = PassRecord(
           key: unit.key, package: package.path, target: target.name, commit: recording.commit,
           branch: recording.branch, run: recording.runLabel, writer: recording.writer, time: now,
-          duration: target.duration, tests: tests)
+          duration: target.duration, tests: tests, coverage: coverage[unit])
         do {
           let data = try RecordEnvelope.seal(record, signingKey: recording.signingKey)
           try await recording.store.save(unit.key, data)

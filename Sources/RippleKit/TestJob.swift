@@ -1,4 +1,5 @@
 import Affected
+import Coverage
 import Foundation
 import PackageModel
 import PassRecords
@@ -120,6 +121,8 @@ public struct TestRequest: Sendable {
   public var runFolderName: String?
   /// Pass records: read, skip and write (`--no-cache-results`, `--rerun-cached`).
   public var resultCache = ResultCacheUse()
+  /// `--coverage`: per-target coverage, recorded with pass records and merged (CoverageMerging.swift).
+  public var coverage: CoverageRequest?
 
   public init(
     scope: Scope, shard: Shard? = nil, retryFailed: Int = 0, jobs: Int = 1, scratchPath: String? = nil,
@@ -171,6 +174,8 @@ public struct TestJob: Sendable {
   public var sharedHistory: SharedHistoryContext?
   /// `--targets` named part of the selection: the run proves nothing of the commit as a whole.
   public var restricted = false
+  /// `--coverage`; nil: none.
+  public var coverage: CoverageRequest?
 
   /// The packages, targets and exact commands, as `--dry-run` prints them.
   public var commands: TestPlan { TestRunner.plan(selection, options: options, history: history) }
@@ -226,6 +231,10 @@ public struct TestJob: Sendable {
 extension Workspace {
   /// Changes → graphs → selection (or every test), with the timing history shards balance on.
   public func planTests(_ request: TestRequest) async throws -> TestJob {
+    // Before anything else: a toolchain without llvm-cov is a setup error, not a run without coverage.
+    let coverageTools = try request.coverage.map { _ in
+      try CoverageRunOptions.locate(swift: services.swiftExecutable, environment: services.environment)
+    }
     var selection: TestSelection
     var warnings: [String] = []
     var nothingMessage = "no test target found"
@@ -235,7 +244,7 @@ extension Workspace {
     case .everything:
       let loaded = try await self.graph()
       // Targets by name when sharding or keeping pass records: each is then split or keyed on its own.
-      let byTarget = request.shard != nil || usesPassRecords(request)
+      let byTarget = request.shard != nil || usesPassRecords(request) || request.coverage != nil
       selection = TestSelectionBuilder.everything(in: loaded, byTarget: byTarget)
       graph = loaded
     case .affected(let affectedRequest):
@@ -270,6 +279,7 @@ extension Workspace {
       jobs: request.jobs, retryFailed: request.retryFailed, shard: request.shard,
       swiftExecutable: services.swiftExecutable)
     options.runFolderName = request.runFolderName
+    options.coverage = coverageTools
     var job = TestJob(
       selection: TestSelection(packages: runs.selection.packages + (xcode?.selection.packages ?? [])),
       options: options, history: history, timingStore: store, warnings: warnings,
@@ -289,6 +299,12 @@ extension Workspace {
       job.warnings.append(
         "no timing history here and no result store to read the team's from: shards are planned "
           + "on defaults (every target weighs the same)")
+    }
+    if var coverage = request.coverage {
+      coverage.platform = request.platform
+      let (units, warnings) = await coverageUnits(job, platform: request.platform)
+      (coverage.units, job.warnings) = (units, job.warnings + warnings)
+      job.coverage = coverage
     }
     await applyPassRecords(to: &job, request: request, graph: affected?.headGraph ?? graph)
     return job
@@ -321,7 +337,19 @@ extension Workspace {
     if let shard = plan.appliedShard { result.shard = shard }
     result.cached = plan.cached
     if let recording = plan.passRecording {
-      result.warnings += await writePassRecords(recording, result: result, job: plan)
+      var blobs: [KeyedUnit: RecordKey] = [:]
+      if plan.coverage != nil {
+        let (saved, warnings) = await saveCoverageBlobs(recording, result: result, job: plan)
+        (blobs, result.warnings) = (saved, result.warnings + warnings)
+      }
+      result.warnings += await writePassRecords(recording, result: result, job: plan, coverage: blobs)
+    }
+    if let coverage = plan.coverage {
+      let (report, warnings) = await mergedCoverage(plan, result: result, coverage: coverage)
+      result.warnings += warnings
+      result.coverage = CoverageDocument(
+        report, gate: coverage.minimum.flatMap { CoverageGate(minimum: $0).check(report) })
+      result.coverage?.lineCoverage = report.coverage
     }
     result.wallClock = plan.wallClock(of: result)
     result.comparison = plan.affected.map {

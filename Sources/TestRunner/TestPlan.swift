@@ -45,7 +45,8 @@ public struct TestPlan: Sendable, Hashable {
   ///   - xunitDirectory: where each package's `swift test --xunit-output` file goes.
   ///   - temporaryDirectory: the TMPDIR of every command (nil: inherited).
   public static func make(
-    selection: TestSelection, options: TestRunOptions, xunitDirectory: String, temporaryDirectory: String? = nil
+    selection: TestSelection, options: TestRunOptions, xunitDirectory: String, temporaryDirectory: String? = nil,
+    coverageDirectory: String? = nil
   ) -> TestPlan {
     let temporary: [String: String?] = temporaryDirectory.map { ["TMPDIR": $0] } ?? [:]
     var steps: [PackageStep] = []
@@ -84,6 +85,12 @@ public struct TestPlan: Sendable, Hashable {
       let list = ProcessRequest(
         options.swiftExecutable, ["test", "list", "--skip-build"] + common + options.extraArguments,
         environment: environment)
+      if let coverage = options.coverage, let coverageDirectory {
+        steps += coverageSteps(
+          package, targets: targets, coverage: coverage, directory: directory, common: common, build: build,
+          test: test, list: list, xunit: xunit, profiles: coverageDirectory + "/" + xunitName, options: options)
+        continue
+      }
       steps.append(
         PackageStep(
           package: package.path, directory: directory, testTargets: package.runAll ? [] : targets,
@@ -168,6 +175,8 @@ public struct PackageStep: Sendable, Hashable {
   /// The test run (`test.runs`) this step belongs to; nil: the one default run.
   public var run: TestRunContext? = nil
   public var backend: TestBackend
+  /// `--coverage`: this step runs one target for its coverage (TestPlan+Coverage.swift).
+  public var coverage: StepCoverage? = nil
 
   public init(
     package: String, directory: String, testTargets: [String], runAll: Bool, filter: String?,

@@ -1,3 +1,4 @@
+import Coverage
 import Foundation
 
 /// The outcome of a `ripple test` run; also the `--report-json` document (schemaVersion 1).
@@ -59,6 +60,10 @@ public struct TestRunResult: Sendable, Codable, Hashable {
       self.baseSource = baseSource
     }
   }
+  /// `--coverage`: the suite's merged coverage (docs/DESIGN.md, "Coverage"); nil without.
+  public var coverage: CoverageDocument?
+  /// `--coverage`: each target's coverage as this run measured it (not in the JSON report: `coverage` is).
+  public var freshCoverage: [TargetCoverageMeasurement] = []
 
   public init(
     packages: [PackageResult], shard: Shard? = nil, nothingAffected: Bool = false, cancelled: Bool = false,
@@ -99,7 +104,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
 
   private enum CodingKeys: String, CodingKey {
     case schemaVersion, succeeded, cancelled, nothingAffected, shard, duration, totals, packages, notRunHere, cached,
-      warnings, wallClock, comparison
+      warnings, wallClock, comparison, coverage
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -117,6 +122,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     try c.encode(warnings, forKey: .warnings)
     try c.encodeIfPresent(wallClock, forKey: .wallClock)
     try c.encodeIfPresent(comparison, forKey: .comparison)
+    try c.encodeIfPresent(coverage, forKey: .coverage)
   }
 
   public init(from decoder: any Decoder) throws {
@@ -132,6 +138,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     warnings = try c.decodeIfPresent([String].self, forKey: .warnings) ?? []
     wallClock = try c.decodeIfPresent(WallClock.self, forKey: .wallClock)
     comparison = try c.decodeIfPresent(Comparison.self, forKey: .comparison)
+    coverage = try c.decodeIfPresent(CoverageDocument.self, forKey: .coverage)
   }
 
   /// The `--report-json` text.

@@ -45,7 +45,8 @@ public struct TestRunner: Sendable {
   {
     TestPlan.make(
       selection: effectiveSelection(selection, options: options, history: history), options: options,
-      xunitDirectory: run.xunitDirectory(options), temporaryDirectory: run.temporary)
+      xunitDirectory: run.xunitDirectory(options), temporaryDirectory: run.temporary,
+      coverageDirectory: run.root + "/coverage")
   }
 
   public func run(_ selection: TestSelection, options: TestRunOptions, history: TimingHistory = .init())
@@ -61,28 +62,47 @@ public struct TestRunner: Sendable {
     defer { runDirectory.remove() }
     if let workDirectory = options.workDirectory { try Self.createWorkDirectory(workDirectory) }
     let plan = Self.plan(selection, options: options, history: history, in: runDirectory)
-    onEvent(.started(packages: plan.packages.count, targets: plan.packages.map(\.testTargets.count).reduce(0, +)))
+    // `--coverage` runs a package's targets as steps of their own: packages are counted once per run.
+    let packageCount = Set(plan.packages.map { [$0.package, $0.run?.name ?? ""] }).count
+    onEvent(.started(packages: packageCount, targets: plan.packages.map(\.testTargets.count).reduce(0, +)))
 
-    let outcomes = await runAll(plan.packages, jobs: options.jobs, retries: options.retryFailed)
+    let coverage = Locked<[TargetCoverageMeasurement]>([])
+    let binFolders = BinFolders()
+    let outcomes = await runAll(plan.packages, jobs: options.jobs, retries: options.retryFailed) { step, result in
+      guard let spec = step.coverage else { return }
+      let measured = await measureCoverage(step, spec, result: result, options: options, binFolders: binFolders)
+      coverage.withLock { $0.append(measured) }
+    }
     var packages: [PackageResult] = []
-    for outcome in outcomes {
+    for (index, outcome) in outcomes.enumerated() {
       switch outcome {
-      case .success(let package): packages.append(package)
+      case .success(let package):
+        // `--coverage` runs a package's targets as steps of their own: one result again.
+        if let spec = plan.packages[index].coverage, spec.reusesBuild, let last = packages.last,
+          last.path == package.path, last.run == package.run
+        {
+          packages[packages.count - 1] = Self.joined(last, package, filter: spec.packageFilter)
+        } else {
+          packages.append(package)
+        }
       case .failure(let error): throw error
       }
     }
     let cancelled = Task.isCancelled || packages.contains { $0.status == .cancelled }
-    let result = TestRunResult(
+    var result = TestRunResult(
       packages: packages.sorted { $0.path < $1.path }, shard: options.shard, cancelled: cancelled,
       duration: Self.seconds(since: start))
+    result.freshCoverage = coverage.withLock { $0 }
     onEvent(.finished(result))
     return result
   }
 
   /// Runs packages with at most `jobs` at a time; the runs (`test.runs`) of one package one after another,
   /// in run order. Results in plan order.
-  private func runAll(_ steps: [PackageStep], jobs: Int, retries: Int) async -> [Result<PackageResult, TestRunnerError>]
-  {
+  private func runAll(
+    _ steps: [PackageStep], jobs: Int, retries: Int,
+    afterStep: @escaping @Sendable (PackageStep, PackageResult) async -> Void = { _, _ in }
+  ) async -> [Result<PackageResult, TestRunnerError>] {
     var groups: [[Int]] = []
     var groupOfPackage: [String: Int] = [:]
     for (index, step) in steps.enumerated() {
@@ -96,7 +116,7 @@ public struct TestRunner: Sendable {
     // After a failure (swift could not run) nothing more is started; unstarted packages are cancelled.
     let results =
       (try? await Concurrently.map(groups, limit: jobs) { group in
-        await runPackageSequence(group.map { steps[$0] }, retries: retries)
+        await runPackageSequence(group.map { steps[$0] }, retries: retries, afterStep: afterStep)
       } onResult: { _, results in
         !results.contains { if case .failure = $0 { true } else { false } }
       }) ?? groups.map { _ in nil }
@@ -112,12 +132,25 @@ public struct TestRunner: Sendable {
   }
 
   /// One package's steps in order; after a step that could not run, the rest are left out (cancelled).
-  private func runPackageSequence(_ steps: [PackageStep], retries: Int) async -> [Result<
-    PackageResult, TestRunnerError
-  >] {
+  private func runPackageSequence(
+    _ steps: [PackageStep], retries: Int, afterStep: @Sendable (PackageStep, PackageResult) async -> Void
+  ) async -> [Result<PackageResult, TestRunnerError>] {
     var results: [Result<PackageResult, TestRunnerError>] = []
     for step in steps {
-      let result = await runPackageCatching(step, retries: retries)
+      var result: Result<PackageResult, TestRunnerError>
+      if step.coverage?.reusesBuild == true, case .success(let previous)? = results.last,
+        previous.status == .buildFailed || previous.status == .cancelled
+      {
+        // The build this step shares did not happen: the same outcome, no second attempt.
+        var same = previous
+        same.targets = []
+        same.buildErrors = []
+        same.filter = step.filter
+        result = .success(same)
+      } else {
+        result = await runPackageCatching(step, retries: retries)
+      }
+      if case .success(let package) = result { await afterStep(step, package) }
       results.append(result)
       if case .failure = result { break }
     }
@@ -141,7 +174,7 @@ public struct TestRunner: Sendable {
     var package = PackageResult(path: step.package, run: step.run?.name, status: .cancelled, filter: step.filter)
     if Task.isCancelled { return package }
 
-    if let built = try await build(step, &package) { return built }
+    if step.coverage?.reusesBuild != true, let built = try await build(step, &package) { return built }
     let assembler: ResultAssembler
     let listed: [String]?
     switch try await resultsSetup(for: step) {

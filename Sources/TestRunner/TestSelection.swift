@@ -124,6 +124,9 @@ public struct TestRunOptions: Sendable, Hashable {
   /// `xcodebuild` and `xcrun` for `runner: xcodebuild` runs, looked up on PATH, or paths to them.
   public var xcodebuildExecutable = "xcodebuild"
   public var xcrunExecutable = "xcrun"
+  /// `--coverage`: each selected SwiftPM test target runs in a process of its own with its own profile, and
+  /// its line coverage is exported (TestRunner+Coverage.swift); nil: no coverage.
+  public var coverage: CoverageRunOptions?
 
   public init(
     repositoryRoot: String, extraArguments: [String] = [], scratchPath: String? = nil, jobs: Int = 1,
