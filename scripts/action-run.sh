@@ -69,12 +69,19 @@ case "$step" in
         matrix=$(ripple affected --format matrix --shards "${RIPPLE_INPUT_SHARDS:-1}" "${base_args[@]}" \
           "${config_args[@]}" "${extra_args[@]}" 2>/dev/null)
         echo "matrix=$matrix" >>"$GITHUB_OUTPUT"
+        # The job's summary page: what was compared, the selected test targets with their reasons, the graph.
+        if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
+          ripple affected --format markdown "${base_args[@]}" "${config_args[@]}" "${extra_args[@]}" \
+            >>"$GITHUB_STEP_SUMMARY" 2>/dev/null || true
+        fi
         ;;
       test)
         # The matrix entry's ids stay one argument (RIPPLE_INPUT_ARGS is split on whitespace).
         targets_args=()
         if [ -n "${RIPPLE_INPUT_TARGETS:-}" ]; then targets_args=(--targets "$RIPPLE_INPUT_TARGETS"); fi
-        ripple test "${base_args[@]}" "${config_args[@]}" "${targets_args[@]}" "${extra_args[@]}"
+        summary_args=()
+        if [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then summary_args=(--summary-md "$GITHUB_STEP_SUMMARY"); fi
+        ripple test "${base_args[@]}" "${config_args[@]}" "${targets_args[@]}" "${summary_args[@]}" "${extra_args[@]}"
         ;;
       bootstrap) ripple bootstrap "${config_args[@]}" "${extra_args[@]}" ;;
       *)

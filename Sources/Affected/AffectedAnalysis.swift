@@ -19,10 +19,20 @@ public enum AffectedAnalysis {
       head.targets[target] != nil ? head.dependents[target] ?? [] : base.dependents[target] ?? []
     }
     var reasons = selection.reasons
-    for (dependent, dependency) in closure.reachedVia {
+    func reason(_ dependent: TargetRef, _ dependency: TargetRef) -> String {
       // An Xcode target reached through an implicit dependency says which product it links.
       let implicit = (head.targets[dependent] ?? base.targets[dependent])?.implicitEdges?[dependency.description]
-      reasons[dependent, default: []].append(implicit ?? Closure.reason(dependent, dependsOn: dependency))
+      return implicit ?? Closure.reason(dependent, dependsOn: dependency)
+    }
+    for (dependent, dependency) in closure.reachedVia {
+      reasons[dependent, default: []].append(reason(dependent, dependency))
+    }
+    // Every other path into a target, after the first (which `--explain` follows): the JSON keeps them all.
+    for (dependent, dependencies) in closure.dependencies {
+      for dependency in dependencies where dependency != closure.reachedVia[dependent] {
+        let text = reason(dependent, dependency)
+        if reasons[dependent]?.contains(text) != true { reasons[dependent, default: []].append(text) }
+      }
     }
     let runAll = !selection.runAllReasons.isEmpty
     if runAll {

@@ -5,7 +5,7 @@ import RippleCore
 ///
 /// Keys: `schemaVersion`, `base`, `head` ("<sha>" or "worktree"), `mergeBase` (absent when the comparison
 /// did not start from a merge-base), `baseSource` (how `--base auto` chose the base, or that `--changed-files`
-/// gave the changes; absent otherwise), `changedFiles` [{`path`, `status`, `oldPath`?}], `runAll`,
+/// gave the changes; absent otherwise), `packageNames` (path → the manifest's name), `changedFiles` [{`path`, `status`, `oldPath`?}], `runAll`,
 /// `runAllReasons`, `targets` [{`package`, `name`, `kind`, `reasons`}], `testTargets` [{`package`, `name`,
 /// `reasons`}], `removedTargets` (like `targets`: in the base graph only) and `warnings`.
 /// `kind` is `library`, `executable`, `test`, `plugin`, `macro`, `system` or `binary`.
@@ -19,6 +19,8 @@ public struct AffectedReport: Sendable, Codable, Hashable {
   /// How the base was chosen when Ripple chose it (`--base auto`) or the changes were given
   /// (`--changed-files`); absent otherwise.
   public var baseSource: String?
+  /// Each package's name by its path, as its manifest says (`"."` → `"App"`); absent when not known.
+  public var packageNames: [String: String]?
   public var changedFiles: [ChangedFile]
   public var runAll: Bool
   public var runAllReasons: [String]

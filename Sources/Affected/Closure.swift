@@ -5,6 +5,9 @@ import PackageModel
 struct Closure {
   /// The targets reached (changed ones excluded) and, for each, the dependency it was first reached from.
   private(set) var reachedVia: [TargetRef: TargetRef] = [:]
+  /// Every target of the closure (changed ones included) with each of its direct dependencies that is in the
+  /// closure too, sorted: the reasons beyond the first path (a test target of two changed libraries).
+  private(set) var dependencies: [TargetRef: [TargetRef]] = [:]
 
   /// `dependents` gives the direct dependents of a target; `directOnly` stops after one hop.
   init(changed: some Sequence<TargetRef>, directOnly: Bool, dependents: (TargetRef) -> [TargetRef]) {
@@ -20,6 +23,13 @@ struct Closure {
         }
       }
       frontier = directOnly ? [] : next
+    }
+    for target in visited.sorted() {
+      for dependent in dependents(target) where dependent != target && visited.contains(dependent) {
+        // With `directOnly`, only edges from a changed target count: the rest was not followed.
+        guard !directOnly || reachedVia[target] == nil else { continue }
+        dependencies[dependent, default: []].append(target)
+      }
     }
   }
 

@@ -16,7 +16,7 @@ extension AffectedFormatter {
     for target in report.testTargets {
       if target.package != package {
         package = target.package
-        lines.append(style.cyan(target.package == "." ? ". (root package)" : target.package))
+        lines.append(style.cyan(packageTitle(target.package, report)))
       }
       lines.append("  " + style.green(target.name) + style.dim("  " + (target.reasons.first ?? "")))
     }
@@ -26,6 +26,14 @@ extension AffectedFormatter {
     }
     for warning in report.warnings { lines.append(style.yellow("warning: ") + warning) }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// A package by its name where the manifest gives one: `App (root package)`, `Core (Packages/Core)`; else its
+  /// path (`. (root package)`).
+  static func packageTitle(_ path: String, _ report: AffectedReport) -> String {
+    let name = report.packageNames?[path]
+    if path == "." { return "\(name ?? ".") (root package)" }
+    return name.map { "\($0) (\(path))" } ?? path
   }
 
   /// What was compared: `Comparing the working tree with 1a2b3c4d5e (their merge-base 9f8e7d6c5b)`.

@@ -6,7 +6,7 @@ import RippleKit
 import TestRunner
 
 enum AffectedFormat: String, ExpressibleByArgument, CaseIterable {
-  case text, json, names, filter, github, matrix, dot, xcodebuild
+  case text, json, names, filter, github, matrix, dot, xcodebuild, markdown
   case gitlab, buildkite
 }
 
@@ -21,7 +21,8 @@ struct AffectedCommand: AsyncParsableCommand {
   @Option(
     help: """
       Output: text (people), json, names, filter (swift test --filter), github ($GITHUB_OUTPUT), matrix, dot, \
-      gitlab (child pipeline), buildkite (pipeline upload), xcodebuild (-only-testing: arguments for --scheme).
+      gitlab (child pipeline), buildkite (pipeline upload), xcodebuild (-only-testing: arguments for --scheme), \
+      markdown (a pull request comment or job summary).
       """)
   var format: AffectedFormat = .text
 
@@ -32,7 +33,13 @@ struct AffectedCommand: AsyncParsableCommand {
 
   @OptionGroup var pipeline: CIPipelineOptions
 
-  @Option(help: ArgumentHelp("Show the chain from a changed file to TARGET.", valueName: "TARGET"))
+  /// Unconditional: `--explain --all` reaches `run` as the value `--all` instead of ArgumentParser's "Missing
+  /// value".
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Show the chain from a changed file to TARGET; --explain --all: for every affected test target.",
+      valueName: "TARGET"))
   var explain: String?
 
   func validate() throws {
@@ -53,6 +60,15 @@ struct AffectedCommand: AsyncParsableCommand {
     let report = outcome.report
     for warning in report.warnings where format != .text {
       Terminal.standardError.write("warning: \(warning)\n")
+    }
+    if explain == "--all" {
+      // Every affected test target, each chain under its qualified name.
+      let chains = report.testTargets.compactMap { target -> String? in
+        guard let lines = outcome.result.explanation(for: target.name, package: target.package) else { return nil }
+        return "\(target.package):\(target.name)\n" + lines.map { "  " + $0 }.joined(separator: "\n")
+      }
+      print(chains.isEmpty ? "No test target is affected." : chains.joined(separator: "\n\n"))
+      return
     }
     if let explain {
       let (package, name) = Self.splitTargetName(explain)
@@ -75,6 +91,8 @@ struct AffectedCommand: AsyncParsableCommand {
       print(AffectedFormatter.text(report, color: Terminal.standardOutput.usesColor), terminator: "")
     case .json:
       print(AffectedFormatter.json(report))
+    case .markdown:
+      print(AffectedFormatter.markdown(report, result: outcome.result), terminator: "")
     case .names:
       let names = AffectedFormatter.names(report)
       if !names.isEmpty { print(names) }

@@ -92,6 +92,12 @@ struct TestCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("Write a machine-readable result.", valueName: "PATH"))
   var reportJson: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Write a Markdown summary (results, failures, why each target ran) for a pull request comment or "
+        + "$GITHUB_STEP_SUMMARY; appended to an existing file.", valueName: "PATH"))
+  var summaryMd: String?
+
   @Flag(
     help: ArgumentHelp(
       "Measure each test target's line coverage (recorded with its pass record) and report the whole suite's, "
@@ -186,6 +192,14 @@ struct TestCommand: AsyncParsableCommand {
     if let coverage = result.coverage { print(coverage.rendered, terminator: "") }
     try TestReportWriter.write(
       result, junitPath: junit.map(absolute), jsonPath: reportJson.map(absolute), repositoryRoot: workspace.root)
+    if let summaryMd {
+      var markdown = MarkdownSummary.render(result, nothingMessage: plan.nothingMessage)
+      if let outcome = plan.affected {
+        markdown += "\n<details><summary>Why these test targets</summary>\n\n"
+        markdown += AffectedFormatter.markdown(outcome.report, result: outcome.result) + "\n</details>\n"
+      }
+      try MarkdownFile.append(markdown, to: absolute(summaryMd))
+    }
     try TestReportWriter.writeCoverage(
       result, lcovPath: coverageLcov.map(absolute), xmlPath: coverageXml.map(absolute))
     // The summary (stdout) before the error pointing at it (stderr): piped, stdout is block-buffered.
@@ -196,5 +210,27 @@ struct TestCommand: AsyncParsableCommand {
 
   private func absolute(_ path: String) -> String {
     path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+  }
+}
+
+/// `--summary-md`: appended, as `$GITHUB_STEP_SUMMARY` is shared by a job's steps; a file that cannot be
+/// written is an error naming it.
+enum MarkdownFile {
+  static func append(_ text: String, to path: String) throws {
+    if !FileManager.default.fileExists(atPath: path) {
+      guard FileManager.default.createFile(atPath: path, contents: nil) else {
+        throw CLIError.cannotWrite(path: path, what: "--summary-md")
+      }
+    }
+    guard let handle = FileHandle(forWritingAtPath: path) else {
+      throw CLIError.cannotWrite(path: path, what: "--summary-md")
+    }
+    defer { try? handle.close() }
+    do {
+      try handle.seekToEnd()
+      try handle.write(contentsOf: Data(text.utf8))
+    } catch {
+      throw CLIError.cannotWrite(path: path, what: "--summary-md")
+    }
   }
 }

@@ -109,9 +109,13 @@ extension Workspace {
     }
     result.warnings = warnings + result.warnings
 
-    let report = AffectedReport(
+    var report = AffectedReport(
       result: result, base: changeSet.base.hex, head: changeSet.headLabel, mergeBase: changeSet.mergeBase?.hex,
       changedFiles: changeSet.changes, baseSource: changeSet.baseSource)
+    if let graph = headGraph ?? baseGraph {
+      report.packageNames = Dictionary(
+        graph.packages.map { ($0.path, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
     return AffectedOutcome(
       changeSet: changeSet, baseGraph: baseGraph,
       headGraph: headGraph, unevaluatedPackages: unevaluated.sorted(), result: result, report: report)

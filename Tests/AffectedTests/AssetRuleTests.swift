@@ -51,7 +51,7 @@ struct AssetRuleTests {
   @Test func aChangedEntryReachesTheEntriesAfterIt() {
     let result = run([.modified("ripple.yml")], base: config(), head: config(wordsCommand: ["gzip", "-9"]))
     #expect(result.reasons("Core") == ["asset words changed"])
-    #expect(result.reasons("Api") == ["asset words changed → asset words-db"])
+    #expect(result.reasons("Api") == ["asset words changed → asset words-db", "depends on Net"])
     #expect(result.testNames == ["ApiTests", "CoreTests", "NetTests"])
     #expect(!result.runAll)
   }

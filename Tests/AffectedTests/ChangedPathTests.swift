@@ -39,7 +39,7 @@ struct ChangedPathTests {
     let result = analyze([.renamed("Sources/Core/Cache.swift", "Sources/Net/Cache.swift")], base: appGraph)
     let reason = "renamed Sources/Core/Cache.swift → Sources/Net/Cache.swift"
     #expect(result.reasons("Core") == [reason])
-    #expect(result.reasons("Net") == [reason])
+    #expect(result.reasons("Net") == [reason, "depends on Core"])
     #expect(result.testNames == ["ApiTests", "CoreTests", "NetTests"])
   }
 
@@ -125,7 +125,7 @@ struct ChangedPathTests {
       inputs: ["Api": [Glob("Bootstrap/*.sql")], ".:Core": [Glob("Data/**")], "Missing": [Glob("x")]])
     let result = analyze(
       [.modified("Bootstrap/words.sql"), .added("Data/a/b.json")], base: appGraph, selection: selection)
-    #expect(result.reasons("Api") == ["input Bootstrap/words.sql"])
+    #expect(result.reasons("Api") == ["input Bootstrap/words.sql", "depends on Net"])
     #expect(result.reasons("Core") == ["input Data/a/b.json"])
     #expect(result.testNames == ["ApiTests", "CoreTests", "NetTests"])
     #expect(!result.runAll)
@@ -136,7 +136,7 @@ struct ChangedPathTests {
     let selection = SelectionConfig(inputs: ["Api": [Glob("Sources/Core/Resources/**")]])
     let result = analyze([.modified("Sources/Core/Resources/a.json")], base: appGraph, selection: selection)
     #expect(result.reasons("Core") == ["changed Sources/Core/Resources/a.json"])
-    #expect(result.reasons("Api") == ["input Sources/Core/Resources/a.json"])
+    #expect(result.reasons("Api") == ["input Sources/Core/Resources/a.json", "depends on Net"])
   }
 
   @Test func directOnlyStopsAtDirectDependents() {

@@ -18,7 +18,7 @@ struct ExplanationTests {
   @Test func dependsOnNamesTheDependencyOfTheShortestPath() {
     // From Core, ApiTests is two hops away through TestSupport and three through Net and Api.
     let result = analyze([.modified("Sources/Core/A.swift")], base: appGraph)
-    #expect(result.reasons("ApiTests") == ["depends on TestSupport"])
+    #expect(result.reasons("ApiTests") == ["depends on TestSupport", "depends on Api"], "the shortest path first")
     #expect(result.targets.first { $0.name == "ApiTests" }?.via == TargetRef(package: ".", name: "TestSupport"))
     #expect(
       result.explanation(for: "ApiTests", package: ".") == [

@@ -45,7 +45,7 @@ struct PackageTests {
         TargetRef(package: "Packages/Feature", name: "FeatureTests"),
         TargetRef(package: "Packages/Shared", name: "SharedTests"),
       ])
-    #expect(result.reasons("App") == ["depends on Packages/Shared:Shared"])
+    #expect(result.reasons("App") == ["depends on Packages/Shared:Shared", "depends on Packages/Feature:Feature"])
     #expect(result.reasons("Feature", package: "Packages/Feature") == ["depends on Packages/Shared:Shared"])
     #expect(result.reasons("Extra", package: "Packages/Shared") == nil)
   }
@@ -74,7 +74,7 @@ struct PackageTests {
     let reason = "Package.swift: package settings changed (platforms, tools version, …)"
     #expect(result.reasons("Shared", package: "Packages/Shared") == [reason])
     #expect(result.reasons("Extra", package: "Packages/Shared") == [reason])
-    #expect(result.reasons("SharedTests", package: "Packages/Shared") == [reason])
+    #expect(result.reasons("SharedTests", package: "Packages/Shared") == [reason, "depends on Shared"])
     #expect(result.reasons("AppTests") == ["depends on App"])
   }
 
@@ -127,7 +127,7 @@ struct PackageTests {
     let base = workspace()
     let head = workspace(sharedProduct: ["Shared", "Extra"])
     let result = analyze([.modified("Packages/Shared/Package.swift")], base: base, head: head)
-    #expect(result.reasons("App") == ["Package.swift: product Shared changed"])
+    #expect(result.reasons("App") == ["Package.swift: product Shared changed", "depends on Packages/Feature:Feature"])
     #expect(result.reasons("Feature", package: "Packages/Feature") == ["Package.swift: product Shared changed"])
     #expect(result.reasons("Shared", package: "Packages/Shared") == nil)
   }

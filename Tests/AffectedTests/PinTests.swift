@@ -62,7 +62,7 @@ struct PinTests {
       [.modified("Package.resolved")], base: pinnedGraph, resolved: bump("swift-syntax", nil, "600.0.0"))
     let reason = "Package.resolved: transitive pin swift-syntax changed"
     #expect(result.reasons("Parser") == [reason])
-    #expect(result.reasons("Net") == [reason])
+    #expect(result.reasons("Net") == [reason, "depends on Packages/Shared:Shared"])
     #expect(result.reasons("SnapshotTests") == [reason])
     #expect(result.reasons("Shared", package: "Packages/Shared") == [reason])
     #expect(result.reasons("Core") == nil)

@@ -43,15 +43,25 @@ struct FileFetchTests {
 
   /// rippled's `runTimeout` cancels the run: a copy in progress stops at the next chunk (a 3 GB copy ran past a
   /// 3 s limit).
+  ///
+  /// The task is cancelled from the copy's own progress callback (it runs inline, in the copying task): a test
+  /// that slept and cancelled from outside was not woken for a minute on a loaded machine while the copy of
+  /// /dev/zero filled the disk. `size` bounds it too, so a copy that ignores cancellation fails, never fills it.
   @Test(.timeLimit(.minutes(1))) func aCopyStopsWhenItsTaskIsCancelled() async throws {
     try await withTemporaryDirectory { root in
-      let request = FetchRequest(assetID: "audio", source: .file(path: "/dev/zero"), destination: root + "/out")
+      let request = FetchRequest(
+        assetID: "audio", source: .file(path: "/dev/zero"), expectedSize: 1 << 30, destination: root + "/out")
       let chunks = ProgressRecorder()
       try await withFetcher(FetchOptions(repositoryRoot: root)) { fetcher in
-        let copy = Task { try await fetcher.fetch(request, chunks.callback) }
-        while chunks.recorded.count < 3 { try await Task.sleep(for: .milliseconds(10)) }
-        copy.cancel()
+        let copy = Task {
+          try await fetcher.fetch(request) { progress in
+            chunks.callback(progress)
+            if chunks.recorded.count == 3 { withUnsafeCurrentTask { $0?.cancel() } }
+          }
+        }
         await #expect(throws: CancellationError.self) { _ = try await copy.value }
+        #expect(chunks.recorded.count >= 3)
+        #expect(contents(root + "/out").count < 1 << 30)
       }
     }
   }

@@ -151,10 +151,17 @@ import Testing
     #expect(none.standardOutput.contains("every test runs"), "\(none.standardOutput)")
 
     // main's CI runs everything, signed: the store now knows a green commit and every test's time.
+    let summary = repo.root + "/.build/summary.md"
+    try "# Earlier step\n".write(toFile: summary, atomically: true, encoding: .utf8)
     let main = try RippleBinary.test(
-      ["--all"], in: repo.root,
+      ["--all", "--summary-md", summary], in: repo.root,
       environment: environment(repo, branch: "main", ["RIPPLE_RESULT_SIGNING_KEY": String(secret)]))
     #expect(main.status == 0, "\(main.standardOutput)\(main.standardError)")
+    // --summary-md appends to what the job's earlier steps wrote (GitHub's $GITHUB_STEP_SUMMARY).
+    let markdown = try String(contentsOfFile: summary, encoding: .utf8)
+    #expect(markdown.hasPrefix("# Earlier step\n### Ripple test: passed — 3 tests"), "\(markdown)")
+    #expect(markdown.contains("| `GreetingTests` | Packages/Shared | 1 | 1 | 0 | 0 |"), "\(markdown)")
+    #expect(main.standardOutput.contains("Wall-clock "), "\(main.standardOutput)")
 
     // A pull request's runner, later: two commits on top; it compares with main's green commit, and says so.
     try repo.append("Sources/Other/Other.swift", "public let more = 2\n")
@@ -168,6 +175,14 @@ import Testing
     #expect(
       (json["testTargets"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["OtherTests"],
       "\(pr.standardOutput)")
+    let chains = try affected(
+      ["--base", "auto", "--explain", "--all"], branch: "feature/y", ["GITHUB_BASE_REF": "main"])
+    #expect(
+      chains.standardOutput.hasPrefix(".:OtherTests\n  changed Sources/Other/Other.swift → Other\n"),
+      "\(chains.standardOutput)")
+    let comment = try affected(
+      ["--base", "auto", "--format", "markdown"], branch: "feature/y", ["GITHUB_BASE_REF": "main"])
+    #expect(comment.standardOutput.contains("| App (root package) | `OtherTests` | depends on Other |"))
 
     // Its own timing history is empty: the matrix is planned on the team's, without the "defaults" warning.
     try? FileManager.default.removeItem(atPath: repo.root + "/.build/ripple/timings.json")
