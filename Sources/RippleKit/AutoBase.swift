@@ -26,19 +26,11 @@ extension Workspace {
       ?? RunBranch.resolve(explicit: nil, environment: services.environment, repository: repository)
     let baseBranch = Self.baseBranch(environment: services.environment, branch: branch)
     let greens = GreenCommits.passed(context?.merged.greens ?? [], branch: baseBranch)
-    // A green commit missing here (a shallow clone) cannot be shown to be an ancestor: it is not used.
-    var missing = 0
-    let candidates = greens.filter { green in
-      guard GreenCommits.isCommitName(green.commit), (try? repository.resolveCommit(green.commit)) != nil else {
-        missing += 1
-        return false
-      }
-      return (try? repository.isAncestor(ObjectID(hex: green.commit), of: head)) == true
-    }
-    if let newest = GreenCommits.newest(
-      candidates,
-      isAncestor: { a, b in (try? repository.isAncestor(ObjectID(hex: a), of: ObjectID(hex: b))) == true })
-    {
+    let (newest, missing) = GreenCommits.choose(
+      greens, isHere: { (try? repository.resolveCommit($0)) != nil },
+      isAncestor: { a, b in (try? repository.isAncestor(ObjectID(hex: a), of: ObjectID(hex: b))) == true },
+      head: head.hex)
+    if let newest {
       resolved.base = newest.commit
       resolved.noMergeBase = true
       resolved.baseSource =
@@ -94,6 +86,23 @@ enum GreenCommits {
       green[entry.commit] = entry
     }
     return order.compactMap { green[$0] }
+  }
+
+  /// The base among green commits: only those here (a shallow clone lacks some: counted in `missing`) and
+  /// ancestors of `head` (a green commit on another line of history is never a base), the newest of them by
+  /// ancestry. `isHere` and `isAncestor` are git's answers; names that are not 40 hex digits never reach them.
+  static func choose(
+    _ greens: [HistoryRecord.Green], isHere: (String) -> Bool, isAncestor: (String, String) -> Bool, head: String
+  ) -> (base: HistoryRecord.Green?, missing: Int) {
+    var missing = 0
+    let candidates = greens.filter { green in
+      guard isCommitName(green.commit), isHere(green.commit) else {
+        missing += 1
+        return false
+      }
+      return isAncestor(green.commit, head)
+    }
+    return (newest(candidates, isAncestor: isAncestor), missing)
   }
 
   /// 40 hex digits: a store's text is never handed to git as a revision spec.

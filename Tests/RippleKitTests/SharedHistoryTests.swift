@@ -41,6 +41,25 @@ private func green(
     #expect(GreenCommits.newest([], isAncestor: { _, _ in false }) == nil)
   }
 
+  @Test func aGreenCommitThatIsNotAnAncestorOrNotInThisCloneIsNeverTheBase() {
+    let (a, b, side, gone) = (
+      String(repeating: "a", count: 40), String(repeating: "b", count: 40), String(repeating: "c", count: 40),
+      String(repeating: "d", count: 40)
+    )
+    let head = String(repeating: "e", count: 40)
+    // History: a ← b ← head; `side` is on another line; `gone` is not in this (shallow) clone.
+    let ancestors: [String: Set<String>] = [head: [a, b, head], b: [a, b], a: [a], side: [side]]
+    let greens = [green(a, 0, all: true), green(side, 5, all: true), green(b, 1, all: true), green(gone, 9, all: true)]
+    let (base, missing) = GreenCommits.choose(
+      greens, isHere: { $0 != gone }, isAncestor: { x, y in ancestors[y]?.contains(x) == true }, head: head)
+    #expect(base?.commit == b, "the newest green ancestor; side is newer by time but not an ancestor")
+    #expect(missing == 1)
+    let none = GreenCommits.choose(
+      [green(side, 0, all: true)], isHere: { _ in true }, isAncestor: { x, y in ancestors[y]?.contains(x) == true },
+      head: head)
+    #expect(none.base == nil && none.missing == 0)
+  }
+
   @Test func aStoresTextIsNeverTakenForARevision() {
     #expect(GreenCommits.isCommitName(String(repeating: "a", count: 40)))
     for text in ["HEAD", "main~1", String(repeating: "A", count: 40), "--output=/tmp/x", ""] {

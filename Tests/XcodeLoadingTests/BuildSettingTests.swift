@@ -223,7 +223,8 @@ import XcodeModel
       configs: ["Project.xcconfig": "OTHER_LDFLAGS = -framework Library\n"])
     #expect(try Self.libraryEdit(app).byName["App/MyApp.xcodeproj:App"] == [Self.flagReason])
     let result = try analyze(base: app, head: app, changes: [modified("App/Config/Project.xcconfig")])
-    #expect(result.byName["App/MyApp.xcodeproj:MyApp"] == ["changed App/Config/Project.xcconfig"])
+    // MyApp embeds Widget, which the same xcconfig changed: both reasons.
+    #expect(result.byName["App/MyApp.xcodeproj:MyApp"] == ["changed App/Config/Project.xcconfig", "depends on Widget"])
     #expect(result.byName["App/MyApp.xcodeproj:App"] == ["changed App/Config/Project.xcconfig"])
   }
 
