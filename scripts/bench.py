@@ -1105,6 +1105,18 @@ def git_out(root, *args):
     return subprocess.run(["git", "-C", root, *args], check=True, capture_output=True, text=True).stdout.strip()
 
 
+def signed_store_config(ripple, origin, store):
+    """`ripple results keygen`: writes origin's ripple.yml with the store and the public key; the secret back."""
+    keys = subprocess.run([ripple, "results", "keygen", "--name", "ci-main"], capture_output=True, text=True,
+                          check=True).stdout
+    secret = next(line.split("=", 1)[1] for line in keys.splitlines() if line.startswith("RIPPLE_RESULT_SIGNING_KEY="))
+    public = next(line.split("key:", 1)[1].strip() for line in keys.splitlines() if line.strip().startswith("key:"))
+    with open(os.path.join(origin, "ripple.yml"), "w") as f:
+        f.write(f"test:\n  resultCache:\n    store: {store}\n    publicKeys:\n      - name: ci-main\n"
+                f"        key: {public}\n")
+    return secret
+
+
 def bench_records(ripple, work):
     print("\n## records: a PR's CI jobs on fresh runners with a shared store of pass records vs diff-only "
           f"({RECORDS_PACKAGES} packages)")
@@ -1113,13 +1125,7 @@ def bench_records(ripple, work):
     git(origin, "init", "-q", "-b", "main")
     records_repo(origin)
     store = os.path.join(work, "records-store")
-    keys = subprocess.run([ripple, "results", "keygen", "--name", "ci-main"], capture_output=True, text=True,
-                          check=True).stdout
-    secret = next(line.split("=", 1)[1] for line in keys.splitlines() if line.startswith("RIPPLE_RESULT_SIGNING_KEY="))
-    public = next(line.split("key:", 1)[1].strip() for line in keys.splitlines() if line.strip().startswith("key:"))
-    with open(os.path.join(origin, "ripple.yml"), "w") as f:
-        f.write(f"test:\n  resultCache:\n    store: {store}\n    publicKeys:\n      - name: ci-main\n"
-                f"        key: {public}\n")
+    secret = signed_store_config(ripple, origin, store)
     git(origin, "add", "-A")
     git(origin, "commit", "-q", "-m", "twenty packages")
     base = git_out(origin, "rev-parse", "HEAD")
@@ -1227,13 +1233,7 @@ def bench_teamshards(ripple, work):
     git(origin, "init", "-q", "-b", "main")
     team_shards_repo(origin)
     store = os.path.join(base, "store")
-    keys = subprocess.run([ripple, "results", "keygen", "--name", "ci-main"], capture_output=True, text=True,
-                          check=True).stdout
-    secret = next(line.split("=", 1)[1] for line in keys.splitlines() if line.startswith("RIPPLE_RESULT_SIGNING_KEY="))
-    public = next(line.split("key:", 1)[1].strip() for line in keys.splitlines() if line.strip().startswith("key:"))
-    with open(os.path.join(origin, "ripple.yml"), "w") as f:
-        f.write(f"test:\n  resultCache:\n    store: {store}\n    publicKeys:\n      - name: ci-main\n"
-                f"        key: {public}\n")
+    secret = signed_store_config(ripple, origin, store)
     git(origin, "add", "-A")
     git(origin, "commit", "-q", "-m", "520 tests")
     # One build folder for every runner: the build is not what is measured here.
@@ -1293,7 +1293,88 @@ def bench_teamshards(ripple, work):
     shutil.rmtree(base, ignore_errors=True)
 
 
-SECTIONS = ["changes", "affected", "scale", "xcode", "test", "bootstrap", "daemon", "install", "shards", "outcomes", "records", "teamshards"]
+COVERAGE_PACKAGES = 10
+COVERAGE_FILES = 50
+
+
+def coverage_repo(root):
+    """10 packages of 50 source files each (500 in all), a test target per package calling every file."""
+    lines = ['// swift-tools-version:5.9', 'import PackageDescription', '', 'let package = Package(',
+             '  name: "Root",', '  dependencies: [']
+    lines += [f'    .package(path: "Packages/P{p:02d}"),' for p in range(COVERAGE_PACKAGES)]
+    lines += ['  ],', '  targets: []', ')']
+    os.makedirs(root, exist_ok=True)
+    with open(os.path.join(root, "Package.swift"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    for p in range(COVERAGE_PACKAGES):
+        name = f"P{p:02d}"
+        package = os.path.join(root, "Packages", name)
+        os.makedirs(os.path.join(package, "Sources", name))
+        os.makedirs(os.path.join(package, "Tests", f"{name}Tests"))
+        with open(os.path.join(package, "Package.swift"), "w") as f:
+            f.write(f'// swift-tools-version:5.9\nimport PackageDescription\n\nlet package = Package(\n'
+                    f'  name: "{name}",\n  products: [.library(name: "{name}", targets: ["{name}"])],\n'
+                    f'  targets: [.target(name: "{name}"), .testTarget(name: "{name}Tests", dependencies: ["{name}"])]\n)\n')
+        for i in range(COVERAGE_FILES):
+            with open(os.path.join(package, "Sources", name, f"F{i:02d}.swift"), "w") as f:
+                f.write(f"public func f{i}(_ x: Int) -> Int {{\n  if x > 100 {{\n    return x - {i}\n  }}\n"
+                        f"  var total = 0\n  for k in 0..<x {{ total += k % ({i} + 1) }}\n  return total\n}}\n")
+        calls = "\n".join(f"    XCTAssertGreaterThanOrEqual(f{i}(5), 0)" for i in range(COVERAGE_FILES))
+        with open(os.path.join(package, "Tests", f"{name}Tests", f"{name}Tests.swift"), "w") as f:
+            f.write(f"import XCTest\n@testable import {name}\n\nfinal class {name}Tests: XCTestCase {{\n"
+                    f"  func testAll() {{\n{calls}\n  }}\n}}\n")
+    with open(os.path.join(root, ".gitignore"), "w") as f:
+        f.write(".build/\n")
+
+
+def bench_coverage(ripple, work):
+    print(f"\n## coverage: --coverage's overhead over a plain run, and the merged report of {COVERAGE_PACKAGES * COVERAGE_FILES} "
+          f"source files from records ({COVERAGE_PACKAGES} packages)")
+    base = os.path.join(work, "coverage")
+    root = os.path.join(base, "repo")
+    coverage_repo(root)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "ten packages")
+    temporary = os.path.join(base, "tmp")
+    os.makedirs(temporary)
+    env = dict(os.environ, RIPPLE_CACHE_DIR=os.path.join(base, "cache"), RIPPLE_BRANCH="main", TMPDIR=temporary)
+    env.pop("RIPPLE_NO_CACHE_RESULTS", None)
+    lcov = os.path.join(base, "cov.info")
+
+    def run(*args, scratch):
+        argv = [ripple, "test", "--all", "--scratch-path", os.path.join(base, scratch), *args]
+        start = time.perf_counter()
+        done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"bench: {' '.join(argv)} failed ({done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-3000:]}")
+        return time.perf_counter() - start
+
+    print("  cold builds of both modes first (not measured)…", flush=True)
+    run("--no-cache-results", scratch="plain")
+    run("--no-cache-results", "--coverage", scratch="cov")
+    plain = statistics.median([run("--no-cache-results", scratch="plain") for _ in range(3)])
+    covered = statistics.median(
+        [run("--no-cache-results", "--coverage", "--coverage-lcov", lcov, scratch="cov") for _ in range(3)])
+    # Records with coverage, then a run where every target comes from its record: the merge of every blob.
+    run("--coverage", "--rerun-cached", scratch="cov")
+    merged = statistics.median([run("--coverage", "--coverage-lcov", lcov, scratch="cov") for _ in range(3)])
+    cached = statistics.median([run(scratch="cov") for _ in range(3)])
+    with open(lcov) as f:
+        files = sum(1 for line in f if line.startswith("SF:"))
+    print(f"  ripple test --all, warm, median of 3: plain {plain:.1f} s, --coverage {covered:.1f} s "
+          f"({covered / plain:.2f}x)")
+    print(f"  every target cached: without --coverage {cached:.2f} s; with --coverage, the report merged from "
+          f"{files} files' records {merged:.2f} s: the merge and blob reads cost {merged - cached:.2f} s")
+    check("the merged report covers every source file", files == COVERAGE_PACKAGES * COVERAGE_FILES,
+          f"{files} files")
+    check("--coverage costs at most 3x a plain run (per-target test processes, profiles, llvm-cov)",
+          covered <= 3 * plain, f"{covered / plain:.2f}x")
+    check("merging 500 files' recorded coverage takes under 5 s", merged - cached < 5, f"{merged - cached:.2f} s")
+    shutil.rmtree(base, ignore_errors=True)
+
+
+SECTIONS = ["changes", "affected", "scale", "xcode", "test", "bootstrap", "daemon", "install", "shards", "outcomes", "records", "teamshards", "coverage"]
 
 
 def main():
@@ -1330,6 +1411,8 @@ def main():
             bench_records(ripple, work)
         if "teamshards" in sections:
             bench_teamshards(ripple, work)
+        if "coverage" in sections:
+            bench_coverage(ripple, work)
     finally:
         if not os.environ.get("RIPPLE_BENCH_KEEP"):
             shutil.rmtree(work, ignore_errors=True)
