@@ -48,7 +48,7 @@ extension Dashboard {
     body += "</div>\n"
     body += durationBars(runs)
     body += """
-      <div class="card scroll"><table class="runs history">
+      <div class="card scroll"><table class="runs target-runs">
       <colgroup><col class="c-run"/><col class="c-state"/><col class="c-head"/><col class="c-queued"/>\
       <col class="c-status"/><col class="c-duration"/><col/></colgroup>
       <thead><tr><th>Run</th><th>Run state</th><th>Head</th><th>Queued</th><th>Target</th><th>Duration</th>\

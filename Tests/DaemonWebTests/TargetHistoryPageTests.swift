@@ -44,6 +44,9 @@ import Testing
     let links = try xml.elements("a").compactMap { $0.attribute("href") }
     #expect(links.contains("/runs/199#\(GraphSVG.anchor(for: "Packages/Core:CoreTests"))"))
     #expect(links.contains("https://github.com/pointfreeco/isowords/commit/\(SampleData.sha(199))"))
+    // The runs table is a table (the history charts' `.history` grid class once laid it out as a grid).
+    #expect(try xml.elements("table", class: "target-runs").count == 1)
+    #expect(try xml.elements("table", class: "history").isEmpty)
     // One bar per run, oldest first.
     let bars = try xml.elements("rect", class: "tb")
     #expect(
