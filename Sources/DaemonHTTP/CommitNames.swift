@@ -19,10 +19,8 @@ enum CommitNames {
     for (repository, commits) in wanted {
       guard let source = api.branchSources.first(where: { $0.settings.name == repository }) else { continue }
       let summaries = source.commitSummaries(commits.sorted())
-      for (commit, summary) in summaries {
-        // The name is shown even when it cannot be kept; the next page reads it again.
-        _ = try? api.store.nameCommit(repository: repository, commit: commit, summary)
-      }
+      // One transaction for the page; the names are shown even when they cannot be kept (read again next time).
+      _ = try? api.store.nameCommits(repository: repository, summaries)
       found[repository] = summaries
     }
     return runs.map { run in

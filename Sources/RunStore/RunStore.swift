@@ -253,11 +253,22 @@ public final class RunStore: Sendable {
   /// mirror once, for the pages); returns how many runs it named.
   @discardableResult
   public func nameCommit(repository: String, commit: String, _ summary: CommitSummary) throws(RunStoreError) -> Int {
-    try write("name commit \(commit) of \(repository)") { db in
-      try db.execute(
-        sql: "UPDATE runs SET subject = ?, author = ? WHERE repository = ? AND head = ? AND subject IS NULL",
-        arguments: [summary.subject, summary.author, repository, commit])
-      return db.changesCount
+    try nameCommits(repository: repository, [commit: summary])
+  }
+
+  /// `nameCommit` for several commits of one repository, in one transaction (a page's first reading).
+  @discardableResult
+  public func nameCommits(repository: String, _ summaries: [String: CommitSummary]) throws(RunStoreError) -> Int {
+    guard !summaries.isEmpty else { return 0 }
+    return try write("name \(summaries.count) commits of \(repository)") { db in
+      let update = try db.cachedStatement(
+        sql: "UPDATE runs SET subject = ?, author = ? WHERE repository = ? AND head = ? AND subject IS NULL")
+      var named = 0
+      for (commit, summary) in summaries.sorted(by: { $0.key < $1.key }) {
+        try update.execute(arguments: [summary.subject, summary.author, repository, commit])
+        named += db.changesCount
+      }
+      return named
     }
   }
 

@@ -28,6 +28,19 @@ import Testing
     }
   }
 
+  @Test func severalCommitsAreNamedInOneCall() throws {
+    try withStore { store, _ in
+      let first = try store.enqueue(newRun(head: "c1"))
+      let second = try store.enqueue(newRun(head: "c2"))
+      let named = try store.nameCommits(
+        repository: "app", ["c1": CommitSummary(subject: "One", author: "A"), "c2": .unknown, "c9": .unknown])
+      #expect(named == 2)
+      #expect(try store.run(first.id)?.subject == "One")
+      #expect(try store.run(second.id)?.subject == "")
+      #expect(try store.nameCommits(repository: "app", [:]) == 0)
+    }
+  }
+
   @Test func aLongSubjectIsKeptWhole() throws {
     try withStore { store, _ in
       let run = try store.enqueue(newRun(head: "bbb"))
