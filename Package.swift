@@ -237,6 +237,7 @@ let package = Package(
       name: "RippleKitTests",
       dependencies: [
         "RippleKit", "TestSupport", "SystemClients", "TestRunner", "PackageModel", "Git", "RippleCore", "RippleConfig",
+        "PassRecords",
       ]),
     .testTarget(
       name: "PackageLoadingTests",
