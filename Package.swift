@@ -293,15 +293,17 @@ let package = Package(
     .testTarget(
       name: "DaemonHTTPTests",
       dependencies: [
-        "DaemonHTTP", "DaemonHTTPFixtures", "DaemonSupport", "DaemonWeb", "RippleCore", "RunModel", "RunStore",
-        "ServiceMetrics", .product(name: "Hummingbird", package: "hummingbird"),
+        "DaemonHTTP", "DaemonHTTPFixtures", "DaemonSupport", "DaemonWeb", "RippleConfig", "RippleCore", "RunModel",
+        "RunStore", "ServiceMetrics", .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOCore", package: "swift-nio"),
       ]),
     .testTarget(
       name: "DaemonSourcesTests",
-      dependencies: ["DaemonSources", "DaemonSupport", "Git", "FileWatch", "RippleConfig", "RippleCore", "TestSupport"]),
+      dependencies: [
+        "DaemonSources", "DaemonSupport", "Git", "FileWatch", "RippleConfig", "RippleCore", "RunModel", "TestSupport",
+      ]),
     .testTarget(
       name: "DaemonTests",
       dependencies: [

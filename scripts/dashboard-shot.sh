@@ -9,7 +9,8 @@
 # cookie): the live log followed by /static/live-log.js and the Cancel button. Last, the repository's history
 # pictures: ~50 days of past runs and misses are written into the store (scripts/dashboard_history.py: rippled
 # has no clock to move) and `/` is shot again as history.png; both index shots are checked for the three
-# charts (an <svg> each, by aria-label, with bars). Exit 1 when a check fails.
+# charts (an <svg> each, by aria-label, with bars). Issue 43's pages too: commits named on the index, a filtered
+# list (filtered.png) and a failing test target's history (target.png). Exit 1 when a check fails.
 set -euo pipefail
 rippled=${1:?usage: dashboard-shot.sh RIPPLED [OUT]}
 out=${2:-.build/dashboard}
@@ -133,6 +134,22 @@ for id in $ids; do
   expect "run-$id.html" "CoreFeature\|Tests" "run $id lists targets"
 done
 expect index.html 'id="misses"' "the index shows the selection-miss panel"
+# Issue 43: commits named, the graph in a <details>, build vs test time, filtered pages, a target's history.
+expect index.html 'class="commit-name"' "the index names each run's commit (subject, author)"
+expect index.html 'Break a test' "the index shows the newest commit's subject"
+newest=${ids%% *}
+expect "run-$newest.html" 'class="graph-box"' "run $newest has its graph in a collapsible box"
+expect "run-$newest.html" 'build [0-9][^<]* · tests' "run $newest splits build and test time"
+shoot filtered "/?branch=main&state=failed"
+expect filtered.html 'class="filters"' "the filtered list has its form"
+expect filtered.html 'data-run=' "the filtered list lists the failed runs"
+target=$(api GET "/api/runs/$newest" | python3 -c "
+import json, sys, urllib.parse
+t = [t for t in json.load(sys.stdin)['analysis']['targets'] if t['isTest'] and t.get('status') == 'failed'][0]
+print(urllib.parse.quote(t['package'], safe='') + ':' + urllib.parse.quote(t['name'], safe=''))")
+shoot target "/repositories/isowords-like/targets/$target"
+expect target.html 'class="tb tb-failed"' "the target's history draws a bar per run, the failed one red"
+expect target.html 'that ran' "the target's history counts its failures"
 expect index.html "canary #" "the miss panel links the canary"
 # Today's runs only: a timed run with a selection, a day with time saved, a week with the canary's miss.
 python3 "$here/dashboard_history.py" check "$out/index.html" 1 1 1 || failures=$((failures + 1))

@@ -99,6 +99,11 @@ def seed(path, repository):
                 con.execute("INSERT INTO misses (canaryID, target, runID, commitID, foundAt) VALUES (?, ?, ?, ?, ?)",
                             (canary, target, run, head, found))
                 misses += 1
+    # The newest canary is what the "time saved" chart measures wall-clock savings against (a full run: every
+    # target, builds included); the real one of today ran on a tiny fixture, shorter than any seeded run.
+    now = int(time.time())
+    insert(now - 45 - int(full_base * 1.3) - 30, "canary", 1.0)
+    runs += 1
     con.commit()
     print(f"seeded {runs} runs over 50 days, {misses} selection misses and {flaky} flaky outcomes (whole suite ~{full_base:.3f} s, as the real runs recorded)")
 

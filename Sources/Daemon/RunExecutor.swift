@@ -254,7 +254,11 @@ struct RunExecutor: Sendable {
       })
     let selection = plan.selection
     let outcomes = Self.targetOutcomes(result, selection: selection)
-    try store.recordResults(run.id, outcomes, failedTests: result.totals.failed)
+    // The packages' builds add up to the build phase (capped at the run's time); the rest is the tests'.
+    let buildSeconds = min(result.packages.reduce(0) { $0 + $1.buildDuration }, result.duration)
+    try store.recordResults(
+      run.id, outcomes, failedTests: result.totals.failed, buildSeconds: buildSeconds,
+      testSeconds: max(0, result.duration - buildSeconds))
     try store.recordTestOutcomes(run.id, TestOutcomeRecording.outcomes(result))
     if result.cancelled { return .cancelled }
     if result.nothingAffected { return .passed("nothing testable is affected") }

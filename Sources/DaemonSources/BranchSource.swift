@@ -75,6 +75,26 @@ package final class BranchSource: Sendable {
     return (try? mirror.resolveCommit(commit).hex) == commit
   }
 
+  /// The subjects and authors of `commits` (full hex ids) as the mirror holds them, for the pages: a commit it
+  /// does not hold is `CommitSummary.unknown` (recorded, so not asked again), one that is not a full commit id is
+  /// left out, and nothing is answered when the mirror cannot be opened (asked again on the next page).
+  package func commitSummaries(_ commits: [String]) -> [String: CommitSummary] {
+    guard let mirror = try? GitRepository.open(at: paths.mirror(settings.name)) else { return [:] }
+    var summaries: [String: CommitSummary] = [:]
+    for commit in Set(commits) where commit.utf8.count == 40 && commit.utf8.allSatisfy(Self.isLowerHex) {
+      do {
+        summaries[commit] = try mirror.commitSummary(ObjectID(hex: commit))
+      } catch GitError.missingCommit, GitError.shallowMissingCommit {
+        summaries[commit] = .unknown
+      } catch {
+        continue
+      }
+    }
+    return summaries
+  }
+
+  private static func isLowerHex(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte) }
+
   /// One fetch and the runs it queues; the first call is part of start-up (READY waits for it). Fetches of
   /// one mirror never overlap (the timer, a webhook and the API may all ask at once).
   package func poll() async {

@@ -26,16 +26,17 @@ public enum Dashboard {
   /// "N of M" test targets, failed tests, reason. Branches are ordered by their newest run.
   public static func index(
     status: DaemonStatus, runs: [RunRecord], now: Date, misses: [SelectionMiss] = [],
-    flaky: [String: [FlakyTest]] = [:], history: [String: RepositoryHistory] = [:]
+    flaky: [String: [FlakyTest]] = [:], history: [String: RepositoryHistory] = [:], remotes: [String: String] = [:]
   ) -> String {
     index(
       status: status, runs: runs, now: now, runsPerBranch: runsPerBranch, misses: misses, flaky: flaky,
-      history: history)
+      history: history, remotes: remotes)
   }
 
+  /// `remotes`: repository name → its remote's URL, for the links to each commit on its forge (`ForgeLink`).
   public static func index(
     status: DaemonStatus, runs: [RunRecord], now: Date, runsPerBranch: Int, misses: [SelectionMiss] = [],
-    flaky: [String: [FlakyTest]] = [:], history: [String: RepositoryHistory] = [:]
+    flaky: [String: [FlakyTest]] = [:], history: [String: RepositoryHistory] = [:], remotes: [String: String] = [:]
   ) -> String {
     var body = topBar(status: status)
     body += "<main>\n"
@@ -45,6 +46,8 @@ public enum Dashboard {
       body += "<div class=\"box problem\"><strong>Needs attention</strong><ul>\(items)</ul></div>\n"
     }
     body += missPanel(misses, now: now)
+    let repositoryNames = Set(status.repositories.map(\.name)).union(runs.map(\.repository)).sorted()
+    if !repositoryNames.isEmpty { body += filterForm(RunFilter(), repositories: repositoryNames) }
 
     var byRepository: [String: [RunRecord]] = [:]
     for run in runs { byRepository[run.repository, default: []].append(run) }
@@ -56,7 +59,7 @@ public enum Dashboard {
     for name in names {
       body += repository(
         name: name, status: known[name], runs: byRepository[name] ?? [], now: now, runsPerBranch: runsPerBranch,
-        history: history[name])
+        history: history[name], remote: remotes[name])
       body += flakyPanel(flaky[name] ?? [], repository: name, now: now)
     }
     body += "</main>"
@@ -93,9 +96,9 @@ public enum Dashboard {
       """
   }
 
-  private static func repository(
+  static func repository(
     name: String, status: RepositoryStatus?, runs: [RunRecord], now: Date, runsPerBranch: Int,
-    history: RepositoryHistory? = nil
+    history: RepositoryHistory? = nil, remote: String? = nil
   ) -> Markup {
     var out: Markup = "<section class=\"repo\">\n<div class=\"repo-head\"><h2>\(name)</h2>"
     if let status {
@@ -133,18 +136,25 @@ public enum Dashboard {
       """
     for branch in withRuns + withoutRuns {
       let branchRuns = byBranch[branch] ?? []
-      out += "<tbody class=\"branch\" data-branch=\"\(branch)\">\n<tr class=\"group\"><th colspan=\"9\">\(branch)"
+      let branchURL = RunFilter(repository: name, branch: branch).url()
+      out += """
+        <tbody class="branch" data-branch="\(branch)">
+        <tr class="group"><th colspan="9"><a class="branch-link" href="\(branchURL)">\(branch)</a>
+        """
       if let head = heads[branch], head != branch {
         out += " <span class=\"muted\">· head</span> \(Page.commit(head))"
       }
       if branchRuns.count > runsPerBranch {
-        out += " <span class=\"muted\">· latest \(runsPerBranch) of \(branchRuns.count) runs</span>"
+        out += """
+           <span class="muted">· latest \(runsPerBranch) of \(branchRuns.count) runs ·</span> \
+          <a class="more" href="\(branchURL)">all runs</a>
+          """
       }
       out += "</th></tr>\n"
       if branchRuns.isEmpty {
         out += "<tr><td colspan=\"9\" class=\"muted\">No runs yet.</td></tr>\n"
       }
-      for run in branchRuns.prefix(runsPerBranch) { out += runRow(run, now: now) }
+      for run in branchRuns.prefix(runsPerBranch) { out += runRow(run, now: now, remote: remote) }
       out += "</tbody>\n"
     }
     out += "</table></div>\n"
@@ -156,9 +166,13 @@ public enum Dashboard {
     a.queuedAt != b.queuedAt ? a.queuedAt > b.queuedAt : a.id > b.id
   }
 
-  private static func runRow(_ run: RunRecord, now: Date) -> Markup {
-    var head = Page.commit(run.head)
+  /// Characters of a commit's subject the runs list shows (the rest is cut, with an ellipsis; the run page has it all).
+  static let listSubjectLength = 72
+
+  private static func runRow(_ run: RunRecord, now: Date, remote: String?) -> Markup {
+    var head = Page.commit(run.head, link: remote.flatMap { ForgeLink.commitURL(remote: $0, commit: run.head) })
     if let base = run.base { head += " <span class=\"muted\">from</span> \(Page.commit(base))" }
+    head += commitName(run, subjectLength: listSubjectLength)
     let failed: Markup =
       switch run.failedTests {
       case nil: "<td class=\"num\">\(Page.dash)</td>"
@@ -168,12 +182,24 @@ public enum Dashboard {
     let retry: Markup = run.attempt > 1 ? " <span class=\"muted\" title=\"attempt \(run.attempt)\">↻</span>" : ""
     return """
       <tr class="run" data-run="\(run.id)"><td class="nowrap"><a href="/runs/\(run.id)">#\(run.id)</a>\(retry)</td>\
-      <td>\(Page.stateBadge(run.state))</td><td class="nowrap">\(head)</td><td>\(run.trigger.rawValue)</td>\
+      <td>\(Page.stateBadge(run.state))</td><td class="nowrap head">\(head)</td><td>\(run.trigger.rawValue)</td>\
       <td class="nowrap">\(Page.time(run.queuedAt, now: now))</td><td class="nowrap">\(duration(run, now: now))</td>\
       <td class="nowrap">\(Page.count(run.selectedTestTargets, of: run.totalTestTargets))</td>\(failed)\
       <td class="reason">\(run.reason ?? "")</td></tr>
 
       """
+  }
+
+  /// The head commit's subject (cut to `subjectLength` characters with an ellipsis, when given) and author, on a line
+  /// of their own; nothing before they are read, or when the mirror did not hold the commit.
+  static func commitName(_ run: RunRecord, subjectLength: Int?) -> Markup {
+    let subject = run.subject ?? ""
+    let author = run.author ?? ""
+    guard !subject.isEmpty || !author.isEmpty else { return .empty }
+    let shown = subjectLength.map { Formatting.truncated(subject, to: $0) } ?? subject
+    var out: Markup = "<span class=\"commit-name\"><span class=\"subject\">\(shown)</span>"
+    if !author.isEmpty { out += " <span class=\"author\">· \(author)</span>" }
+    return out + "</span>"
   }
 
   /// Finished: start to finish. Running: "running 1 min 2 s". Otherwise a dash.
@@ -210,7 +236,7 @@ public enum Dashboard {
     body += "</div>\n"
     if let reason = run.reason { body += "<p class=\"run-reason\">\(reason)</p>\n" }
     body += controls(run, loggedIn: options.loggedIn)
-    body += facts(run, analysis: detail.analysis, now: now)
+    body += facts(run, analysis: detail.analysis, now: now, remote: options.remote)
     body += runMisses(options.misses, run: run)
     body += runTests(options.tests)
     let log = logSection(run, tail: options.log)
@@ -246,12 +272,16 @@ public enum Dashboard {
     }
 
     let tests = analysis.targets.filter(\.isTest).count
+    // Open by default; the picture keeps its size and the box scrolls both ways (a deep graph is taller and wider
+    // than the page).
     body += """
-      <h2>Affected graph <span class="muted">· \(analysis.targets.count) targets, \(tests) test targets</span></h2>
+      <details class="graph-box" open="open"><summary><h2>Affected graph \
+      <span class="muted">· \(analysis.targets.count) targets, \(tests) test targets</span></h2></summary>
       <div class="card graph">\(Markup(trusted: GraphSVG.render(targets: analysis.targets, edges: analysis.edges, linkToAnchors: true)))</div>
+      </details>
 
       """
-    body += targetTable(analysis.targets)
+    body += targetTable(analysis.targets, repository: run.repository)
     body += log
     body += "</main>"
     return Page.render(
@@ -259,9 +289,10 @@ public enum Dashboard {
       refreshOnlyWithoutScript: liveLog)
   }
 
-  private static func facts(_ run: RunRecord, analysis: RunAnalysis?, now: Date) -> Markup {
-    func fact(_ label: String, _ value: Markup, wide: Bool = false) -> Markup {
-      "<div\(wide ? " class=\"wide\"" as Markup : "")><dt>\(label)</dt><dd>\(value)</dd></div>"
+  private static func facts(_ run: RunRecord, analysis: RunAnalysis?, now: Date, remote: String?) -> Markup {
+    func fact(_ label: String, _ value: Markup, wide: Bool = false, full: Bool = false) -> Markup {
+      let width: Markup = full ? " class=\"full\"" : wide ? " class=\"wide\"" : ""
+      return "<div\(width)><dt>\(label)</dt><dd>\(value)</dd></div>"
     }
     func when(_ date: Date?) -> Markup {
       guard let date else { return Page.dash }
@@ -278,12 +309,18 @@ public enum Dashboard {
     if let retryOf = run.retryOf {
       attempt += " <span class=\"muted\">(repeats <a href=\"/runs/\(retryOf)\">#\(retryOf)</a>)</span>"
     }
+    var head = commit(run.head)
+    if let remote, let url = ForgeLink.commitURL(remote: remote, commit: run.head) {
+      let forge = ForgeLink.repository(remote)?.forge == .gitlab ? "GitLab" : "GitHub"
+      head += " <a class=\"forge\" href=\"\(url)\">on \(forge)</a>"
+    }
+    let name = commitName(run, subjectLength: nil)
     let items: [Markup] = [
       fact("Repository", "\(run.repository)"),
       fact("Branch", "\(run.branch)"),
       fact("Trigger", "\(run.trigger.rawValue)"),
       fact("Attempt", attempt),
-      fact("Head", commit(run.head), wide: true),
+      fact("Head", head, wide: true),
       fact(
         "Base",
         (base.map(commit) ?? Page.dash)
@@ -293,12 +330,33 @@ public enum Dashboard {
       fact("Started", when(run.startedAt)),
       fact("Finished", when(run.finishedAt)),
       fact("Duration", duration(run, now: now)),
+      fact("Build · tests", phases(run)),
       fact("Full suite", fullSuite(run)),
       fact("Test targets", Page.count(selected, of: total)),
       fact("Failed tests", run.failedTests.map { "\($0)" } ?? Page.dash),
       fact("Log", log, wide: true),
     ]
+    if name != .empty {
+      return "<dl class=\"card facts\">\(fact("Commit", name, full: true))\(items)</dl>\n"
+    }
     return "<dl class=\"card facts\">\(items)</dl>\n"
+  }
+
+  /// "build 1 min 2 s · tests 30 s" and a bar split the same way; a dash before the tests ended.
+  static func phases(_ run: RunRecord) -> Markup {
+    guard let build = run.buildSeconds, let tests = run.testSeconds else { return Page.dash }
+    var out: Markup = "build \(Formatting.duration(build)) · tests \(Formatting.duration(tests))"
+    let total = build + tests
+    guard total > 0 else { return out }
+    let width = 160.0
+    let buildWidth = build / total * width
+    out += """
+      <svg xmlns="http://www.w3.org/2000/svg" class="phases" width="160" height="8" viewBox="0 0 160 8" role="img" \
+      aria-label="build \(Int((build / total * 100).rounded()))%, tests \(Int((tests / total * 100).rounded()))%">\
+      <rect class="ph-build" x="0" y="0" width="\(coordinate: buildWidth)" height="8"/>\
+      <rect class="ph-test" x="\(coordinate: buildWidth)" y="0" width="\(coordinate: width - buildWidth)" height="8"/></svg>
+      """
+    return out
   }
 
   /// "~14m 10s recorded test time; this selection ~1m 5s (92% saved)", from the timing history.
@@ -339,7 +397,7 @@ public enum Dashboard {
     return heading + "<div class=\"card\"><ul class=\"files\">\(items)</ul></div>\n"
   }
 
-  private static func targetTable(_ targets: [RunTarget]) -> Markup {
+  private static func targetTable(_ targets: [RunTarget], repository: String) -> Markup {
     func rank(_ target: RunTarget) -> Int {
       guard target.isTest else { return GraphStyle.isDirect(target) ? 3 : 4 }
       switch target.status {
@@ -363,6 +421,10 @@ public enum Dashboard {
     for target in ordered {
       let package: Markup = target.package == "." ? "" : "<span class=\"pkg\">\(target.package)</span>"
       let reasons = target.reasons.map { reason -> Markup in "<li>\(reason)</li>" }
+      // A test target links to its history over the last runs.
+      let history = targetURL(repository: repository, package: target.package, name: target.name)
+      let nameCell: Markup =
+        target.isTest ? "<a href=\"\(history)\" title=\"its last runs\">\(target.name)</a>" : "\(target.name)"
       let status: Markup = target.isTest ? Page.targetBadge(target.status) : Page.dash
       let duration: Markup = target.duration.map { "\(Formatting.duration($0))" } ?? Page.dash
       var failures: Markup = ""
@@ -377,7 +439,7 @@ public enum Dashboard {
         }
       }
       out += """
-        <tr id="\(GraphSVG.anchor(for: target.key))"><td><span class="name">\(target.name)</span>\(package)</td>\
+        <tr id="\(GraphSVG.anchor(for: target.key))"><td><span class="name">\(nameCell)</span>\(package)</td>\
         <td>\(target.kind)</td><td><ul class="reasons">\(reasons)</ul></td><td>\(status)</td>\
         <td class="nowrap">\(duration)</td><td>\(failures)</td></tr>
 

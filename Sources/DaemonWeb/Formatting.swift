@@ -59,6 +59,14 @@ public enum Formatting {
     return isHex ? String(commit.prefix(10)) : commit
   }
 
+  /// The first `limit` characters of `text` and an ellipsis, or `text` when it is not longer.
+  public static func truncated(_ text: String, to limit: Int) -> String {
+    guard text.count > limit else { return text }
+    var cut = String(text.prefix(max(0, limit)))
+    while cut.last?.isWhitespace == true { cut.removeLast() }
+    return cut + "…"
+  }
+
   private static let calendar: Calendar = {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC")!

@@ -51,8 +51,11 @@ enum Page {
     "<time datetime=\"\(APIJSON.timestamp(date))\" title=\"\(Formatting.utc(date))\">\(Formatting.relative(date, now: now))</time>"
   }
 
-  static func commit(_ commit: String) -> Markup {
-    "<code class=\"sha\" title=\"\(commit)\">\(Formatting.shortCommit(commit))</code>"
+  /// The short commit id, the whole one as its title; a link to `link` (the commit on its forge) when given.
+  static func commit(_ commit: String, link: String? = nil) -> Markup {
+    let code: Markup = "<code class=\"sha\" title=\"\(commit)\">\(Formatting.shortCommit(commit))</code>"
+    guard let link else { return code }
+    return "<a class=\"forge\" href=\"\(link)\">\(code)</a>"
   }
 
   static func count(_ selected: Int?, of total: Int?) -> Markup {
@@ -104,11 +107,15 @@ enum Page {
     .card{background:var(--card);border:1px solid var(--line);border-radius:8px;overflow:hidden}
     .scroll{overflow-x:auto}
     table{border-collapse:collapse;width:100%;table-layout:fixed}
-    table.runs{min-width:980px}
+    table.runs{min-width:1060px}
     table.targets{min-width:900px}
     col.c-run{width:76px}
     col.c-state{width:112px}
-    col.c-head{width:214px}
+    col.c-head{width:300px}
+    td.head .commit-name{display:block;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;font-size:12.5px;\
+    color:#334155}
+    .commit-name .author{color:var(--muted)}
+    .facts .commit-name .subject{font-weight:600;white-space:pre-wrap}
     col.c-trigger{width:84px}
     col.c-queued{width:104px}
     col.c-duration{width:136px}
@@ -151,6 +158,7 @@ enum Page {
     @media (max-width:800px){.facts{grid-template-columns:repeat(2,minmax(0,1fr))}}
     .facts div{padding:6px 14px;min-width:0}
     .facts div.wide{grid-column:span 2}
+    .facts div.full{grid-column:1/-1}
     .facts .sub{display:block;font-size:12px;color:var(--muted)}
     .facts dt{font-size:11px;text-transform:uppercase;letter-spacing:.4px;color:var(--muted)}
     .facts dd{margin:1px 0 0;overflow-wrap:anywhere}
@@ -164,8 +172,11 @@ enum Page {
     ul.files{list-style:none;margin:0;padding:6px 14px;max-height:320px;overflow:auto}
     ul.files li{padding:1px 0;overflow-wrap:anywhere}
     details summary{cursor:pointer;padding:6px 14px;color:var(--muted)}
-    .graph{padding:10px;overflow:auto;max-height:80vh}
-    .graph svg{display:block}
+    .graph{padding:10px;overflow:auto;max-height:75vh;max-width:100%}
+    .graph svg{display:block;max-width:none;height:auto}
+    details.graph-box{margin:0 0 16px;min-width:0}
+    details.graph-box > summary{padding:0;list-style-position:outside;margin:22px 0 8px}
+    details.graph-box > summary h2{display:inline;margin:0}
     ul.reasons{margin:0;padding:0;list-style:none}
     ul.reasons li{overflow-wrap:anywhere}
     ul.failures{margin:0;padding:0;list-style:none}
@@ -176,6 +187,21 @@ enum Page {
     tr:target td{background:#fefce8}
     .not-found{max-width:640px;margin:40px auto}
     .misses{margin:0 0 22px}
+    form.filters{display:flex;gap:6px 14px;align-items:center;flex-wrap:wrap;margin:0 0 14px;font-size:13px;\
+    color:var(--muted)}
+    form.filters select,form.filters input{font:inherit;color:var(--fg);padding:3px 6px;border:1px solid var(--line);\
+    border-radius:6px;background:var(--card)}
+    nav.pager{margin:0 0 22px;font-size:13px}
+    .target-bars{margin:0 0 14px}
+    svg.phases{display:block;margin-top:3px;border-radius:2px}
+    .ph-build{fill:#f59e0b}
+    .ph-test{fill:#3b82f6}
+    .tb-passed{fill:#16a34a}
+    .tb-failed{fill:#dc2626}
+    .tb-notRun,.tb-cached{fill:#94a3b8}
+    .tb-pending{fill:#0284c7}
+    td .name a{color:inherit}
+    tr.group th a.branch-link{color:var(--fg)}
     .controls{display:flex;gap:8px;align-items:center;flex-wrap:wrap;margin:0 0 12px}
     .controls form{margin:0}
     button{font:inherit;padding:4px 14px;border-radius:6px;border:1px solid #1d4ed8;background:#1d4ed8;color:#fff;\

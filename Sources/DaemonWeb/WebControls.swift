@@ -10,8 +10,14 @@ public struct RunPageOptions: Sendable {
   public var misses: [SelectionMiss]
   /// The run's tests that did not simply pass (flaky and quarantined ones are listed).
   public var tests: [TestOutcome]
+  /// The repository's remote URL, for the link to the head commit on its forge (`ForgeLink`); nil: no link.
+  public var remote: String?
 
-  public init(loggedIn: Bool = false, log: LogTail? = nil, misses: [SelectionMiss] = [], tests: [TestOutcome] = []) {
+  public init(
+    loggedIn: Bool = false, log: LogTail? = nil, misses: [SelectionMiss] = [], tests: [TestOutcome] = [],
+    remote: String? = nil
+  ) {
+    self.remote = remote
     self.loggedIn = loggedIn
     self.log = log
     self.misses = misses

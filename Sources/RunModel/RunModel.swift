@@ -81,14 +81,27 @@ public struct RunRecord: Codable, Sendable, Hashable, Identifiable {
   public var fullSuiteSeconds: Double?
   public var selectedSeconds: Double?
   public var logPath: String?
+  /// The head commit's subject (its message's first line) and author's name, read from rippled's mirror; nil
+  /// until read (or for a working tree), empty when the mirror does not hold the commit.
+  public var subject: String?
+  public var author: String?
+  /// The run's build and test phases (`swift build` of every selected package, then the tests), in seconds: the
+  /// test pipeline's time split; nil before results (or for runs recorded before rippled kept it).
+  public var buildSeconds: Double?
+  public var testSeconds: Double?
 
   public init(
     id: Int64, repository: String, branch: String, trigger: RunTrigger, base: String? = nil, head: String,
     state: RunState = .queued, reason: String? = nil, queuedAt: Date, startedAt: Date? = nil,
     finishedAt: Date? = nil, selectedTestTargets: Int? = nil, totalTestTargets: Int? = nil,
     failedTests: Int? = nil, retryOf: Int64? = nil, attempt: Int = 1, logPath: String? = nil,
-    fullSuiteSeconds: Double? = nil, selectedSeconds: Double? = nil
+    fullSuiteSeconds: Double? = nil, selectedSeconds: Double? = nil, subject: String? = nil, author: String? = nil,
+    buildSeconds: Double? = nil, testSeconds: Double? = nil
   ) {
+    self.buildSeconds = buildSeconds
+    self.testSeconds = testSeconds
+    self.subject = subject
+    self.author = author
     self.fullSuiteSeconds = fullSuiteSeconds
     self.selectedSeconds = selectedSeconds
     self.id = id
@@ -115,6 +128,20 @@ public struct RunRecord: Codable, Sendable, Hashable, Identifiable {
     guard let startedAt, let finishedAt else { return nil }
     return finishedAt.timeIntervalSince(startedAt)
   }
+}
+
+/// A commit as people name it: the first line of its message and its author's name.
+public struct CommitSummary: Codable, Sendable, Hashable {
+  public var subject: String
+  public var author: String
+
+  public init(subject: String, author: String) {
+    self.subject = subject
+    self.author = author
+  }
+
+  /// What is recorded for a commit the mirror does not hold, so it is not looked up again.
+  public static let unknown = CommitSummary(subject: "", author: "")
 }
 
 /// What the daemon asks the store to queue.
@@ -179,6 +206,17 @@ public struct RunTarget: Codable, Sendable, Hashable {
 
   /// `package:name`, the key edges use.
   public var key: String { "\(package):\(name)" }
+}
+
+/// A target as one run had it: the target's history page lists these, newest run first.
+public struct TargetRun: Sendable, Hashable {
+  public var run: RunRecord
+  public var target: RunTarget
+
+  public init(run: RunRecord, target: RunTarget) {
+    self.run = run
+    self.target = target
+  }
 }
 
 /// `from` depends on `to` (both `package:name` keys of targets in the same run).

@@ -217,11 +217,19 @@ public final class RunStore: Sendable {
   }
 
   /// Records the outcome of test targets (matched by package and name; a result for a target the analysis did
-  /// not list is added as a test target without reasons) and the number of failed tests.
-  public func recordResults(_ id: Int64, _ results: [TargetOutcome], failedTests: Int) throws(RunStoreError) {
+  /// not list is added as a test target without reasons), the number of failed tests, and the seconds the build and
+  /// test phases took (kept when nil).
+  public func recordResults(
+    _ id: Int64, _ results: [TargetOutcome], failedTests: Int, buildSeconds: Double? = nil, testSeconds: Double? = nil
+  ) throws(RunStoreError) {
     try write("record the test results of run \(id)") { db in
       _ = try Rows.requireRun(db, id)
-      try db.execute(sql: "UPDATE runs SET failedTests = ? WHERE id = ?", arguments: [failedTests, id])
+      try db.execute(
+        sql: """
+          UPDATE runs SET failedTests = ?, buildSeconds = COALESCE(?, buildSeconds),
+            testSeconds = COALESCE(?, testSeconds) WHERE id = ?
+          """,
+        arguments: [failedTests, buildSeconds, testSeconds, id])
       var next =
         try Int.fetchOne(
           db, sql: "SELECT COALESCE(MAX(position) + 1, 0) FROM targets WHERE runID = ?", arguments: [id]) ?? 0
@@ -238,6 +246,29 @@ public final class RunStore: Sendable {
         try Self.insertTarget(db, runID: id, position: next, target)
         next += 1
       }
+    }
+  }
+
+  /// Names the head commit of `repository`'s runs at `commit` whose commit is not named yet (read from the
+  /// mirror once, for the pages); returns how many runs it named.
+  @discardableResult
+  public func nameCommit(repository: String, commit: String, _ summary: CommitSummary) throws(RunStoreError) -> Int {
+    try nameCommits(repository: repository, [commit: summary])
+  }
+
+  /// `nameCommit` for several commits of one repository, in one transaction (a page's first reading).
+  @discardableResult
+  public func nameCommits(repository: String, _ summaries: [String: CommitSummary]) throws(RunStoreError) -> Int {
+    guard !summaries.isEmpty else { return 0 }
+    return try write("name \(summaries.count) commits of \(repository)") { db in
+      let update = try db.cachedStatement(
+        sql: "UPDATE runs SET subject = ?, author = ? WHERE repository = ? AND head = ? AND subject IS NULL")
+      var named = 0
+      for (commit, summary) in summaries.sorted(by: { $0.key < $1.key }) {
+        try update.execute(arguments: [summary.subject, summary.author, repository, commit])
+        named += db.changesCount
+      }
+      return named
     }
   }
 
@@ -327,6 +358,28 @@ public final class RunStore: Sendable {
     }
     return try read("list runs") { db in
       try Rows.fetchRuns(db, sql: sql, arguments: StatementArguments(arguments))
+    }
+  }
+
+  /// The runs of `repository` that had target `package`:`name` in their analysis or results, newest first, at most
+  /// `limit`, each with the target as that run recorded it (status, duration, failures): the target's history page.
+  public func targetHistory(repository: String, package: String, name: String, limit: Int = 50) throws(RunStoreError)
+    -> [TargetRun]
+  {
+    guard limit > 0 else { return [] }
+    let columns = Rows.runColumns.split(separator: ",").map { "runs." + $0.trimmingCharacters(in: .whitespaces) }
+    let sql = """
+      SELECT \(columns.joined(separator: ", ")), targets.package, targets.name, targets.kind, targets.isTest,
+        targets.reasons, targets.status, targets.duration, targets.failures
+      FROM targets JOIN runs ON runs.id = targets.runID
+      WHERE targets.package = ? AND targets.name = ? AND runs.repository = ?
+      ORDER BY targets.runID DESC LIMIT ?
+      """
+    return try read("read the history of \(package):\(name) in \(repository)") { db in
+      try Row.fetchAll(db, sql: sql, arguments: [package, name, repository, limit]).map { row in
+        let run = try Rows.run(row)
+        return TargetRun(run: run, target: try Rows.target(row, runID: run.id))
+      }
     }
   }
 

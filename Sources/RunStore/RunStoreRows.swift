@@ -13,7 +13,7 @@ enum Rows {
   static let runColumns =
     "id, repository, branch, trigger, base, head, state, reason, queuedAt, startedAt, finishedAt, "
     + "selectedTestTargets, totalTestTargets, failedTests, retryOf, attempt, logPath, fullSuiteSeconds, "
-    + "selectedSeconds"
+    + "selectedSeconds, subject, author, buildSeconds, testSeconds"
 
   static func seconds(_ date: Date) -> Double { date.timeIntervalSince1970 }
 
@@ -38,7 +38,9 @@ enum Rows {
       selectedTestTargets: try row.decode(atIndex: 11), totalTestTargets: try row.decode(atIndex: 12),
       failedTests: try row.decode(atIndex: 13), retryOf: try row.decode(atIndex: 14),
       attempt: try row.decode(atIndex: 15), logPath: try row.decode(atIndex: 16),
-      fullSuiteSeconds: try row.decode(atIndex: 17), selectedSeconds: try row.decode(atIndex: 18))
+      fullSuiteSeconds: try row.decode(atIndex: 17), selectedSeconds: try row.decode(atIndex: 18),
+      subject: try row.decode(atIndex: 19), author: try row.decode(atIndex: 20),
+      buildSeconds: try row.decode(atIndex: 21), testSeconds: try row.decode(atIndex: 22))
   }
 
   static func fetchRun(_ db: Database, _ id: Int64) throws -> RunRecord? {

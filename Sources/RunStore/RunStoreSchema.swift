@@ -2,7 +2,7 @@ import GRDB
 
 /// The store's schema, one migration per released change. Never edit a registered migration: add one.
 ///
-/// - `runs`: one row per run, only scalar columns, so the run list never loads lists. `id` is AUTOINCREMENT, so
+/// - `runs`: one row per run, only scalar columns (v7: the head's `subject` and `author`, read lazily), so the run list never loads lists. `id` is AUTOINCREMENT, so
 ///   ids are never reused after pruning (links and `before` paging stay valid). Times are REAL seconds since 1970.
 /// - `analyses`: the analysis lists of a run (JSON text arrays); its base and counts live on `runs`.
 /// - `targets`, `edges`: a run's selected targets (reasons and failures as JSON text arrays) and dependency edges,
@@ -159,6 +159,20 @@ enum RunStoreSchema {
           ) WITHOUT ROWID;
           CREATE INDEX passRecords_by_use ON passRecords(usedAt);
           """)
+    }
+    migrator.registerMigration("v7: commit names") { db in
+      // The head commit's subject and author, read from the mirror once (RunStore.nameCommit) for the pages.
+      try db.execute(sql: "ALTER TABLE runs ADD COLUMN subject TEXT")
+      try db.execute(sql: "ALTER TABLE runs ADD COLUMN author TEXT")
+    }
+    migrator.registerMigration("v8: target history") { db in
+      // A target's runs, newest first (RunStore.targetHistory), without a walk of every run's targets.
+      try db.execute(sql: "CREATE INDEX targets_by_name ON targets(package, name, runID)")
+    }
+    migrator.registerMigration("v9: build and test time") { db in
+      // Each run's build and test phases (RunStore.recordResults), for the run page.
+      try db.execute(sql: "ALTER TABLE runs ADD COLUMN buildSeconds REAL")
+      try db.execute(sql: "ALTER TABLE runs ADD COLUMN testSeconds REAL")
     }
     return migrator
   }

@@ -31,7 +31,7 @@ package final class RouterFixture: Sendable {
   package func application(
     token: [UInt8]?? = nil, webhookSecret: [UInt8]? = nil, runs: RunControl? = nil,
     sessions: WebSessions = WebSessions(), publicURL: String? = nil, failures: FailureThrottle = FailureThrottle(),
-    followers: Slots = Slots(limit: 32), records: RecordsAccess = .off
+    followers: Slots = Slots(limit: 32), records: RecordsAccess = .off, branchSources: [any RemoteSource] = []
   ) -> some ApplicationProtocol {
     let api = APIContext(
       store: store,
@@ -50,7 +50,7 @@ package final class RouterFixture: Sendable {
         DaemonStatus(
           version: "test", startedAt: Date(timeIntervalSince1970: 0), ready: true, healthy: true, problems: [],
           activity: "idle", queueLength: 0, running: [], repositories: [])
-      }, branchSources: [], worktreeSources: [], token: token ?? self.token, webhookSecret: webhookSecret,
+      }, branchSources: branchSources, worktreeSources: [], token: token ?? self.token, webhookSecret: webhookSecret,
       log: DaemonLog(minimum: .info, sink: { [logged] line in logged.withLock { $0.append(line) } }),
       health: HealthBoard(), sessions: sessions,
       publicURL: publicURL, hosts: HostPolicy(listenHost: "127.0.0.1", publicURL: publicURL), failures: failures,

@@ -24,6 +24,10 @@ import Testing
     let recorded = try #require(try fixture.store.run(run.id))
     #expect(recorded.selectedTestTargets == 1 && recorded.totalTestTargets == 1)
     #expect(recorded.failedTests == 0)
+    // The run's time split into its build and test phases (the run page shows both).
+    let build = try #require(recorded.buildSeconds)
+    let tests = try #require(recorded.testSeconds)
+    #expect(build >= 0 && tests >= 0)
     let analysis = try #require(try fixture.store.detail(run.id)?.analysis)
     #expect(
       analysis.runAllReasons.first?.contains("no passing run among the ancestors of") == true,
