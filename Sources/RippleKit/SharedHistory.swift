@@ -123,8 +123,10 @@ extension Workspace {
         "the shared history could not be read from \(store.name) (\(down)); shards are planned on "
           + "this machine's history")
     }
+    // A store that did not answer is not asked again after the run (each call would wait for its timeout).
     return SharedHistoryContext(
-      access: access, namespace: namespace, scopes: scopes, writeScope: writeScope, slot: slot, merged: merged)
+      access: access, namespace: namespace, scopes: scopes, writeScope: down == nil ? writeScope : nil, slot: slot,
+      merged: merged)
   }
 
   /// One slot's bytes, the error kept as a value: no typed catch inside a task group (ARCHITECTURE, "House
