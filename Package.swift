@@ -293,8 +293,9 @@ let package = Package(
     .testTarget(
       name: "DaemonHTTPTests",
       dependencies: [
-        "DaemonHTTP", "DaemonHTTPFixtures", "DaemonSupport", "DaemonWeb", "RippleConfig", "RippleCore", "RunModel",
-        "RunStore", "ServiceMetrics", .product(name: "Hummingbird", package: "hummingbird"),
+        "DaemonHTTP", "DaemonHTTPFixtures", "DaemonSupport", "DaemonWeb", "PassRecords", "RippleConfig", "RippleCore",
+        "RunModel", "RunStore", "ServiceMetrics", .product(name: "Crypto", package: "swift-crypto"),
+        .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
         .product(name: "NIOCore", package: "swift-nio"),

@@ -6,6 +6,7 @@ import Foundation
 import Git
 import Hummingbird
 import Logging
+import PassRecords
 import RippleConfig
 import RippleCore
 import RippleKit
@@ -161,7 +162,10 @@ public struct Rippled: Sendable {
       records: RecordsAccess(
         readToken: try Self.secret(configuration.records.readTokenFile, key: "records.readTokenFile"),
         writeToken: try Self.secret(configuration.records.writeTokenFile, key: "records.writeTokenFile"),
-        maxBytes: configuration.records.maxBytes))
+        maxBytes: configuration.records.maxBytes,
+        trustedKeys: passRecords?.publicKey.flatMap { entry in
+          SigningKeys.publicKey(base64: entry.base64).map { [(entry.name, $0)] }
+        } ?? []))
 
     var logger = Logger(label: "rippled")
     logger.logLevel = .warning

@@ -30,7 +30,9 @@ struct DashboardRoutes {
       let names = status.repositories.map(\.name) + runs.map(\.repository)
       let (flaky, history) = try api.read {
         (
-          try FlakyPanelData.load(api.store, repositories: names, now: now),
+          try FlakyPanelData.load(
+            api.store, repositories: names, now: now, remotes: CommitNames.remotes(api),
+            trustedKeys: api.records.trustedKeys),
           try DashboardHistory.load(api.store, repositories: names, now: now)
         )
       }

@@ -1,3 +1,4 @@
+import Crypto
 import DaemonSupport
 import Foundation
 import HTTPTypes
@@ -10,11 +11,18 @@ package struct RecordsAccess: Sendable {
   var readToken: [UInt8]?
   var writeToken: [UInt8]?
   var maxBytes: Int64
+  /// The keys whose signed shared history the dashboard believes (rippled's own): CI runners that use rippled as
+  /// their store write their team history here, and the flaky panel reads the protected branches' part of it.
+  var trustedKeys: [(name: String, key: Curve25519.Signing.PublicKey)] = []
 
-  package init(readToken: [UInt8]?, writeToken: [UInt8]?, maxBytes: Int64) {
+  package init(
+    readToken: [UInt8]?, writeToken: [UInt8]?, maxBytes: Int64,
+    trustedKeys: [(name: String, key: Curve25519.Signing.PublicKey)] = []
+  ) {
     self.readToken = readToken
     self.writeToken = writeToken
     self.maxBytes = maxBytes
+    self.trustedKeys = trustedKeys
   }
 
   package static let off = RecordsAccess(readToken: nil, writeToken: nil, maxBytes: 0)

@@ -17,7 +17,7 @@ extension Dashboard {
         <td class="num">\(String(format: "%.0f%%", test.rate * 100))</td>\
         <td class="num">\(test.flakyRuns) of \(test.runs)</td>\
         <td>\(Page.time(test.firstSeen, now: now))</td><td>\(Page.time(test.lastSeen, now: now))</td>\
-        <td><a href="/runs/\(test.lastRun)">#\(test.lastRun)</a></td></tr>
+        <td>\(lastRun(test))</td></tr>
 
         """
     }
@@ -31,6 +31,13 @@ extension Dashboard {
       \(rows)</tbody></table></div></section>
 
       """
+  }
+
+  /// The run's link; a test only CI runners saw flaky (the team's shared history) has no run here.
+  static func lastRun(_ test: FlakyTest) -> Markup {
+    test.lastRun > 0
+      ? "<a href=\"/runs/\(test.lastRun)\">#\(test.lastRun)</a>"
+      : "<span class=\"muted\" title=\"from the team's shared history (CI runners)\">CI</span>"
   }
 
   /// A run page's tests that did not simply pass although the run may have: flaky and quarantined ones.

@@ -243,6 +243,45 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
     }
   }
 
+  /// A test that was flaky from `since` to `now` (whole UTC days): its runs and flaky runs in the window and
+  /// when it was first and last flaky there; flakiest first.
+  public struct FlakyEntry: Sendable, Hashable {
+    public var package: String
+    public var test: String
+    public var runs: Int
+    public var flakyRuns: Int
+    public var firstSeen: Date
+    public var lastSeen: Date
+
+    public init(package: String, test: String, runs: Int, flakyRuns: Int, firstSeen: Date, lastSeen: Date) {
+      self.package = package
+      self.test = test
+      self.runs = runs
+      self.flakyRuns = flakyRuns
+      self.firstSeen = firstSeen
+      self.lastSeen = lastSeen
+    }
+  }
+
+  public func flakyTests(since: Date, now: Date) -> [FlakyEntry] {
+    let (first, last) = (Self.day(since), Self.day(now))
+    return outcomes.values.compactMap { outcome -> FlakyEntry? in
+      var (runs, flaky) = (0, 0)
+      for (day, counts) in outcome.days where Self.isDay(day) && day >= first && day <= last {
+        runs += counts.runs
+        flaky += counts.flaky
+      }
+      let moments = outcome.flakyAt.filter { Self.day($0) >= first && $0 <= now }
+      guard flaky > 0, let firstSeen = moments.min(), let lastSeen = moments.max() else { return nil }
+      return FlakyEntry(
+        package: outcome.package, test: outcome.test, runs: max(runs, flaky), flakyRuns: flaky, firstSeen: firstSeen,
+        lastSeen: lastSeen)
+    }.sorted {
+      (Double($0.flakyRuns) / Double($0.runs), $0.flakyRuns, $1.package, $1.test)
+        > (Double($1.flakyRuns) / Double($1.runs), $1.flakyRuns, $0.package, $0.test)
+    }
+  }
+
   /// `Outer` of `Outer.Inner/test()` or `Outer/test()`; the name itself for a suite-less test.
   static func topLevelSuite(of test: String) -> String {
     String(test.prefix { $0 != "." && $0 != "/" })
@@ -270,4 +309,24 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
     calendar.timeZone = TimeZone(identifier: "UTC")!
     return calendar
   }()
+}
+
+/// A repository's name in the shared history: every clone of it, on any runner, and rippled, which knows its
+/// remote, name it alike.
+/// `git@github.com:org/app.git`, `https://user:token@github.com/org/app.git/` → `github.com/org/app`.
+public enum HistoryNamespace {
+  public static func normalize(_ url: String) -> String {
+    var text = url.trimmingCharacters(in: .whitespacesAndNewlines)
+    if let scheme = text.range(of: "://") { text = String(text[scheme.upperBound...]) }
+    if let at = text.firstIndex(of: "@"), !text[..<at].contains("/") { text = String(text[text.index(after: at)...]) }
+    // scp-like `host:path`.
+    if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") {
+      let rest = text[text.index(after: colon)...]
+      text = String(text[..<colon]) + (rest.first.map { $0.isNumber } == true ? ":" : "/") + rest
+    }
+    while text.hasSuffix("/") { text.removeLast() }
+    if text.hasSuffix(".git") { text.removeLast(4) }
+    guard let slash = text.firstIndex(of: "/") else { return text.lowercased() }
+    return text[..<slash].lowercased() + text[slash...]
+  }
 }

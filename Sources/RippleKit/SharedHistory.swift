@@ -185,24 +185,6 @@ extension Workspace {
   }
 }
 
-/// `git@github.com:org/app.git`, `https://user:token@github.com/org/app.git/` → `github.com/org/app`.
-enum HistoryNamespace {
-  static func normalize(_ url: String) -> String {
-    var text = url.trimmingCharacters(in: .whitespacesAndNewlines)
-    if let scheme = text.range(of: "://") { text = String(text[scheme.upperBound...]) }
-    if let at = text.firstIndex(of: "@"), !text[..<at].contains("/") { text = String(text[text.index(after: at)...]) }
-    // scp-like `host:path`.
-    if let colon = text.firstIndex(of: ":"), !text[..<colon].contains("/") {
-      let rest = text[text.index(after: colon)...]
-      text = String(text[..<colon]) + (rest.first.map { $0.isNumber } == true ? ":" : "/") + rest
-    }
-    while text.hasSuffix("/") { text.removeLast() }
-    if text.hasSuffix(".git") { text.removeLast(4) }
-    guard let slash = text.firstIndex(of: "/") else { return text.lowercased() }
-    return text[..<slash].lowercased() + text[slash...]
-  }
-}
-
 /// What one run adds to a history slot (pure).
 enum SharedHistoryUpdate {
   static func add(

@@ -36,6 +36,17 @@ import Testing
     #expect(try XML(quiet).elements("section", class: "flaky").isEmpty)
   }
 
+  @Test func aTestOnlyCIRunnersSawFlakyIsMarkedCIWithoutALink() throws {
+    let fromCI = FlakyTest(
+      package: ".", test: "GameCoreTests.CI/testSeenOnCI", runs: 4, flakyRuns: 1, firstSeen: SampleData.minutesAgo(90),
+      lastSeen: SampleData.minutesAgo(60), lastRun: 0)
+    let page = Dashboard.index(
+      status: SampleData.status, runs: SampleData.runs, now: SampleData.now, flaky: ["isowords": [fromCI]])
+    #expect(!page.contains("href=\"/runs/0\""))
+    #expect(page.contains("from the team's shared history (CI runners)\">CI</span>"))
+    _ = try XML(page)
+  }
+
   @Test func aRunPageListsItsFlakyAndQuarantinedTests() throws {
     let tests = [
       TestOutcome(package: ".", test: "GameCoreTests.A/testFlaky", kind: .flaky, failure: "A.swift:3: timed out"),
