@@ -242,7 +242,7 @@ let package = Package(
       name: "RippleKitTests",
       dependencies: [
         "RippleKit", "TestSupport", "SystemClients", "TestRunner", "PackageModel", "Git", "RippleCore", "RippleConfig",
-        "Coverage", "PassRecords", "ResultStore",
+        "Coverage", "PassRecords", "ResultStore", "Affected",
       ]),
     .testTarget(
       name: "PackageLoadingTests",

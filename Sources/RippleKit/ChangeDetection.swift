@@ -54,6 +54,8 @@ public struct ChangeSet: Sendable, Hashable {
   public var installedByBootstrap: [String] = []
   /// See `ChangeRequest.baseSource`.
   public var baseSource: String?
+  /// The changes are a list given with `--changed-files`, not git's diff from `from`.
+  public var changesGiven = false
 
   public var headLabel: String { head?.hex ?? "worktree" }
 }
@@ -137,6 +139,7 @@ public enum ChangeDetection {
     let changes = Set(given).sorted().map { ChangedFile(path: $0, status: present.contains($0) ? .modified : .deleted) }
     var changeSet = ChangeSet(base: base, from: mergeBase ?? base, mergeBase: mergeBase, head: head, changes: changes)
     changeSet.baseSource = [request.baseSource, source].compactMap(\.self).joined(separator: "; ")
+    changeSet.changesGiven = true
     return changeSet
   }
 

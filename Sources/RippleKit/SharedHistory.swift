@@ -247,9 +247,11 @@ enum SharedHistoryUpdate {
     // A run of some targets (`--targets`, a CI matrix job) says nothing of the commit as a whole.
     guard !commit.isEmpty, !result.cancelled, (try? result.check()) != nil, job.notRunHere.isEmpty, !job.restricted
     else { return nil }
-    let base = job.affected?.report.base
     let all = job.affected == nil || job.affected?.report.runAll == true
-    // A run that compared with nothing known proves nothing of the commits before it.
+    // What the diff started from (the merge-base, not the base branch's tip): only that commit's being green
+    // makes this one green. Changes another tool listed (`--changed-files`) start from no known commit.
+    let changes = job.affected?.changeSet
+    let base = changes?.changesGiven == true ? nil : changes?.from.hex
     guard all || base != nil else { return nil }
     return HistoryRecord.Green(
       commit: commit, branch: branch, time: now, run: run,

@@ -1,4 +1,6 @@
+import Affected
 import Foundation
+import Git
 import PassRecords
 import RippleCore
 import TestRunner
@@ -195,5 +197,49 @@ private func green(
         signer: nil, tests: 1, duration: 1)
     ]
     #expect(SharedHistoryUpdate.fullRun(result, job: cached, green: all) == nil)
+  }
+}
+
+@Suite struct GreenEntryTests {
+  static func job(base: String, mergeBase: String?, given: Bool = false) -> TestJob {
+    var changeSet = ChangeSet(
+      base: ObjectID(hex: base), from: ObjectID(hex: mergeBase ?? base), mergeBase: mergeBase.map(ObjectID.init(hex:)),
+      head: nil, changes: [ChangedFile(path: "Sources/A/a.swift", status: .modified)])
+    changeSet.changesGiven = given
+    let result = AffectedResult(targets: [], testTargets: [], runAll: false, runAllReasons: [])
+    let report = AffectedReport(
+      result: result, base: base, head: "worktree", mergeBase: mergeBase, changedFiles: changeSet.changes)
+    var job = TestJob(
+      selection: TestSelection(packages: []), options: TestRunOptions(repositoryRoot: "/r"), history: TimingHistory(),
+      timingStore: TimingStore(path: "/r/t.json"), warnings: [], nothingMessage: "")
+    job.affected = AffectedOutcome(changeSet: changeSet, result: result, report: report)
+    return job
+  }
+
+  static let passed = TestRunResult(packages: [PackageResult(path: ".", status: .passed)], duration: 1)
+
+  @Test func aGreenNamesTheCommitItsDiffStartedFromNotTheBaseBranchsTip() throws {
+    // A pull request compared with main's tip: the diff ran from the merge-base, which is what must be green.
+    let (tip, fork) = (String(repeating: "a", count: 40), String(repeating: "b", count: 40))
+    let green = try #require(
+      SharedHistoryUpdate.green(
+        Self.passed, job: Self.job(base: tip, mergeBase: fork), commit: "c", branch: "feature/x", run: "r", at: now))
+    #expect(green.base == fork && !green.all)
+  }
+
+  @Test func aRunOfAGivenChangeListOrOfPartOfTheSelectionIsNoGreen() {
+    let tip = String(repeating: "a", count: 40)
+    #expect(
+      SharedHistoryUpdate.green(
+        Self.passed, job: Self.job(base: tip, mergeBase: nil, given: true), commit: "c", branch: "b", run: "r", at: now)
+        == nil)
+    var restricted = Self.job(base: tip, mergeBase: nil)
+    restricted.restricted = true
+    #expect(SharedHistoryUpdate.green(Self.passed, job: restricted, commit: "c", branch: "b", run: "r", at: now) == nil)
+    let failed = TestRunResult(packages: [PackageResult(path: ".", status: .failed)], duration: 1)
+    #expect(
+      SharedHistoryUpdate.green(
+        failed, job: Self.job(base: tip, mergeBase: nil), commit: "c", branch: "b", run: "r", at: now)
+        == nil)
   }
 }
