@@ -23,7 +23,7 @@ work=$(mktemp -d /tmp/rippled-shot.XXXXXX)
 pid=""
 cleanup() {
   [ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
-  rm -rf "$work"
+  [ -n "${KEEP_SHOT:-}" ] || rm -rf "$work"
 }
 trap cleanup EXIT
 export GIT_AUTHOR_NAME=shot GIT_AUTHOR_EMAIL=shot@example.invalid GIT_COMMITTER_NAME=shot GIT_COMMITTER_EMAIL=shot@example.invalid

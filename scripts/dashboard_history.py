@@ -38,6 +38,11 @@ def seed(path, repository):
     con = sqlite3.connect(path, timeout=30)
     full_base = con.execute(
         "SELECT max(fullSuiteSeconds) FROM runs WHERE repository = ?", (repository,)).fetchone()[0] or 60.0
+    # Wall-clock time (builds included) is what the "time saved" chart measures: the seeded runs take as long as
+    # the repository's real runs did, so today's real bars and the seeded days share one scale.
+    wall_base = con.execute(
+        "SELECT max(finishedAt - startedAt) FROM runs WHERE repository = ? AND startedAt IS NOT NULL"
+        " AND finishedAt IS NOT NULL", (repository,)).fetchone()[0] or 60.0
     total = con.execute(
         "SELECT max(totalTestTargets) FROM runs WHERE repository = ?", (repository,)).fetchone()[0] or 10
     today = int(time.time()) // DAY * DAY
@@ -45,14 +50,15 @@ def seed(path, repository):
     per_day = [2, 3, 1, 0, 4, 2, 0, 3, 1, 2, 5]
     counter = 0
 
-    def insert(at, trigger, fraction):
+    def insert(at, trigger, fraction, end=None):
         nonlocal counter
         counter += 1
         full = round(full_base * (0.85 + 0.3 * ((counter * 7) % 5) / 4), 6)
         selected = round(full * fraction, 6)
         failed = 1 if counter % 6 == 0 and trigger != "canary" else 0
         state = "failed" if failed else "passed"
-        started, finished = at + 15, at + 15 + 30 + selected
+        wall = wall_base * (0.85 + 0.3 * ((counter * 3) % 5) / 4) * (0.3 + 0.7 * fraction)
+        started, finished = (at + 15, at + 15 + round(wall, 3)) if end is None else (end - round(wall, 3), end)
         head = hashlib.sha1(f"seeded {counter}".encode()).hexdigest()
         run = con.execute(
             """INSERT INTO runs (repository, branch, trigger, base, head, state, reason, queuedAt, startedAt,
@@ -101,8 +107,10 @@ def seed(path, repository):
                 misses += 1
     # The newest canary is what the "time saved" chart measures wall-clock savings against (a full run: every
     # target, builds included); the real one of today ran on a tiny fixture, shorter than any seeded run.
-    now = int(time.time())
-    insert(now - 45 - int(full_base * 1.3) - 30, "canary", 1.0)
+    # It ends after every real run (the real canary may have ended a moment ago), and not in the future.
+    newest = con.execute("SELECT max(finishedAt) FROM runs WHERE repository = ?", (repository,)).fetchone()[0] or 0
+    end = max(time.time() - 1, newest + 0.5)
+    insert(end - wall_base * 1.2 - 15, "canary", 1.0, end=end)
     runs += 1
     con.commit()
     print(f"seeded {runs} runs over 50 days, {misses} selection misses and {flaky} flaky outcomes (whole suite ~{full_base:.3f} s, as the real runs recorded)")
