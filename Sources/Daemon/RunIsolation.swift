@@ -164,7 +164,7 @@ struct RunIsolation: Sendable {
 
   /// Variables rippled sets for every run (each run's own TMPDIR; HOME, XDG and SwiftPM's cache paths lead to
   /// folders shared by all runs): a branch setting one could point a build at what other runs read.
-  static let ownedVariables = ["TMPDIR", "HOME", "CLANG_MODULE_CACHE_PATH"]
+  static let ownedVariables = ["TMPDIR", "HOME", "CFFIXED_USER_HOME", "CLANG_MODULE_CACHE_PATH"]
   static let ownedPrefixes = ["XDG_", "SWIFTPM_", "RIPPLE_"]
 
   static func isOwned(_ name: String) -> Bool {
@@ -188,7 +188,7 @@ struct RunIsolation: Sendable {
     guard let first = places.first else { return nil }
     let all = places.map { "\($0.name) in \($0.key)" }.joined(separator: ", ")
     return "ripple.yml sets \(all): rippled sets \(first.name) itself for every run (it owns TMPDIR, HOME, "
-      + "XDG_*, SWIFTPM_*, CLANG_MODULE_CACHE_PATH and RIPPLE_*, which lead to folders runs share); remove "
+      + "CFFIXED_USER_HOME, XDG_*, SWIFTPM_*, CLANG_MODULE_CACHE_PATH and RIPPLE_*, which lead to folders runs share); remove "
       + "\(places.count == 1 ? "it" : "them") from ripple.yml. Nothing of this run was started"
   }
 
@@ -221,9 +221,12 @@ struct RunIsolation: Sendable {
   /// HOME and XDG_CACHE_HOME of a sandboxed run's processes: the service's own (its state folder, its cache) are
   /// hidden and read-only there, and clang's module cache and SwiftPM's caches and settings go under them. In the
   /// lane's build folder: writable, kept between the lane's runs, shared with no other branch.
+  /// CFFIXED_USER_HOME too: Foundation on Linux takes the home from the password database before HOME, so SwiftPM's
+  /// `~/.swiftpm/configuration` and `security` were the service user's, read-only in the sandbox, and every run's
+  /// log carried SwiftPM's "is not accessible or not writable" warnings (issue 43). No pass-record key reads it.
   func home(run: RunRecord, settings: RepositorySettings) -> [String: String] {
     let home = paths.scratch(run.repository, lane: lane(run, settings)) + "/.home"
-    return ["HOME": home, "XDG_CACHE_HOME": home + "/.cache"]
+    return ["HOME": home, "CFFIXED_USER_HOME": home, "XDG_CACHE_HOME": home + "/.cache"]
   }
 
   /// Nil for a protected branch (it writes the shared layer); else the branch's own layer.

@@ -28,6 +28,11 @@ struct SandboxTests {
     let baseline = try await h.waitForRun(head: try h.head(), states: ["passed", "failed", "error"])
     let baselineLog = try await h.get("/api/runs/\(baseline["id"] as! Int)/log").body
     try #require(baseline["state"] as? String == "passed", "\(String(decoding: baselineLog, as: UTF8.self))")
+    // SwiftPM's settings and caches are the lane's own: the log carries no warning that is not the repository's.
+    let baselineText = String(decoding: baselineLog, as: UTF8.self)
+    for warning in ["is not accessible or not writable", "readonly database"] {
+      #expect(!baselineText.contains(warning), "\(baselineText.suffix(4000))")
+    }
     let shared = DaemonHarness.sharedCache + "/ripple/manifests"
     let before = try Self.files(in: shared)
     #expect(before.keys.contains { $0.hasPrefix("tree-") }, "main's run cached its trees: \(before.keys.sorted())")

@@ -98,6 +98,8 @@ struct RunIsolationTests {
       homes == [paths.scratch("app", lane: "main") + "/.home", paths.scratch("app", lane: "feature/x") + "/.home"])
     let caches = recording.requests.map { $0.environment["XDG_CACHE_HOME"] ?? nil }
     #expect(caches == homes.map { $0.map { $0 + "/.cache" } })
+    // Foundation's home (SwiftPM's ~/.swiftpm) is the password database's unless CFFIXED_USER_HOME says otherwise.
+    #expect(recording.requests.map { $0.environment["CFFIXED_USER_HOME"] ?? nil } == homes)
     #expect(
       isolation.policy(run: Self.run("main"), settings: Self.settings).writable.contains(
         paths.scratch("app", lane: "main")),
@@ -261,7 +263,10 @@ struct RunIsolationTests {
       problem?.hasPrefix(
         "ripple.yml sets TMPDIR in test.runs[1] (`poison`).environment, XDG_CACHE_HOME in "
           + "selection.manifestEnvironments[1]: rippled sets TMPDIR itself") == true, "\(problem ?? "nil")")
-    for name in ["HOME", "SWIFTPM_CACHE_PATH", "CLANG_MODULE_CACHE_PATH", "RIPPLE_CACHE_DIR", "XDG_CONFIG_HOME"] {
+    for name in [
+      "HOME", "CFFIXED_USER_HOME", "SWIFTPM_CACHE_PATH", "CLANG_MODULE_CACHE_PATH", "RIPPLE_CACHE_DIR",
+      "XDG_CONFIG_HOME",
+    ] {
       #expect(RunIsolation.isOwned(name), "\(name)")
     }
     #expect(!RunIsolation.isOwned("PATH") && !RunIsolation.isOwned("LANG"))
