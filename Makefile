@@ -12,7 +12,7 @@ BIN_DIR ?=
 RELEASE_BIN_DIR := .build/release-bins
 
 .PHONY: all build deps deps-test test demo bench install format lint dashboard-shot install-daemon check-units check-ci \
-  check-imports release-bins dist deb check-dist check-deb check-packages test-parallel
+  check-imports release-bins dist deb check-dist check-deb check-packages test-parallel coverage-proof
 
 all: build
 
@@ -42,6 +42,12 @@ test: deps-test
 	@scripts/check-units.sh
 	scripts/check-ci-examples.sh "$$($(SWIFT) build --show-bin-path $(BUILD_FLAGS))/ripple"
 TEST_FLAGS ?=
+
+## coverage-proof: issue 42's differential proof at its size (ten packages, ten commits; ~10 min on 2 cores)
+coverage-proof: deps-test
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	RIPPLE_COVERAGE_PROOF=1 SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES=false \
+	  $(SWIFT) test --skip-build --filter '^RippleIntegrationTests\.CoverageProofTests' $(BUILD_FLAGS)
 TEST_WIDTH ?= 8
 
 ## test-parallel: the same as `make test` (kept for scripts that name it)

@@ -71,46 +71,9 @@ import Testing
     return repo
   }
 
-  private func environment(_ repo: TestRepository) -> [String: String] {
-    [
-      "RIPPLE_NO_CACHE_RESULTS": "0", "RIPPLE_CACHE_DIR": repo.root + "/.build/ripple-cache",
-      "RIPPLE_BRANCH": "feature/x",
-    ]
-  }
-
-  private func json(_ path: String) throws -> [String: Any] {
-    try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
-  }
-
-  /// Each target's source in the report: `fresh`, `recorded` or `notMeasured`.
-  private func sources(_ report: [String: Any]) -> [String: String] {
-    let targets = (report["coverage"] as? [String: Any])?["targets"] as? [[String: Any]] ?? []
-    var out: [String: String] = [:]
-    for target in targets { out[target["unit"] as? String ?? "?"] = target["source"] as? String }
-    return out
-  }
-
-  /// Why each target not measured was not.
-  private func reasons(_ report: [String: Any]) -> [String] {
-    let targets = (report["coverage"] as? [String: Any])?["targets"] as? [[String: Any]] ?? []
-    return targets.filter { $0["source"] as? String == "notMeasured" }.map {
-      "\($0["unit"] ?? "?"): \($0["detail"] ?? "?")"
-    } + (report["warnings"] as? [String] ?? [])
-  }
-
-  /// A full `--coverage` run of every target, recording nothing: the reference.
-  private func fullReport(_ repo: TestRepository, _ name: String) throws -> String {
-    let lcov = repo.root + "/.build/\(name)-full.lcov"
-    let full = try RippleBinary.test(
-      ["--all", "--coverage", "--no-cache-results", "--jobs", "3", "--coverage-lcov", lcov], in: repo.root,
-      environment: environment(repo))
-    #expect(full.status == 0, "\(full.standardOutput)\(full.standardError)")
-    return try String(contentsOfFile: lcov, encoding: .utf8)
-  }
-
   @Test func aSelectiveRunsMergedCoverageEqualsAFullRunsAfterEachShapeOfCommit() throws {
     let repo = try Self.makeRepository()
-    let env = environment(repo)
+    let env = CoverageReports.environment(repo)
     // The first run tests everything and records each target's coverage with its pass record.
     let first = try RippleBinary.test(
       [
@@ -118,7 +81,8 @@ import Testing
         repo.root + "/.build/first.xml",
       ], in: repo.root, environment: env)
     #expect(first.status == 0, "\(first.standardOutput)\(first.standardError)")
-    #expect(Set(sources(try json(repo.root + "/.build/first.json")).values) == ["fresh"])
+    #expect(
+      Set(CoverageReports.sources(try CoverageReports.json(repo.root + "/.build/first.json")).values) == ["fresh"])
     #expect(first.standardOutput.contains("Packages/Core/Sources/Core/Core Zählung.swift"))
     let xml = try String(contentsOfFile: repo.root + "/.build/first.xml", encoding: .utf8)
     #expect(xml.contains("filename=\"Packages/Core/Sources/Core/Core Zählung.swift\""))
@@ -163,24 +127,7 @@ import Testing
     ]
     for (index, shape) in shapes.enumerated() {
       try shape.change()
-      // A commit of the sources only (GitFixture.commitAll adds ignored files too: the builds' folders).
-      try repo.git("add", "-A")
-      try repo.git("commit", "-q", "-m", shape.name)
-      let lcov = repo.root + "/.build/\(index)-selective.lcov"
-      let report = repo.root + "/.build/\(index)-selective.json"
-      let selective = try RippleBinary.test(
-        ["--coverage", "--base", "HEAD~1", "--jobs", "3", "--coverage-lcov", lcov, "--report-json", report],
-        in: repo.root,
-        environment: env)
-      #expect(selective.status == 0, "\(shape.name): \(selective.standardOutput)\(selective.standardError)")
-      let document = try json(report)
-      let targets = sources(document)
-      #expect(Set(targets.filter { $0.value == "fresh" }.keys) == shape.ran, "\(shape.name): \(targets)")
-      #expect(targets.count == 4 && !targets.values.contains("notMeasured"), "\(shape.name): \(reasons(document))")
-      let merged = try String(contentsOfFile: lcov, encoding: .utf8)
-      let full = try fullReport(repo, "\(index)")
-      #expect(merged == full, "\(shape.name): the merged report differs from the full run's")
-      #expect(!full.isEmpty)
+      try CoverageReports.commitAndCompare(repo, shape: shape.name, index: index, ran: shape.ran, targets: 4)
     }
 
     // Nothing changed since HEAD: nothing runs, and the suite's coverage comes whole from the records; the gate
@@ -191,7 +138,8 @@ import Testing
     #expect(gated.status == 1, "\(gated.standardOutput)\(gated.standardError)")
     #expect(gated.standardError.contains("is under --coverage-min 95.00%"), "\(gated.standardError)")
     #expect(gated.standardError.contains("Packages/Core/Sources/Core/Unused.swift"), "\(gated.standardError)")
-    #expect(Set(sources(try json(repo.root + "/.build/gate.json")).values) == ["recorded"])
+    #expect(
+      Set(CoverageReports.sources(try CoverageReports.json(repo.root + "/.build/gate.json")).values) == ["recorded"])
   }
 
   /// A toolchain without llvm-cov beside `swift`: a clear error before anything is built (exit 3).
