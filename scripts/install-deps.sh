@@ -5,7 +5,8 @@
 #   scripts/install-deps.sh --test     also what the tests use: python3 with moto[server] and boto3
 #                                      (a real S3 endpoint), check-jsonschema (CI files), openssl (test CAs),
 #                                      ffmpeg (transforms), zip (archives), bubblewrap (rippled's run sandbox),
-#                                      git-lfs (lfs sources), wamerican (/usr/share/dict/words: the isowords
+#                                      git-lfs (lfs sources), tmux (a real terminal for the progress
+#                                      line), wamerican (/usr/share/dict/words: the isowords
 #                                      example's public dictionary), nginx (WebDAV: the Bazel HTTP cache
 #                                      result store's tests)
 #   scripts/install-deps.sh --bench    also what `make bench` compares with: entr
@@ -38,6 +39,7 @@ if $want_test; then
   command -v zip >/dev/null 2>&1 || missing+=(zip)
   if [ "$(uname)" != Darwin ]; then command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap); fi
   command -v git-lfs >/dev/null 2>&1 || missing+=(git-lfs)
+  command -v tmux >/dev/null 2>&1 || missing+=(tmux)
   [ -r /usr/share/dict/words ] || missing+=(wamerican)
   # nginx-light has ngx_http_dav_module; it lives in /usr/sbin, which a non-root PATH may lack.
   command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
