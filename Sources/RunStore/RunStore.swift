@@ -249,6 +249,25 @@ public final class RunStore: Sendable {
     }
   }
 
+  /// Records the suite's line coverage of run `id` (`coverage: true`); a run never given one keeps NULLs.
+  public func recordCoverage(_ id: Int64, _ coverage: RunCoverage) throws(RunStoreError) {
+    let counts = [coverage.linesCovered, coverage.linesTotal, coverage.targetsMeasured, coverage.targetsNotMeasured]
+    guard counts.allSatisfy({ $0 >= 0 }), coverage.linesCovered <= coverage.linesTotal else {
+      throw .invalidArgument("the coverage of run \(id) is not a set of counts: \(coverage)")
+    }
+    try write("record the coverage of run \(id)") { db in
+      _ = try Rows.requireRun(db, id)
+      try db.execute(
+        sql: """
+          UPDATE runs SET coverageLinesCovered = ?, coverageLinesTotal = ?, coverageTargetsMeasured = ?,
+            coverageTargetsNotMeasured = ? WHERE id = ?
+          """,
+        arguments: [
+          coverage.linesCovered, coverage.linesTotal, coverage.targetsMeasured, coverage.targetsNotMeasured, id,
+        ])
+    }
+  }
+
   /// Names the head commit of `repository`'s runs at `commit` whose commit is not named yet (read from the
   /// mirror once, for the pages); returns how many runs it named.
   @discardableResult
