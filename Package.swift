@@ -198,7 +198,7 @@ let package = Package(
       dependencies: [
         "SchedulerCore", "DaemonSupport", "DaemonHTTP", "DaemonSources",
         "RippleCore", "SystemClients", "Git", "PackageModel", "RippleConfig", "TestRunner", "RippleKit",
-        "RunModel", "RunStore", "ServiceMetrics", "BuildInfo", "PassRecords", "ResultStore",
+        "RunModel", "RunStore", "ServiceMetrics", "BuildInfo", "PassRecords", "ResultStore", "Coverage",
         .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "NIOCore", package: "swift-nio"),
@@ -310,7 +310,7 @@ let package = Package(
       dependencies: [
         "Daemon", "DaemonSupport", "DaemonHTTP", "DaemonHTTPFixtures", "DaemonSources", "RippleKit", "RippleCore",
         "RunModel", "RunStore", "RippleConfig", "SchedulerCore", "TestRunner", "ServiceMetrics", "SystemClients",
-        "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+        "TestSupport", "Coverage", .product(name: "Crypto", package: "swift-crypto"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTesting", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),

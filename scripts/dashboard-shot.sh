@@ -9,7 +9,8 @@
 # cookie): the live log followed by /static/live-log.js and the Cancel button. Last, the repository's history
 # pictures: ~50 days of past runs and misses are written into the store (scripts/dashboard_history.py: rippled
 # has no clock to move) and `/` is shot again as history.png; both index shots are checked for the three
-# charts (an <svg> each, by aria-label, with bars). Issue 43's pages too: commits named on the index, a filtered
+# charts (an <svg> each, by aria-label, with bars), the first for the sentence that no coverage is recorded, the
+# second for the seeded runs' "Line coverage per run" picture (points, a partial one). Issue 43's pages too: commits named on the index, a filtered
 # list (filtered.png) and a failing test target's history (target.png). Exit 1 when a check fails.
 set -euo pipefail
 rippled=${1:?usage: dashboard-shot.sh RIPPLED [OUT]}
@@ -151,7 +152,8 @@ shoot target "/repositories/isowords-like/targets/$target"
 expect target.html 'class="tb tb-failed"' "the target's history draws a bar per run, the failed one red"
 expect target.html 'that ran' "the target's history counts its failures"
 expect index.html "canary #" "the miss panel links the canary"
-# Today's runs only: a timed run with a selection, a day with time saved, a week with the canary's miss.
+# Today's runs only: a timed run with a selection, a day with time saved, a week with the canary's miss; no run
+# measured coverage, so no coverage picture but the sentence saying how to turn it on.
 python3 "$here/dashboard_history.py" check "$out/index.html" 1 1 1 || failures=$((failures + 1))
 
 echo "a slow run, shot while it runs, logged in…"
@@ -220,11 +222,12 @@ expect run-live.html 'action="/logout"' "logged in, the page offers to log out"
 echo "the repository's history over several weeks (written into the store), shot on the index…"
 wait_idle 6
 python3 "$here/dashboard_history.py" seed "$work/state/rippled.sqlite" isowords-like
-"$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1100 \
+"$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1500 \
   --screenshot="$out/history.png" "http://127.0.0.1:$port/" 2>/dev/null
 "$chromium" --headless --no-sandbox --disable-gpu --dump-dom "http://127.0.0.1:$port/" 2>/dev/null > "$out/history.html"
-python3 "$here/dashboard_history.py" check "$out/history.html" 10 15 3 3 || failures=$((failures + 1))
-python3 "$here/dashboard_history.py" png "$out/history.png" 1280 1100 60000 || failures=$((failures + 1))
+# The seeded runs recorded coverage (every fifth partial): the coverage line, with its last 20 runs.
+python3 "$here/dashboard_history.py" check "$out/history.html" 10 15 3 3 15 || failures=$((failures + 1))
+python3 "$here/dashboard_history.py" png "$out/history.png" 1280 1500 60000 || failures=$((failures + 1))
 
 for png in "$out"/*.png; do
   size=$(stat -c %s "$png" 2>/dev/null || stat -f %z "$png")

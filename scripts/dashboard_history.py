@@ -6,14 +6,17 @@
       daemon keeps it open), so the charts have days and weeks to draw: runs whose analysis recorded the suite
       times (the whole suite's time from the repository's real runs, so the scales agree), a weekly canary, and
       selection misses some canaries found, and test outcomes (a test that is flaky in some runs: the weekly
-      flaky series and the flaky-tests panel). Each run gets its journal (queued, running, final state). The
-      real runs are made in minutes; rippled has no clock to move, so the past is written here, after them.
+      flaky series and the flaky-tests panel), and line coverage per run (every fifth partial: some test targets
+      not measured). Each run gets its journal (queued, running, final state). The real runs are made in
+      minutes; rippled has no clock to move, so the past is written here, after them.
 
-  dashboard_history.py check HTML MIN_RUN_BARS MIN_DAY_BARS MIN_WEEK_BARS [MIN_FLAKY_WEEK_BARS]
+  dashboard_history.py check HTML MIN_RUN_BARS MIN_DAY_BARS MIN_WEEK_BARS [MIN_FLAKY_WEEK_BARS [MIN_COVERAGE_POINTS]]
       Checks the DOM Chromium built (--dump-dom): each picture exactly once, as an <svg> with its aria-label,
       with at least the given number of bars (selected-test bars per run, days with time saved, weeks with
       misses), and the weekly chart drawing flaky tests or saying there is no flaky data. With
-      MIN_FLAKY_WEEK_BARS, that many weeks with flaky tests and the flaky-tests panel. Prints one line per
+      MIN_FLAKY_WEEK_BARS, that many weeks with flaky tests and the flaky-tests panel. With MIN_COVERAGE_POINTS
+      (over 0), the "Line coverage per run" picture exactly once with that many points, a partial one among
+      them; without, no such picture and the sentence that no coverage is recorded. Prints one line per
       check; exit 1 on a failure.
 
   dashboard_history.py png PNG WIDTH HEIGHT MIN_BYTES
@@ -32,6 +35,8 @@ TITLES = {  # aria-label prefix → the class of the bars counted (HistoryCharts
     "Time saved per day": "rc-saved",
     "Selection misses and flaky tests per week": "rc-miss",
 }
+COVERAGE_TITLE = "Line coverage per run"  # drawn only once a run recorded coverage (HistoryCharts.coverageTitle)
+NO_COVERAGE = "no coverage recorded; set coverage: true in rippled.yml"
 
 
 def seed(path, repository):
@@ -60,13 +65,20 @@ def seed(path, repository):
         wall = wall_base * (0.85 + 0.3 * ((counter * 3) % 5) / 4) * (0.3 + 0.7 * fraction)
         started, finished = (at + 15, at + 15 + round(wall, 3)) if end is None else (end - round(wall, 3), end)
         head = hashlib.sha1(f"seeded {counter}".encode()).hexdigest()
+        # Line coverage creeping up from ~62 % with some noise; every fifth run partial (targets not measured:
+        # the files they reach left out, so fewer lines).
+        not_measured = 1 + counter % 2 if counter % 5 == 0 else 0
+        lines_total = 4200 - 600 * not_measured
+        percent = min(95, 62 + counter * 0.12 + ((counter * 13) % 7) - 3)
         run = con.execute(
             """INSERT INTO runs (repository, branch, trigger, base, head, state, reason, queuedAt, startedAt,
                finishedAt, selectedTestTargets, totalTestTargets, failedTests, attempt, fullSuiteSeconds,
-               selectedSeconds) VALUES (?, 'main', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)""",
+               selectedSeconds, coverageLinesCovered, coverageLinesTotal, coverageTargetsMeasured,
+               coverageTargetsNotMeasured) VALUES (?, 'main', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)""",
             (repository, trigger, None if trigger == "canary" else hashlib.sha1(head.encode()).hexdigest(), head,
              state, "1 test failed" if failed else None, at, started, finished,
-             max(1, round(total * fraction)), total, failed, full, selected)).lastrowid
+             max(1, round(total * fraction)), total, failed, full, selected,
+             round(lines_total * percent / 100), lines_total, max(1, total - not_measured), not_measured)).lastrowid
         for previous, new, when in [(None, "queued", at), ("queued", "running", started), ("running", state, finished)]:
             con.execute("INSERT INTO transitions (runID, fromState, toState, at, note) VALUES (?, ?, ?, ?, ?)",
                         (run, previous, new, when, "seeded history (dashboard-shot)" if new == "queued" else None))
@@ -116,7 +128,7 @@ def seed(path, repository):
     print(f"seeded {runs} runs over 50 days, {misses} selection misses and {flaky} flaky outcomes (whole suite ~{full_base:.3f} s, as the real runs recorded)")
 
 
-def check(path, minimums, min_flaky=0):
+def check(path, minimums, min_flaky=0, min_coverage=0):
     html = open(path, encoding="utf-8").read()
     failures = 0
     for (title, bar_class), minimum in zip(TITLES.items(), minimums):
@@ -140,6 +152,21 @@ def check(path, minimums, min_flaky=0):
         failures += not ok
         print(f"  {'ok  ' if ok else 'FAIL'}  {bars} weeks with flaky tests (at least {min_flaky}), the flaky-tests"
               f" panel {'shown' if panel else 'missing'}")
+    pictures = re.findall(r'<svg\b[^>]*\baria-label="' + re.escape(COVERAGE_TITLE), html)
+    if min_coverage:
+        start = html.find('aria-label="' + COVERAGE_TITLE)
+        picture = html[start:html.find("</svg>", start)] if start >= 0 else ""
+        points = len(re.findall(r'<circle class="rc-point ', picture))
+        partial = len(re.findall(r'<circle class="rc-point rc-partial"', picture))
+        ok = len(pictures) == 1 and points >= min_coverage and partial >= 1
+        failures += not ok
+        print(f"  {'ok  ' if ok else 'FAIL'}  the picture '{COVERAGE_TITLE}': {len(pictures)} <svg>, {points} points"
+              f" (at least {min_coverage}), {partial} partial (at least 1)")
+    else:
+        ok = not pictures and NO_COVERAGE in html
+        failures += not ok
+        print(f"  {'ok  ' if ok else 'FAIL'}  no run recorded coverage: no '{COVERAGE_TITLE}' picture"
+              f" ({len(pictures)} <svg>), the page says '{NO_COVERAGE}'")
     return failures
 
 
@@ -156,8 +183,9 @@ if __name__ == "__main__":
     command = sys.argv[1] if len(sys.argv) > 1 else ""
     if command == "seed" and len(sys.argv) == 4:
         seed(sys.argv[2], sys.argv[3])
-    elif command == "check" and len(sys.argv) in (6, 7):
-        sys.exit(1 if check(sys.argv[2], [int(n) for n in sys.argv[3:6]], int(sys.argv[6]) if len(sys.argv) == 7 else 0) else 0)
+    elif command == "check" and len(sys.argv) in (6, 7, 8):
+        extra = [int(n) for n in sys.argv[6:]]
+        sys.exit(1 if check(sys.argv[2], [int(n) for n in sys.argv[3:6]], *extra) else 0)
     elif command == "png" and len(sys.argv) == 6:
         sys.exit(png(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5])))
     else:

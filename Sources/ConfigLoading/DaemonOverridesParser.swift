@@ -3,7 +3,7 @@ import RippleCore
 
 /// Validates the `daemon:` section of `ripple.yml`.
 enum DaemonOverridesParser {
-  static let keys = ["runTimeout", "testArguments", "bootstrap"]
+  static let keys = ["runTimeout", "testArguments", "bootstrap", "coverage"]
 
   static func parse(_ value: YAMLValue) throws -> RepositoryDaemonSettings {
     var settings = RepositoryDaemonSettings()
@@ -11,6 +11,7 @@ enum DaemonOverridesParser {
       switch key {
       case "runTimeout": settings.runTimeout = try child.duration()
       case "testArguments": settings.testArguments = try DaemonRepositoriesParser.testArguments(child)
+      case "coverage": settings.coverage = try child.boolean()
       default: settings.bootstrap = try child.boolean()
       }
     }

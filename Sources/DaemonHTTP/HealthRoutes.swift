@@ -30,9 +30,12 @@ struct HealthRoutes {
             repository: name, savedSeconds: saved.days.reduce(0) { $0 + $1.seconds }, fullSuiteSeconds: full)
         }
       }
+      let repositories = status.repositories.map(\.name)
+      let lineCoverage =
+        (try? api.read { try DashboardHistory.lineCoverage(api.store, repositories: repositories) }) ?? [:]
       let text = api.metrics.render(
         runsByState: runsByState, queueLength: status.queueLength, running: status.running.count,
-        ready: status.ready, healthy: status.healthy, savings: savings)
+        ready: status.ready, healthy: status.healthy, savings: savings, lineCoverage: lineCoverage)
       return HTTPAPI.response(.ok, contentType: "text/plain; version=0.0.4; charset=utf-8", bytes: Array(text.utf8))
     }
     return routes

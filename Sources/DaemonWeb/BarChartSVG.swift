@@ -83,25 +83,33 @@ struct BarChart {
     return out + "</svg>"
   }
 
-  private func legend() -> Markup {
+  private func legend() -> Markup { Self.legend(series.map { ($0.kind, $0.name) }, notes: notes) }
+
+  /// The legend above the plot: a swatch (`rc-swatch rc-<kind>`) and a name per entry, then the muted notes.
+  static func legend(_ entries: [(kind: String, name: String)], notes: [String] = []) -> Markup {
     var out: Markup = "<g class=\"rc-legend\">"
-    var x = Self.plot.left
-    for entry in series {
+    var x = plot.left
+    for entry in entries {
       out += """
         <rect class="rc-swatch rc-\(entry.kind)" x="\(coordinate: x)" y="6" width="10" height="10" rx="2"/>\
         <text x="\(coordinate: x + 14)" y="15">\(entry.name)</text>
         """
-      x += 14 + Self.textWidth(entry.name) + 14
+      x += 14 + textWidth(entry.name) + 14
     }
     for note in notes {
       out += "<text class=\"rc-note\" x=\"\(coordinate: x)\" y=\"15\">\(note)</text>"
-      x += Self.textWidth(note) + 14
+      x += textWidth(note) + 14
     }
     return out + "</g>\n"
   }
 
   private func axes(_ scale: ChartScale) -> Markup {
-    let p = Self.plot
+    Self.axes(scale, valueTitle: valueTitle, categoryTitle: categoryTitle)
+  }
+
+  /// The value axis' ticks and grid lines, and both axis titles (the unit in brackets after the value's).
+  static func axes(_ scale: ChartScale, valueTitle: String, categoryTitle: String) -> Markup {
+    let p = plot
     let length = p.bottom - p.top
     var out: Markup = "<g class=\"rc-axes\">"
     for tick in scale.ticks {
@@ -117,7 +125,7 @@ struct BarChart {
     out += """
       <text class="rc-axis-title" x="13" y="\(coordinate: middle)" text-anchor="middle" \
       transform="rotate(-90 13 \(coordinate: middle))">\(unit)</text>\
-      <text class="rc-axis-title" x="\(coordinate: (p.left + p.right) / 2)" y="\(coordinate: Self.height - 6)" \
+      <text class="rc-axis-title" x="\(coordinate: (p.left + p.right) / 2)" y="\(coordinate: height - 6)" \
       text-anchor="middle">\(categoryTitle)</text>
       """
     return out + "</g>\n"

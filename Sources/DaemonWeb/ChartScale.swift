@@ -3,10 +3,11 @@ import Foundation
 /// The value axis of a chart: from 0 to `top` in `step`s, with at most `maxTicks` steps, on round values.
 ///
 /// Durations step on clock-friendly values (5 ms, 15 s, 30 s, 5 min, 15 min, 2 h…) and are labelled in the unit the
-/// step is counted in (ms, s, min or h, named in the axis title); counts step on whole 1, 2, 5 × 10ⁿ.
+/// step is counted in (ms, s, min or h, named in the axis title); counts step on whole 1, 2, 5 × 10ⁿ; percentages
+/// always span 0–100 % in steps of 20, whatever the values (a coverage line keeps its place on the page).
 struct ChartScale: Equatable {
   enum Unit: Equatable {
-    case seconds, count
+    case seconds, count, percent
   }
 
   var top: Double
@@ -43,11 +44,12 @@ struct ChartScale: Equatable {
 
   /// The scale for values up to `maximum` (negative and non-finite values count as 0; all 0 gives one step).
   static func make(maximum: Double, unit: Unit, maxTicks: Int = 5) -> ChartScale {
+    if unit == .percent { return ChartScale(top: 100, step: 20, unitName: "%", divisor: 1) }
     let maximum = maximum.isFinite ? max(0, maximum) : 0
     let raw = maximum / Double(max(1, maxTicks))
     let step: Double
     switch unit {
-    case .count:
+    case .count, .percent:
       step = max(1, nice(raw))
     case .seconds where maximum == 0:
       step = 60  // nothing to show: an axis of one minute, not of a tenth of a second
@@ -56,7 +58,7 @@ struct ChartScale: Equatable {
     }
     let top = max(1, (maximum / step - 1e-9).rounded(.up)) * step
     switch unit {
-    case .count: return ChartScale(top: top, step: step, unitName: "", divisor: 1)
+    case .count, .percent: return ChartScale(top: top, step: step, unitName: "", divisor: 1)
     case .seconds where step >= 3600: return ChartScale(top: top, step: step, unitName: "h", divisor: 3600)
     case .seconds where step >= 60: return ChartScale(top: top, step: step, unitName: "min", divisor: 60)
     case .seconds where step >= 1: return ChartScale(top: top, step: step, unitName: "s", divisor: 1)

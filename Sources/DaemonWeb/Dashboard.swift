@@ -334,6 +334,7 @@ public enum Dashboard {
       fact("Full suite", fullSuite(run)),
       fact("Test targets", Page.count(selected, of: total)),
       fact("Failed tests", run.failedTests.map { "\($0)" } ?? Page.dash),
+      fact("Line coverage", lineCoverage(run), wide: true),
       fact("Log", log, wide: true),
     ]
     if name != .empty {
@@ -356,6 +357,20 @@ public enum Dashboard {
       <rect class="ph-build" x="0" y="0" width="\(coordinate: buildWidth)" height="8"/>\
       <rect class="ph-test" x="\(coordinate: buildWidth)" y="0" width="\(coordinate: width - buildWidth)" height="8"/></svg>
       """
+    return out
+  }
+
+  /// "71.3% · 812 of 1139 lines" and which test targets counted; "not measured" for a run without coverage.
+  static func lineCoverage(_ run: RunRecord) -> Markup {
+    guard let coverage = run.coverage else { return "<span class=\"muted\">not measured</span>" }
+    let lines = "\(coverage.linesCovered) of \(coverage.linesTotal) lines"
+    var out: Markup =
+      coverage.percent.map { "\(HistoryCharts.percentText($0)) · \(lines)" } ?? "no line measured"
+    var targets = "\(coverage.targetsMeasured) test targets measured"
+    if coverage.isPartial {
+      targets += ", \(coverage.targetsNotMeasured) not: partial, the files they reach are left out"
+    }
+    out += "<span class=\"sub\">\(targets)</span>"
     return out
   }
 

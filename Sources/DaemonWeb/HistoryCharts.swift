@@ -16,12 +16,15 @@ public struct RepositoryHistory: Sendable {
   /// Per week: tests seen flaky. Empty: no flaky data (the chart says so). Its weeks need not start on Monday:
   /// each count goes to the week of `missesPerWeek` whose start is nearest.
   public var flakyPerWeek: [(weekStart: Date, count: Int)]
+  /// The last runs that recorded line coverage (`coverage: true`), oldest first. Empty: no coverage chart, a note.
+  public var coverageRuns: [RunRecord]
 
   public init(
     runs: [RunRecord], savedPerDay: [(day: Date, seconds: Double, runs: Int)],
     missesPerWeek: [(weekStart: Date, count: Int)], flakyPerWeek: [(weekStart: Date, count: Int)] = [],
-    fullSuite: FullSuiteBasis = .estimate
+    fullSuite: FullSuiteBasis = .estimate, coverageRuns: [RunRecord] = []
   ) {
+    self.coverageRuns = coverageRuns
     self.runs = runs
     self.savedPerDay = savedPerDay
     self.fullSuite = fullSuite
@@ -36,9 +39,10 @@ extension Dashboard {
   public static let historyDays = 30
   public static let historyWeeks = 8
 
-  /// A repository's three history pictures, side by side under its runs.
+  /// A repository's history pictures, side by side under its runs: three, and line coverage when a run recorded it
+  /// (else a sentence saying how to turn it on).
   static func historyPanel(_ history: RepositoryHistory, repository: String) -> Markup {
-    let charts = [
+    var charts = [
       HistoryCharts.figure(HistoryCharts.suiteTimes(history.runs), caption: HistoryCharts.suiteCaption(history.runs)),
       HistoryCharts.figure(
         HistoryCharts.savedPerDay(history.savedPerDay, basis: history.fullSuite),
@@ -47,7 +51,15 @@ extension Dashboard {
         HistoryCharts.missesAndFlaky(misses: history.missesPerWeek, flaky: history.flakyPerWeek),
         caption: HistoryCharts.weeklyCaption(misses: history.missesPerWeek, flaky: history.flakyPerWeek)),
     ]
-    return "<div class=\"history\" data-repository=\"\(repository)\">\n\(charts)</div>\n"
+    var note: Markup = .empty
+    if history.coverageRuns.isEmpty {
+      note = "<p class=\"muted history-note\">\(HistoryCharts.noCoverage)</p>\n"
+    } else {
+      charts.append(
+        HistoryCharts.figure(
+          HistoryCharts.coverage(history.coverageRuns), caption: HistoryCharts.coverageCaption(history.coverageRuns)))
+    }
+    return "<div class=\"history\" data-repository=\"\(repository)\">\n\(charts)</div>\n\(note)"
   }
 }
 
@@ -59,17 +71,29 @@ public enum FullSuiteBasis: Sendable, Hashable {
   case estimate
 }
 
-/// The three pictures of a repository's history, as `BarChart`s, and their captions. Pure.
+/// The pictures of a repository's history (`BarChart`s, and the coverage `LineChart`) and their captions. Pure.
 enum HistoryCharts {
   /// The aria-labels start with these (`make dashboard-shot` counts them).
   static let suiteTitle = "Test time per run"
   static let savedTitle = "Time saved per day"
   static let weeklyTitle = "Selection misses and flaky tests per week"
 
+  static let coverageTitle = "Line coverage per run"
+  /// Said instead of the coverage chart while no run of the repository recorded coverage.
+  static let noCoverage = "Line coverage: no coverage recorded; set coverage: true in rippled.yml"
+
   static func figure(_ chart: BarChart, caption: (title: String, summary: String)) -> Markup {
+    figure(chart.render(), caption: caption)
+  }
+
+  static func figure(_ chart: LineChart, caption: (title: String, summary: String)) -> Markup {
+    figure(chart.render(), caption: caption)
+  }
+
+  private static func figure(_ picture: Markup, caption: (title: String, summary: String)) -> Markup {
     """
     <figure class="chart"><figcaption><strong>\(caption.title)</strong>\
-    <span class="muted">\(caption.summary)</span></figcaption>\(chart.render())</figure>
+    <span class="muted">\(caption.summary)</span></figcaption>\(picture)</figure>
 
     """
   }
@@ -112,6 +136,48 @@ enum HistoryCharts {
       "last \(runs.count) runs: \(percentSaved(full: full, selected: selected))% of the test time saved"
     )
   }
+
+  // MARK: Per run: line coverage
+
+  /// Per run with coverage, its percentage as a point on a 0–100 % line; a partial run (some test targets not
+  /// measured) is a hollow point. Runs whose coverage measured no line have no point (no number, not 0 %).
+  static func coverage(_ runs: [RunRecord]) -> LineChart {
+    let measured = runs.compactMap { run in
+      run.coverage.flatMap { coverage in coverage.percent.map { (run, coverage, $0) } }
+    }
+    let every = max(1, Int((Double(measured.count) / 8).rounded(.up)))
+    let points = measured.enumerated().map { index, entry in
+      let (run, coverage, percent) = entry
+      var tooltip = "Run #\(run.id) · \(run.branch) · \(run.state.rawValue)"
+      if let finished = run.finishedAt { tooltip += " · finished \(Formatting.utc(finished))" }
+      tooltip += "\n\(percentText(percent)) of lines covered (\(coverage.linesCovered) of \(coverage.linesTotal))"
+      tooltip += "\n\(coverage.targetsMeasured) test targets measured"
+      if coverage.isPartial { tooltip += ", \(coverage.targetsNotMeasured) not (partial: their files left out)" }
+      let labelled = (measured.count - 1 - index) % every == 0
+      return LineChart.Point(
+        value: percent, marked: coverage.isPartial, label: labelled ? "#\(run.id)" : nil, tooltip: tooltip,
+        link: "/runs/\(run.id)")
+    }
+    return LineChart(
+      kind: "cov", title: "\(coverageTitle), the last \(points.count) runs with coverage: lines covered in percent",
+      valueTitle: "lines covered", categoryTitle: "run, oldest to newest", unit: .percent, lineName: "line coverage",
+      markKind: "partial", markName: "partial (targets not measured)", points: points,
+      emptyMessage: "No run measured a line yet")
+  }
+
+  static func coverageCaption(_ runs: [RunRecord]) -> (title: String, summary: String) {
+    let measured = runs.filter { $0.coverage?.percent != nil }
+    guard let newest = measured.last, let percent = newest.coverage?.percent else {
+      return ("Line coverage per run", "no run measured a line yet")
+    }
+    let partial = measured.filter { $0.coverage?.isPartial == true }.count
+    var summary = "newest \(percentText(percent)) (run #\(newest.id)); last \(measured.count) runs, "
+    summary += partial == 0 ? "none partial" : "\(partial) partial (some test targets not measured)"
+    return ("Line coverage per run", summary)
+  }
+
+  /// "71.3%".
+  static func percentText(_ percent: Double) -> String { String(format: "%.1f%%", percent) }
 
   // MARK: Per day: time saved
 
@@ -267,5 +333,9 @@ enum HistoryCharts {
     .rc-saved{fill:#16a34a}
     .rc-miss{fill:#ea580c}
     .rc-flaky{fill:#9333ea}
+    .rc-line.rc-cov{fill:none;stroke:#0d9488;stroke-width:2}
+    .rc-cov{fill:#0d9488}
+    .rc-partial{fill:#fff;stroke:#d97706;stroke-width:2}
+    .history-note{font-size:12.5px;margin:6px 0 0}
     """
 }

@@ -6,16 +6,21 @@
 ///   runTimeout: 45m
 ///   testArguments: ["-c", "release"]
 ///   bootstrap: false
+///   coverage: true
 /// ```
 public struct RepositoryDaemonSettings: Sendable, Hashable {
   public var runTimeout: Duration?
   public var testArguments: [String]?
   public var bootstrap: Bool?
+  public var coverage: Bool?
 
-  public init(runTimeout: Duration? = nil, testArguments: [String]? = nil, bootstrap: Bool? = nil) {
+  public init(
+    runTimeout: Duration? = nil, testArguments: [String]? = nil, bootstrap: Bool? = nil, coverage: Bool? = nil
+  ) {
     self.runTimeout = runTimeout
     self.testArguments = testArguments
     self.bootstrap = bootstrap
+    self.coverage = coverage
   }
 }
 
@@ -23,12 +28,15 @@ extension RepositorySettings {
   /// These settings with the repository's own `daemon:` overrides applied. The repository's file comes with
   /// the branch under test, so it may only narrow what the operator's `rippled.yml` allows: a shorter
   /// `runTimeout`, `bootstrap: false`; never a longer limit, never bootstrap where the operator turned it off.
-  /// `testArguments` replace the operator's: they only reach `swift build`/`swift test` inside the run.
+  /// `testArguments` replace the operator's: they only reach `swift build`/`swift test` inside the run. So does
+  /// `coverage`, either way: it changes how the run's own tests are built and measured, inside the same sandbox
+  /// and time limit, and reaches nothing the operator guards.
   public func applying(_ overrides: RepositoryDaemonSettings) -> RepositorySettings {
     var settings = self
     if let runTimeout = overrides.runTimeout { settings.runTimeout = min(settings.runTimeout, runTimeout) }
     if let testArguments = overrides.testArguments { settings.testArguments = testArguments }
     if let bootstrap = overrides.bootstrap { settings.bootstrap = settings.bootstrap && bootstrap }
+    if let coverage = overrides.coverage { settings.coverage = coverage }
     return settings
   }
 }

@@ -146,6 +146,9 @@ public struct RepositorySettings: Sendable, Hashable {
   public var bootstrap: Bool
   /// Extra arguments for `swift build` and `swift test`.
   public var testArguments: [String]
+  /// Measure the suite's line coverage in every run (`ripple test --coverage`: the selected targets' fresh, the
+  /// others' from their pass records), recorded per run for the dashboard's coverage chart and `/metrics`.
+  public var coverage = false
   /// Where each run's result is posted as a commit status (nil: nowhere).
   public var status: CommitStatusSettings?
   /// A full run of the primary branch every so often, to measure selection misses (nil: none).

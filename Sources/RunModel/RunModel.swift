@@ -89,6 +89,8 @@ public struct RunRecord: Codable, Sendable, Hashable, Identifiable {
   /// test pipeline's time split; nil before results (or for runs recorded before rippled kept it).
   public var buildSeconds: Double?
   public var testSeconds: Double?
+  /// The suite's line coverage (`coverage: true`); nil for a run without it.
+  public var coverage: RunCoverage?
 
   public init(
     id: Int64, repository: String, branch: String, trigger: RunTrigger, base: String? = nil, head: String,
@@ -96,8 +98,9 @@ public struct RunRecord: Codable, Sendable, Hashable, Identifiable {
     finishedAt: Date? = nil, selectedTestTargets: Int? = nil, totalTestTargets: Int? = nil,
     failedTests: Int? = nil, retryOf: Int64? = nil, attempt: Int = 1, logPath: String? = nil,
     fullSuiteSeconds: Double? = nil, selectedSeconds: Double? = nil, subject: String? = nil, author: String? = nil,
-    buildSeconds: Double? = nil, testSeconds: Double? = nil
+    buildSeconds: Double? = nil, testSeconds: Double? = nil, coverage: RunCoverage? = nil
   ) {
+    self.coverage = coverage
     self.buildSeconds = buildSeconds
     self.testSeconds = testSeconds
     self.subject = subject

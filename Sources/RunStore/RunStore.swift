@@ -57,10 +57,12 @@ public final class RunStore: Sendable {
 
     // Processes opening a new file together can fail at once, where a retry succeeds: switching the file to WAL
     // returns SQLITE_BUSY without waiting (SQLite skips the busy handler there to avoid a deadlock), and two
-    // migrators can race on one migration (the loser's CREATE TABLE fails with SQLITE_ERROR). Retry those.
+    // migrators can race on a migration (the loser's CREATE TABLE or ALTER TABLE fails with SQLITE_ERROR). Retry
+    // those; a race at most once per migration (each migration is its own transaction, so a loser that retried
+    // while the winner was still migrating can lose again on a later one).
     let deadline = Date() + Self.busyTimeout
     var pause: TimeInterval = 0.005
-    var raced = false
+    var races = 0
     let pool: DatabasePool
     while true {
       do {
@@ -68,9 +70,9 @@ public final class RunStore: Sendable {
         break
       } catch let error as DatabaseError
         where ([.SQLITE_BUSY, .SQLITE_LOCKED].contains(error.resultCode) && Date() < deadline)
-        || (error.resultCode == .SQLITE_ERROR && !raced)
+        || (error.resultCode == .SQLITE_ERROR && races < RunStoreSchema.migrator.migrations.count)
       {
-        raced = raced || error.resultCode == .SQLITE_ERROR
+        if error.resultCode == .SQLITE_ERROR { races += 1 }
         Thread.sleep(forTimeInterval: pause)
         pause = min(pause * 2, 0.2)
       } catch {
@@ -246,6 +248,25 @@ public final class RunStore: Sendable {
         try Self.insertTarget(db, runID: id, position: next, target)
         next += 1
       }
+    }
+  }
+
+  /// Records the suite's line coverage of run `id` (`coverage: true`); a run never given one keeps NULLs.
+  public func recordCoverage(_ id: Int64, _ coverage: RunCoverage) throws(RunStoreError) {
+    let counts = [coverage.linesCovered, coverage.linesTotal, coverage.targetsMeasured, coverage.targetsNotMeasured]
+    guard counts.allSatisfy({ $0 >= 0 }), coverage.linesCovered <= coverage.linesTotal else {
+      throw .invalidArgument("the coverage of run \(id) is not a set of counts: \(coverage)")
+    }
+    try write("record the coverage of run \(id)") { db in
+      _ = try Rows.requireRun(db, id)
+      try db.execute(
+        sql: """
+          UPDATE runs SET coverageLinesCovered = ?, coverageLinesTotal = ?, coverageTargetsMeasured = ?,
+            coverageTargetsNotMeasured = ? WHERE id = ?
+          """,
+        arguments: [
+          coverage.linesCovered, coverage.linesTotal, coverage.targetsMeasured, coverage.targetsNotMeasured, id,
+        ])
     }
   }
 

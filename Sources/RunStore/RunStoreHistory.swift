@@ -29,6 +29,24 @@ extension RunStore {
     }
   }
 
+  /// The `limit` most recently finished runs of a repository that recorded line coverage (v10), oldest first: the
+  /// coverage chart; the last one is `/metrics`' gauge.
+  public func coverageRuns(repository: String, limit: Int) throws(RunStoreError) -> [RunRecord] {
+    guard limit > 0 else { return [] }
+    return try read("list the runs with coverage of \(repository)") { db in
+      Array(
+        try Rows.fetchRuns(
+          db,
+          sql: """
+            SELECT \(Rows.runColumns) FROM runs
+            WHERE repository = ? AND coverageLinesTotal IS NOT NULL AND finishedAt IS NOT NULL
+            ORDER BY finishedAt DESC, id DESC LIMIT ?
+            """,
+          arguments: [repository, limit]
+        ).reversed())
+    }
+  }
+
   /// Per UTC day, for the `days` days that end with today (`now`'s day), oldest first: the test time selective
   /// testing saved (whole suite minus selection, never below 0) summed over the timed runs that finished that day,
   /// and how many they were. Days without runs are 0.

@@ -13,7 +13,8 @@ enum Rows {
   static let runColumns =
     "id, repository, branch, trigger, base, head, state, reason, queuedAt, startedAt, finishedAt, "
     + "selectedTestTargets, totalTestTargets, failedTests, retryOf, attempt, logPath, fullSuiteSeconds, "
-    + "selectedSeconds, subject, author, buildSeconds, testSeconds"
+    + "selectedSeconds, subject, author, buildSeconds, testSeconds, coverageLinesCovered, coverageLinesTotal, "
+    + "coverageTargetsMeasured, coverageTargetsNotMeasured"
 
   static func seconds(_ date: Date) -> Double { date.timeIntervalSince1970 }
 
@@ -40,7 +41,19 @@ enum Rows {
       attempt: try row.decode(atIndex: 15), logPath: try row.decode(atIndex: 16),
       fullSuiteSeconds: try row.decode(atIndex: 17), selectedSeconds: try row.decode(atIndex: 18),
       subject: try row.decode(atIndex: 19), author: try row.decode(atIndex: 20),
-      buildSeconds: try row.decode(atIndex: 21), testSeconds: try row.decode(atIndex: 22))
+      buildSeconds: try row.decode(atIndex: 21), testSeconds: try row.decode(atIndex: 22),
+      coverage: try coverage(row, from: 23))
+  }
+
+  /// The four coverage counts from `index` on; nil unless all are there (a run without coverage).
+  static func coverage(_ row: Row, from index: Int) throws -> RunCoverage? {
+    guard let covered = try row.decode(Int?.self, atIndex: index),
+      let total = try row.decode(Int?.self, atIndex: index + 1),
+      let measured = try row.decode(Int?.self, atIndex: index + 2),
+      let notMeasured = try row.decode(Int?.self, atIndex: index + 3)
+    else { return nil }
+    return RunCoverage(
+      linesCovered: covered, linesTotal: total, targetsMeasured: measured, targetsNotMeasured: notMeasured)
   }
 
   static func fetchRun(_ db: Database, _ id: Int64) throws -> RunRecord? {

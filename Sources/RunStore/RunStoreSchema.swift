@@ -2,7 +2,8 @@ import GRDB
 
 /// The store's schema, one migration per released change. Never edit a registered migration: add one.
 ///
-/// - `runs`: one row per run, only scalar columns (v7: the head's `subject` and `author`, read lazily), so the run list never loads lists. `id` is AUTOINCREMENT, so
+/// - `runs`: one row per run, only scalar columns (v7: the head's `subject` and `author`, read lazily; v10: its line
+///   coverage, four counts or NULL), so the run list never loads lists. `id` is AUTOINCREMENT, so
 ///   ids are never reused after pruning (links and `before` paging stay valid). Times are REAL seconds since 1970.
 /// - `analyses`: the analysis lists of a run (JSON text arrays); its base and counts live on `runs`.
 /// - `targets`, `edges`: a run's selected targets (reasons and failures as JSON text arrays) and dependency edges,
@@ -173,6 +174,15 @@ enum RunStoreSchema {
       // Each run's build and test phases (RunStore.recordResults), for the run page.
       try db.execute(sql: "ALTER TABLE runs ADD COLUMN buildSeconds REAL")
       try db.execute(sql: "ALTER TABLE runs ADD COLUMN testSeconds REAL")
+    }
+    migrator.registerMigration("v10: coverage") { db in
+      // The suite's line coverage of a run (`coverage: true`, RunStore.recordCoverage): all four or none (NULL: the
+      // run measured none, never 0 %).
+      for column in [
+        "coverageLinesCovered", "coverageLinesTotal", "coverageTargetsMeasured", "coverageTargetsNotMeasured",
+      ] {
+        try db.execute(sql: "ALTER TABLE runs ADD COLUMN \(column) INTEGER")
+      }
     }
     return migrator
   }

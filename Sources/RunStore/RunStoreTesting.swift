@@ -43,3 +43,14 @@ extension RunStore {
     }
   }
 }
+
+extension RunStore {
+  /// A database at `path` migrated only up to `migration` (an older rippled's), with `sql` run in it: what a store
+  /// opened over it later finds and migrates.
+  static func createOlderSchema(at path: String, upTo migration: String, sql: String) throws {
+    let queue = try DatabaseQueue(path: path)
+    try RunStoreSchema.migrator.migrate(queue, upTo: migration)
+    try queue.write { db in try db.execute(sql: sql) }
+    try queue.close()
+  }
+}

@@ -72,6 +72,10 @@ public final class DaemonMetrics: Sendable {
       help: "Time the repository's runs of the last 30 days saved against the whole suite: wall-clock against the "
         + "last canary (basis=\"measured\"), or recorded test time before the first canary (basis=\"estimate\").",
       type: "gauge")
+    static let lineCoverage = Family(
+      metric: "line_coverage", unit: "ratio",
+      help: "Covered lines of the suite's measured files (0 to 1), from the repository's newest run that recorded "
+        + "coverage (coverage: true in rippled.yml); absent before the first.", type: "gauge")
     static let webhooks = Family(
       metric: "webhook_deliveries", unit: "total", help: "Webhook deliveries since the daemon started, by result.",
       type: "counter")
@@ -163,10 +167,11 @@ public final class DaemonMetrics: Sendable {
     }
   }
 
-  /// The exposition: gauges from the arguments, then the counters and histograms.
+  /// The exposition: gauges from the arguments, then the counters and histograms. `lineCoverage`: per repository,
+  /// its newest run's covered share of lines (0 to 1).
   public func render(
     runsByState: [RunState: Int], queueLength: Int, running: Int, ready: Bool, healthy: Bool,
-    savings: [Savings] = []
+    savings: [Savings] = [], lineCoverage: [String: Double] = [:]
   ) -> String {
     var out = ""
     func gauge(_ family: Family, _ value: Int) {
@@ -197,6 +202,12 @@ public final class DaemonMetrics: Sendable {
     }
     out += Self.emit(full, Family.fullSuite)
     out += Self.emit(saved, Family.wallSaved)
+    let coverage = PrometheusCollectorRegistry()
+    for (repository, ratio) in lineCoverage where ratio.isFinite {
+      coverage.makeGauge(descriptor: Family.lineCoverage.descriptor, labels: [("repository", repository)])
+        .set(min(1, max(0, ratio)))
+    }
+    out += Self.emit(coverage, Family.lineCoverage)
     out += Self.emit(finished, Family.finished)
     out += Self.emit(duration, Family.duration)
     out += Self.emit(selected, Family.selected)

@@ -53,4 +53,61 @@ import Testing
       }
     }
   }
+
+  /// Runs with coverage (`coverage: true`) make the coverage line, the run's JSON and the `/metrics` gauge; a
+  /// repository without any shows the sentence instead of a picture.
+  @Test func coverageComesFromTheRunsThatRecordedIt() async throws {
+    let fixture = try RouterFixture()
+    let store = fixture.store
+    var ids: [Int64] = []
+    for (covered, notMeasured) in [(40, 0), (55, 1), (-1, 0)] {
+      let run = try store.enqueue(NewRun(repository: "app", branch: "main", head: "abc", trigger: .api))
+      _ = try store.markRunning(run.id, logPath: nil)
+      if covered >= 0 {
+        try store.recordCoverage(
+          run.id,
+          RunCoverage(linesCovered: covered, linesTotal: 80, targetsMeasured: 3, targetsNotMeasured: notMeasured))
+      }
+      _ = try store.finish(run.id, state: .passed, reason: nil)
+      ids.append(run.id)
+    }
+    let history = try DashboardHistory.load(store, repositories: ["app", "none"], now: Date())
+    #expect(history["app"]?.coverageRuns.map(\.id) == Array(ids.prefix(2)))
+    #expect(history["none"]?.coverageRuns.isEmpty == true)
+    let runIDs = ids
+    let ratios = try DashboardHistory.lineCoverage(store, repositories: ["app", "none"])
+    #expect(ratios == ["app": 55.0 / 80], "the newest run with coverage; none for a repository without")
+
+    try await fixture.application(runs: .failing).test(.router) { client in
+      try await client.execute(uri: "/", method: .get) { response in
+        let page = String(buffer: response.body)
+        #expect(page.components(separatedBy: "aria-label=\"Line coverage per run").count == 2)
+        #expect(page.components(separatedBy: "class=\"rc-point rc-").count == 3)
+        #expect(page.contains("class=\"rc-point rc-partial\""))
+      }
+      try await client.execute(uri: "/api/runs/\(runIDs[1])", method: .get) { response in
+        let text = String(buffer: response.body)
+        #expect(text.contains("\"coverage\":{\"linesCovered\":55,\"linesTotal\":80,\"partial\":true,\"percent\":68.75"))
+      }
+      try await client.execute(uri: "/api/runs/\(runIDs[2])", method: .get) { response in
+        #expect(!String(buffer: response.body).contains("\"coverage\""), "a run without coverage has none, not 0")
+      }
+      try await client.execute(uri: "/runs/\(runIDs[1])", method: .get) { response in
+        #expect(String(buffer: response.body).contains("68.8% · 55 of 80 lines"))
+      }
+    }
+
+    // No run with coverage: the sentence, no picture.
+    let bare = try RouterFixture()
+    let plain = try bare.store.enqueue(NewRun(repository: "app", branch: "main", head: "abc", trigger: .api))
+    _ = try bare.store.markRunning(plain.id, logPath: nil)
+    _ = try bare.store.finish(plain.id, state: .passed, reason: nil)
+    try await bare.application(runs: .failing).test(.router) { client in
+      try await client.execute(uri: "/", method: .get) { response in
+        let page = String(buffer: response.body)
+        #expect(!page.contains("aria-label=\"Line coverage per run"))
+        #expect(page.contains("no coverage recorded; set coverage: true in rippled.yml"))
+      }
+    }
+  }
 }

@@ -14,6 +14,7 @@ import Testing
     ("rippled_fetch_errors_total", "counter"), ("rippled_webhook_deliveries_total", "counter"),
     ("ripple_selection_misses_total", "counter"), ("ripple_flaky_tests_total", "counter"),
     ("rippled_full_suite_wall_seconds", "gauge"), ("rippled_wall_clock_saved_seconds", "gauge"),
+    ("rippled_line_coverage_ratio", "gauge"),
   ]
 
   static func render(_ metrics: DaemonMetrics) -> String {

@@ -32,6 +32,12 @@ import Testing
           status: SampleData.status, runs: SampleData.runs, now: SampleData.now,
           history: ["isowords": HistoryChartsTests.sample])
       ),
+      (
+        "coverage.html",
+        Dashboard.index(
+          status: SampleData.status, runs: SampleData.runs, now: SampleData.now,
+          history: ["isowords": CoverageChartTests.sampleHistory])
+      ),
       ("graph.svg", GraphSVG.render(targets: SampleData.targets, edges: SampleData.edges)),
     ]
     for (name, page) in pages {

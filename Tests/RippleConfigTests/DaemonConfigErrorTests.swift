@@ -260,6 +260,12 @@ struct DaemonConfigErrorTests {
     .init(
       name: "bootstrap that is not a boolean", yaml: "repositories:\n  - {name: a, path: /a, bootstrap: maybe}\n",
       line: 2, keyPath: "repositories[0].bootstrap", message: "expected true or false, found the string `maybe`"),
+    .init(
+      name: "coverage that is not a boolean", yaml: "repositories:\n  - name: a\n    path: /a\n    coverage: \"yes\"\n",
+      line: 4, keyPath: "repositories[0].coverage", message: "expected true or false, found the string `yes`"),
+    .init(
+      name: "coverage as a percentage", yaml: "repositories:\n  - {name: a, remote: /a.git, coverage: 80}\n",
+      line: 2, keyPath: "repositories[0].coverage", message: "expected true or false, found the number `80`"),
   ]
 
   @Test(arguments: cases)

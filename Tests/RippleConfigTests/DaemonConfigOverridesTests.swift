@@ -11,11 +11,13 @@ struct DaemonConfigOverridesTests {
         runTimeout: 45m
         testArguments: ["-c", "release"]
         bootstrap: false
+        coverage: true
       """
     let config = try ConfigLoader.parse(text, path: "ripple.yml")
     #expect(
       config.daemon
-        == RepositoryDaemonSettings(runTimeout: .seconds(45 * 60), testArguments: ["-c", "release"], bootstrap: false))
+        == RepositoryDaemonSettings(
+          runTimeout: .seconds(45 * 60), testArguments: ["-c", "release"], bootstrap: false, coverage: true))
     #expect(config.selection.unowned == .ignore)
   }
 
@@ -46,6 +48,29 @@ struct DaemonConfigOverridesTests {
     #expect(off.applying(RepositoryDaemonSettings(runTimeout: .seconds(5))).runTimeout == .seconds(5))
   }
 
+  /// `coverage` is the repository's to choose either way: it only changes how its own tests are built and measured.
+  @Test func aRepositoryTurnsCoverageOnOrOff() throws {
+    let off = RepositorySettings(name: "a", source: .remote(url: "/a.git"))
+    #expect(!off.coverage)
+    let on = try ConfigLoader.parse("daemon:\n  coverage: true\n", path: "ripple.yml")
+    #expect(off.applying(on.daemon).coverage)
+    var operatorOn = off
+    operatorOn.coverage = true
+    let offAgain = try ConfigLoader.parse("daemon:\n  coverage: false\n", path: "ripple.yml")
+    #expect(!operatorOn.applying(offAgain.daemon).coverage)
+    #expect(operatorOn.applying(RepositoryDaemonSettings()).coverage, "unset keeps rippled.yml's")
+  }
+
+  @Test func aCoverageThatIsNotABooleanNamesItsFileAndLine() throws {
+    let error = #expect(throws: ConfigError.self) {
+      try ConfigLoader.parse("daemon:\n  bootstrap: true\n  coverage: 80%\n", path: "ripple.yml")
+    }
+    #expect(error?.file == "ripple.yml")
+    #expect(error?.line == 3)
+    #expect(error?.keyPath == "daemon.coverage")
+    #expect(error?.message == "expected true or false, found the string `80%`")
+  }
+
   /// Issue 39, item 10: the network a run sees is the operator's alone (`runs.network` in rippled.yml); a
   /// branch cannot ask for the host's.
   @Test func aBranchCannotChooseTheNetworkOfItsRuns() throws {
@@ -63,7 +88,7 @@ struct DaemonConfigOverridesTests {
     #expect(error?.line == 3)
     #expect(error?.keyPath == "daemon.fetchInterval")
     #expect(error?.message == "unknown key `fetchInterval`")
-    #expect(error?.hint == "valid keys: runTimeout, testArguments, bootstrap")
+    #expect(error?.hint == "valid keys: runTimeout, testArguments, bootstrap, coverage")
   }
 
   @Test func aMisspeltKeyGetsASuggestion() throws {

@@ -25,6 +25,7 @@ struct DaemonConfigTests {
           runTimeout: 1h
           bootstrap: false
           testArguments: ["-c", "release", -j, 4]
+          coverage: true
         - name: my-checkout
           path: checkouts/isowords
           settle: 250ms
@@ -54,6 +55,7 @@ struct DaemonConfigTests {
     #expect(remote.runTimeout == .seconds(3600))
     #expect(remote.bootstrap == false)
     #expect(remote.testArguments == ["-c", "release", "-j", "4"])
+    #expect(remote.coverage)
 
     let checkout = config.repositories[1]
     #expect(checkout.source == .workingTree(path: "/etc/ripple/checkouts/isowords"))
@@ -61,6 +63,7 @@ struct DaemonConfigTests {
     #expect(checkout.watch == .poll)
     #expect(checkout.pollInterval == .seconds(5))
     #expect(checkout.branches == [BranchRule(pattern: "main")])
+    #expect(!checkout.coverage, "coverage is off unless asked for")
   }
 
   @Test func sandboxModesAndProtectedBranches() throws {
@@ -226,7 +229,7 @@ struct DaemonConfigTests {
       "http", "address", "tokenFile", "webhookSecretFile", "stateDirectory", "cacheDirectory", "logsDirectory",
       "concurrency", "shutdownGrace", "retention", "maxRuns", "maxAge", "maxLogSize", "repositories", "name",
       "remote", "path", "branches", "pattern", "cancelRunning", "fetchInterval", "fetchTimeout", "runTimeout",
-      "bootstrap", "testArguments", "settle", "watch", "pollInterval", "sandbox", "network", "assetFolders",
+      "bootstrap", "testArguments", "coverage", "settle", "watch", "pollInterval", "sandbox", "network", "assetFolders",
     ]
     for key in keys {
       #expect(text.contains("\(key):"), "Config/rippled.yml does not mention `\(key)`")
