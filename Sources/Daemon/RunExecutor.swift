@@ -388,7 +388,8 @@ struct RunExecutor: Sendable {
 
   static func describe(_ event: TestRunEvent) -> String {
     switch event {
-    case .started(let packages, let targets): "testing \(targets) targets in \(packages) packages"
+    case .started(let packages, let targets, let whole):
+      "testing " + TestRunEvent.scope(packages: packages, targets: targets, wholePackages: whole)
     case .building(let package): "building \(package)"
     case .output(_, let line): "  " + line.text
     case .built(let package, let succeeded, let seconds):

@@ -34,10 +34,8 @@ public struct ProgressRenderer: Sendable {
   public mutating func render(_ event: TestRunEvent, elapsed: Double) -> [Output] {
     var out: [Output] = []
     switch event {
-    case .started(let packages, let targets):
-      out.append(
-        .line(
-          "Testing \(targets) test target\(targets == 1 ? "" : "s") in \(packages) package\(packages == 1 ? "" : "s")"))
+    case .started(let packages, let targets, let whole):
+      out.append(.line("Testing " + TestRunEvent.scope(packages: packages, targets: targets, wholePackages: whole)))
     case .building(let package):
       current = "building \(name(package))"
       if !interactive { out.append(.line("Building \(name(package))…")) }

@@ -64,7 +64,10 @@ public struct TestRunner: Sendable {
     let plan = Self.plan(selection, options: options, history: history, in: runDirectory)
     // `--coverage` runs a package's targets as steps of their own: packages are counted once per run.
     let packageCount = Set(plan.packages.map { [$0.package, $0.run?.name ?? ""] }).count
-    onEvent(.started(packages: packageCount, targets: plan.packages.map(\.testTargets.count).reduce(0, +)))
+    let whole = Set(plan.packages.filter(\.testTargets.isEmpty).map { [$0.package, $0.run?.name ?? ""] }).count
+    onEvent(
+      .started(
+        packages: packageCount, targets: plan.packages.map(\.testTargets.count).reduce(0, +), wholePackages: whole))
 
     let coverage = Locked<[TargetCoverageMeasurement]>([])
     let binFolders = BinFolders()

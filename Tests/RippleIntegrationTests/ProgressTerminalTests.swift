@@ -91,6 +91,7 @@ import Testing
     // Once done, the status line is gone and the package's result stays.
     #expect(!last.contains { Self.hasStep($0) }, "\(last.joined(separator: "\n"))")
     #expect(last.contains { $0.contains("1 passed, 0 failed") }, "\(last.joined(separator: "\n"))")
+    #expect(last.contains("Testing every test target of 1 package"), "\(last.joined(separator: "\n"))")
   }
 
   /// Without a terminal (a CI log), the steps are plain lines: at most one per tenth of the build or 10 s.

@@ -155,12 +155,27 @@ final class XMLCollector: NSObject, XMLParserDelegate {
     }
   }
 
+  /// A package run whole (`--all`) names no test target: the first line said "Testing 0 test targets in 1 package".
+  @Test func theFirstLineSaysWhatIsTestedWhenPackagesRunWhole() {
+    #expect(TestRunEvent.scope(packages: 2, targets: 3, wholePackages: 0) == "3 test targets in 2 packages")
+    #expect(TestRunEvent.scope(packages: 1, targets: 0, wholePackages: 1) == "every test target of 1 package")
+    #expect(
+      TestRunEvent.scope(packages: 3, targets: 1, wholePackages: 2)
+        == "1 test target in 1 package and every test target of 2 packages")
+    var renderer = ProgressRenderer(interactive: false)
+    #expect(
+      renderer.render(.started(packages: 1, targets: 0, wholePackages: 1), elapsed: 0) == [
+        .line("Testing every test target of 1 package")
+      ])
+  }
+
   @Test func progressIsOneUpdatingLineOnATerminalAndPlainLinesOtherwise() {
     let test = TestCaseResult(
       suite: "S", name: "t()", framework: .swiftTesting, status: .failed,
       failures: [TestFailure(message: "m", file: "F.swift", line: 3)])
     let events: [TestRunEvent] = [
-      .started(packages: 1, targets: 1), .building(package: "."), .built(package: ".", succeeded: true, seconds: 2),
+      .started(packages: 1, targets: 1, wholePackages: 0), .building(package: "."),
+      .built(package: ".", succeeded: true, seconds: 2),
       .testing(package: ".", targets: ["T"], attempt: 1), .testFinished(package: ".", target: "T", test: test),
       .packageFinished(PackageResult(path: ".", status: .failed, targets: [TargetResult(name: "T", tests: [test])])),
     ]
@@ -179,7 +194,7 @@ final class XMLCollector: NSObject, XMLParserDelegate {
   @Test func progressNoneWritesNothingAndTTYIsForcedWhenAsked() throws {
     let pipe = Pipe()
     let silent = ProgressWriter(handle: pipe.fileHandleForWriting, interactive: false, silent: true)
-    silent.handle(.started(packages: 1, targets: 1))
+    silent.handle(.started(packages: 1, targets: 1, wholePackages: 0))
     silent.handle(.building(package: "."))
     let tty = ProgressWriter(handle: pipe.fileHandleForWriting, interactive: true)
     tty.handle(.building(package: "."))

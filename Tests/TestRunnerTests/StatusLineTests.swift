@@ -65,7 +65,8 @@ import Testing
   static func events(testName: String) -> [TestRunEvent] {
     let test = TestCaseResult(suite: "Suite", name: testName, framework: .swiftTesting, status: .passed)
     return [
-      .started(packages: 1, targets: 1), .building(package: "."), .built(package: ".", succeeded: true, seconds: 2),
+      .started(packages: 1, targets: 1, wholePackages: 0), .building(package: "."),
+      .built(package: ".", succeeded: true, seconds: 2),
       .testing(package: ".", targets: ["SomeRatherLongTargetNameTests"], attempt: 1),
       .testFinished(package: ".", target: "SomeRatherLongTargetNameTests", test: test),
     ]
