@@ -53,19 +53,8 @@ struct BarChart {
   var rendered: String { render().rendered }
 
   func render() -> Markup {
-    let open: Markup = """
-      <svg xmlns="http://www.w3.org/2000/svg" class="rc rc-\(kind)" width="\(coordinate: Self.width)" \
-      height="\(coordinate: Self.height)" viewBox="0 0 \(coordinate: Self.width) \(coordinate: Self.height)" \
-      role="img" aria-label="\(title)"><title>\(title)</title>
-
-      """
-    guard !slots.isEmpty else {
-      return open + """
-        <rect class="rc-empty" x="0.5" y="0.5" width="\(coordinate: Self.width - 1)" \
-        height="\(coordinate: Self.height - 1)" rx="8"/><text class="rc-message" x="\(coordinate: Self.width / 2)" \
-        y="\(coordinate: Self.height / 2 + 4)" text-anchor="middle">\(emptyMessage)</text></svg>
-        """
-    }
+    let open = Self.open(kind: kind, title: title)
+    guard !slots.isEmpty else { return open + Self.empty(emptyMessage) }
     let maximum = series.flatMap(\.values).filter(\.isFinite).max() ?? 0
     let scale = ChartScale.make(maximum: maximum, unit: unit)
     var out = open + legend() + axes(scale)
@@ -86,6 +75,25 @@ struct BarChart {
   private func legend() -> Markup { Self.legend(series.map { ($0.kind, $0.name) }, notes: notes) }
 
   /// The legend above the plot: a swatch (`rc-swatch rc-<kind>`) and a name per entry, then the muted notes.
+  /// The `<svg>` of a chart (BarChart, LineChart): its size, class and accessible title.
+  static func open(kind: String, title: String) -> Markup {
+    """
+    <svg xmlns="http://www.w3.org/2000/svg" class="rc rc-\(kind)" width="\(coordinate: width)" \
+    height="\(coordinate: height)" viewBox="0 0 \(coordinate: width) \(coordinate: height)" \
+    role="img" aria-label="\(title)"><title>\(title)</title>
+
+    """
+  }
+
+  /// A chart with nothing to draw: a framed box saying why, and the end of the `<svg>`.
+  static func empty(_ message: String) -> Markup {
+    """
+    <rect class="rc-empty" x="0.5" y="0.5" width="\(coordinate: width - 1)" height="\(coordinate: height - 1)" \
+    rx="8"/><text class="rc-message" x="\(coordinate: width / 2)" y="\(coordinate: height / 2 + 4)" \
+    text-anchor="middle">\(message)</text></svg>
+    """
+  }
+
   static func legend(_ entries: [(kind: String, name: String)], notes: [String] = []) -> Markup {
     var out: Markup = "<g class=\"rc-legend\">"
     var x = plot.left

@@ -30,20 +30,9 @@ struct LineChart {
   var rendered: String { render().rendered }
 
   func render() -> Markup {
-    let (width, height, p) = (BarChart.width, BarChart.height, BarChart.plot)
-    let open: Markup = """
-      <svg xmlns="http://www.w3.org/2000/svg" class="rc rc-\(kind)" width="\(coordinate: width)" \
-      height="\(coordinate: height)" viewBox="0 0 \(coordinate: width) \(coordinate: height)" \
-      role="img" aria-label="\(title)"><title>\(title)</title>
-
-      """
-    guard !points.isEmpty else {
-      return open + """
-        <rect class="rc-empty" x="0.5" y="0.5" width="\(coordinate: width - 1)" height="\(coordinate: height - 1)" \
-        rx="8"/><text class="rc-message" x="\(coordinate: width / 2)" y="\(coordinate: height / 2 + 4)" \
-        text-anchor="middle">\(emptyMessage)</text></svg>
-        """
-    }
+    let (width, p) = (BarChart.width, BarChart.plot)
+    let open = BarChart.open(kind: kind, title: title)
+    guard !points.isEmpty else { return open + BarChart.empty(emptyMessage) }
     let scale = ChartScale.make(maximum: points.map(\.value).filter(\.isFinite).max() ?? 0, unit: unit)
     var entries = [(kind: kind, name: lineName)]
     if points.contains(where: \.marked) { entries.append((markKind, markName)) }

@@ -15,31 +15,28 @@ extension RunStore {
 
   /// The `limit` most recently finished timed runs of a repository, oldest first.
   public func timedRuns(repository: String, limit: Int) throws(RunStoreError) -> [RunRecord] {
-    guard limit > 0 else { return [] }
-    return try read("list the timed runs of \(repository)") { db in
-      Array(
-        try Rows.fetchRuns(
-          db,
-          sql: """
-            SELECT \(Rows.runColumns) FROM runs WHERE repository = ? AND \(Self.timedRunCondition)
-            ORDER BY finishedAt DESC, id DESC LIMIT ?
-            """,
-          arguments: [repository, limit]
-        ).reversed())
-    }
+    try newestRuns(repository: repository, where: Self.timedRunCondition, limit: limit, "list the timed runs")
   }
 
   /// The `limit` most recently finished runs of a repository that recorded line coverage (v10), oldest first: the
   /// coverage chart; the last one is `/metrics`' gauge.
   public func coverageRuns(repository: String, limit: Int) throws(RunStoreError) -> [RunRecord] {
+    try newestRuns(
+      repository: repository, where: "coverageLinesTotal IS NOT NULL AND finishedAt IS NOT NULL", limit: limit,
+      "list the runs with coverage")
+  }
+
+  /// The `limit` most recently finished runs of a repository meeting `condition` (SQL), oldest first.
+  private func newestRuns(repository: String, where condition: String, limit: Int, _ what: String)
+    throws(RunStoreError) -> [RunRecord]
+  {
     guard limit > 0 else { return [] }
-    return try read("list the runs with coverage of \(repository)") { db in
+    return try read("\(what) of \(repository)") { db in
       Array(
         try Rows.fetchRuns(
           db,
           sql: """
-            SELECT \(Rows.runColumns) FROM runs
-            WHERE repository = ? AND coverageLinesTotal IS NOT NULL AND finishedAt IS NOT NULL
+            SELECT \(Rows.runColumns) FROM runs WHERE repository = ? AND \(condition)
             ORDER BY finishedAt DESC, id DESC LIMIT ?
             """,
           arguments: [repository, limit]
