@@ -26,6 +26,13 @@ struct ResultStoreAccess: Sendable {
 
 /// The team's history read from the store for this run, and where this run's part of it goes
 /// (docs/DESIGN.md, "Shared history").
+/// One read of the shared history's slots (a workspace keeps it: SharedHistory.swift, `loadSharedHistory`).
+struct SharedHistoryRead: Sendable {
+  var merged: HistoryRecord
+  var warnings: [String]
+  var storeAnswered: Bool
+}
+
 public struct SharedHistoryContext: Sendable {
   var access: ResultStoreAccess
   public var namespace: String
@@ -90,15 +97,39 @@ extension Workspace {
   }
 
   /// Reads every slot of the scopes this run believes and merges the trusted ones. A store that is down, or
-  /// a slot that is not believed, is a warning: the run plans on what it has.
+  /// a slot that is not believed, is a warning: the run plans on what it has. Read once per workspace for the
+  /// same store, namespace, scopes and trust (`--base auto`, then the plan), with its warnings said each time.
   func loadSharedHistory(_ use: ResultCacheUse, slot: Int, warnings: inout [String]) async -> SharedHistoryContext? {
     guard let access = resultStoreAccess(use, warnings: &warnings) else { return nil }
     let namespace = historyNamespace()
     let own = HistoryRecord.scope(branch: access.branch, protected: access.isProtected)
     let scopes = access.isProtected ? [own] : ["protected", own]
     let writeScope = access.isProtected && access.signingKey == nil ? nil : own
+    let trust = access.trusted.map { "\($0.name)=\($0.key.rawRepresentation.base64EncodedString())" }
+    let memoKey = ([access.store.name, namespace, access.branch] + scopes + trust).joined(separator: "\u{1F}")
+    let read: SharedHistoryRead
+    if let known = sharedHistoryReads.withLock({ $0[memoKey] }) {
+      read = known
+    } else {
+      read = await readSharedHistory(access, namespace: namespace, scopes: scopes, own: own)
+      sharedHistoryReads.withLock { $0[memoKey] = read }
+    }
+    warnings += read.warnings
+    var merged = read.merged
+    merged.slot = slot
+    // A store that did not answer is not asked again after the run (each call would wait for its timeout).
+    return SharedHistoryContext(
+      access: access, namespace: namespace, scopes: scopes, writeScope: read.storeAnswered ? writeScope : nil,
+      slot: slot, merged: merged)
+  }
+
+  /// Every slot of `scopes`, the trusted ones merged (`loadSharedHistory`).
+  private func readSharedHistory(_ access: ResultStoreAccess, namespace: String, scopes: [String], own: String) async
+    -> SharedHistoryRead
+  {
+    var warnings: [String] = []
     let policy = access.policy()
-    var merged = HistoryRecord(namespace: namespace, scope: own, slot: slot, writer: access.writer, time: Date())
+    var merged = HistoryRecord(namespace: namespace, scope: own, slot: 0, writer: access.writer, time: Date())
     let reads = scopes.flatMap { scope in (0..<HistoryRecord.slots).map { (scope, $0) } }
     let store = access.store
     let loaded =
@@ -123,10 +154,7 @@ extension Workspace {
         "the shared history could not be read from \(store.name) (\(down)); shards are planned on "
           + "this machine's history")
     }
-    // A store that did not answer is not asked again after the run (each call would wait for its timeout).
-    return SharedHistoryContext(
-      access: access, namespace: namespace, scopes: scopes, writeScope: down == nil ? writeScope : nil, slot: slot,
-      merged: merged)
+    return SharedHistoryRead(merged: merged, warnings: warnings, storeAnswered: down == nil)
   }
 
   /// One slot's bytes, the error kept as a value: no typed catch inside a task group (ARCHITECTURE, "House

@@ -14,6 +14,9 @@ public struct Workspace: Sendable {
   public let root: String
   public let configuration: RippleConfiguration
   public let services: RippleServices
+  /// What this workspace already read of the team's shared history (SharedHistory.swift): `--base auto` and the
+  /// test plan of one command ask for the same slots.
+  let sharedHistoryReads = Locked<[String: SharedHistoryRead]>([:])
 
   /// Opens the repository holding `directory` (any folder inside it) and reads its config (`configPath`,
   /// else ripple.yml, .ripple.yml or Config/ripple.yml at the root; built-in defaults when none exists).
