@@ -45,7 +45,12 @@ import Testing
     func tmux(_ arguments: [String]) throws -> CommandResult {
       try run(["tmux", "-L", socket] + arguments, check: false)
     }
-    defer { _ = try? tmux(["kill-server"]) }
+    // Its session, then the server: `kill-server` alone left this server running (the session gone, the server
+    // exits as it has none).
+    defer {
+      _ = try? tmux(["kill-session", "-t", "0"])
+      _ = try? tmux(["kill-server"])
+    }
     let environment = [
       "RIPPLE_CACHE_DIR": RippleBinary.cacheDirectory, "RIPPLE_NO_CACHE_RESULTS": "1", "NO_COLOR": "1",
     ]
@@ -55,7 +60,9 @@ import Testing
       + " "
       + ([RippleBinary.path, "test"] + RippleBinary.testArguments(["--all"])).map(shellQuoted).joined(
         separator: " ")
-      + "; echo \"ripple-exit=$?\"; sleep 600"
+      + "; echo \"ripple-exit=$?\""
+    // The pane stays on screen after the command ends (remain-on-exit) with nothing left running in it: a
+    // `sleep` that kept it open outlived `kill-server` and the server with it, for ten minutes.
     // The server tmux forks keeps what it was started with: Foundation's Process gives the child a socket of its
     // own (not close-on-exec) and waits until every holder closes it, so with the server holding it the start
     // never returns. The streams and every inherited descriptor are closed first.
@@ -63,7 +70,8 @@ import Testing
     let started = try run(
       [
         "bash", "-c",
-        closeInherited + "exec tmux -L \(socket) new-session -d -x 100 -y 40 \(shellQuoted(command))"
+        closeInherited + "exec tmux -L \(socket) -f /dev/null start-server \\; set-option -g remain-on-exit on \\; "
+          + "new-session -d -x 100 -y 40 \(shellQuoted(command))"
           + " </dev/null >/dev/null 2>&1",
       ], check: false)
     try #require(started.status == 0, "\(started.standardError)")
@@ -93,7 +101,8 @@ import Testing
     // Once done, the status line is gone and the package's result stays.
     #expect(!last.contains { Self.hasStep($0) }, "\(last.joined(separator: "\n"))")
     #expect(last.contains { $0.contains("1 passed, 0 failed") }, "\(last.joined(separator: "\n"))")
-    #expect(last.contains("Testing every test target of 1 package"), "\(last.joined(separator: "\n"))")
+    #expect(
+      screens.contains { $0.contains("Testing every test target of 1 package") }, "\(last.joined(separator: "\n"))")
   }
 
   /// Without a terminal (a CI log), the steps are plain lines: at most one per tenth of the build or 10 s.
