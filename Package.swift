@@ -84,7 +84,9 @@ let package = Package(
     // Pure: line coverage per file (LCOV, Cobertura), the merge of per-target coverage, its compressed blob.
     .target(
       name: "Coverage",
-      dependencies: ["PassRecords", "Clibarchive", .product(name: "Crypto", package: "swift-crypto")]),
+      dependencies: [
+        "RippleCore", "PassRecords", "Clibarchive", .product(name: "Crypto", package: "swift-crypto"),
+      ]),
     // Pass records (pure: keys, records, signatures, trust) and the store interface; the engines live apart.
     .target(name: "PassRecords", dependencies: ["RippleCore", .product(name: "Crypto", package: "swift-crypto")]),
     .target(name: "ResultStore", dependencies: ["PassRecords"]),

@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore
 
 /// Cobertura XML (coverage-04.dtd), what GitLab's coverage visualisation and Jenkins' Coverage plugin read:
 /// one `<package>` per folder, one `<class>` per file, line coverage only (branch rates are 0).
@@ -42,22 +43,7 @@ public enum Cobertura {
     totals.lines == 0 ? "1" : String(format: "%.4f", Double(totals.covered) / Double(totals.lines))
   }
 
-  /// XML attribute text: `&`, `<`, `>`, `"`, `'` escaped, control characters (not allowed in XML 1.0) as `?`.
-  static func escape(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      case _ where scalar.value < 0x20 && scalar != "\t": out += "?"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
-  }
+  static func escape(_ text: String) -> String { XMLText.escaped(text) }
 }
 
 /// `--coverage-min PERCENT`: the suite's measured line coverage must reach it.

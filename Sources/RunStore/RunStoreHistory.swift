@@ -50,23 +50,11 @@ extension RunStore {
   public func savedSecondsByDay(repository: String, days: Int, now: Date) throws(RunStoreError) -> [(
     day: Date, seconds: Double, runs: Int
   )] {
-    guard days > 0 else { throw .invalidArgument("the saved time was asked for \(days) days (must be 1 or more)") }
-    let starts = HistoryPeriod.day.starts(count: days, endingAt: now)
-    let totals: [Int: (Double, Int)] = try read("sum the time saved per day in \(repository)") { db in
-      try Self.buckets(
-        db,
-        sql: """
-          SELECT CAST((finishedAt - ?) / ? AS INTEGER) AS bucket,
-            SUM(MAX(0, fullSuiteSeconds - COALESCE(selectedSeconds, 0))), COUNT(*)
-          FROM runs WHERE repository = ? AND finishedAt >= ? AND finishedAt < ? AND \(Self.timedRunCondition)
-          GROUP BY bucket
-          """,
-        starts: starts, period: .day, arguments: [repository])
-    }
-    return starts.enumerated().map { index, day in
-      let (seconds, runs) = totals[index] ?? (0, 0)
-      return (day, seconds, runs)
-    }
+    try sumPerDay(
+      "sum the time saved per day in \(repository)", days: days, now: now,
+      saved: "fullSuiteSeconds - COALESCE(selectedSeconds, 0)",
+      condition: "repository = ? AND \(Self.timedRunCondition)",
+      arguments: [repository])
   }
 
   /// The whole suite's wall-clock time, as the repository's newest canary that ran to the end measured it (a canary
@@ -96,19 +84,30 @@ extension RunStore {
   public func wallSavedSecondsByDay(repository: String, days: Int, now: Date, fullSuite: Double) throws(RunStoreError)
     -> [(day: Date, seconds: Double, runs: Int)]
   {
+    try sumPerDay(
+      "sum the wall-clock time saved per day in \(repository)", days: days, now: now,
+      saved: "? - (finishedAt - startedAt)",
+      condition: """
+        repository = ? AND state IN ('passed', 'failed') AND startedAt IS NOT NULL AND trigger != 'canary'
+        """, arguments: [fullSuite, repository])
+  }
+
+  /// Per UTC day of the `days` that end with `now`'s, oldest first: `saved` (SQL, never below 0) summed over the runs
+  /// that finished that day and meet `condition`, and how many they were; `arguments` fill the two in that order.
+  private func sumPerDay(
+    _ what: String, days: Int, now: Date, saved: String, condition: String, arguments: StatementArguments
+  ) throws(RunStoreError) -> [(day: Date, seconds: Double, runs: Int)] {
     guard days > 0 else { throw .invalidArgument("the saved time was asked for \(days) days (must be 1 or more)") }
     let starts = HistoryPeriod.day.starts(count: days, endingAt: now)
-    let totals: [Int: (Double, Int)] = try read("sum the wall-clock time saved per day in \(repository)") { db in
+    let totals: [Int: (Double, Int)] = try read(what) { db in
       try Self.buckets(
         db,
         sql: """
-          SELECT CAST((finishedAt - ?) / ? AS INTEGER) AS bucket,
-            SUM(MAX(0, ? - (finishedAt - startedAt))), COUNT(*)
-          FROM runs WHERE repository = ? AND finishedAt >= ? AND finishedAt < ?
-            AND state IN ('passed', 'failed') AND startedAt IS NOT NULL AND trigger != 'canary'
+          SELECT CAST((finishedAt - ?) / ? AS INTEGER) AS bucket, SUM(MAX(0, \(saved))), COUNT(*)
+          FROM runs WHERE \(condition) AND finishedAt >= ? AND finishedAt < ?
           GROUP BY bucket
           """,
-        starts: starts, period: .day, arguments: [fullSuite, repository])
+        starts: starts, period: .day, arguments: arguments)
     }
     return starts.enumerated().map { index, day in
       let (seconds, runs) = totals[index] ?? (0, 0)

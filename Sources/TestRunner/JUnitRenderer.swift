@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore
 
 /// One JUnit XML document for the whole run: `<testsuites>` with a `<testsuite>` per test target.
 ///
@@ -128,26 +129,5 @@ public enum JUnitRenderer {
 
   static func time(_ seconds: Double) -> String { String(format: "%.3f", seconds) }
 
-  /// Escapes for attribute values and text; drops characters XML 1.0 cannot carry.
-  public static func escape(_ text: String) -> String {
-    var out = ""
-    out.reserveCapacity(text.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&apos;"
-      case "\n": out += "&#10;"
-      case "\r": out += "&#13;"
-      case "\t": out += "&#9;"
-      default:
-        let v = scalar.value
-        let allowed = (v >= 0x20 && v <= 0xD7FF) || (v >= 0xE000 && v <= 0xFFFD) || v >= 0x10000
-        out.unicodeScalars.append(allowed ? scalar : "\u{FFFD}")
-      }
-    }
-    return out
-  }
+  static func escape(_ text: String) -> String { XMLText.escaped(text) }
 }

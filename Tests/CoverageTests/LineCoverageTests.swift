@@ -103,6 +103,13 @@ import Testing
     let parser = XMLParser(data: Data(xml.utf8))
     #expect(parser.parse())
   }
+
+  /// A control character in a file name (git allows it) is replaced, never written raw: the XML stays readable.
+  @Test func aControlCharacterInAFileNameKeepsTheDocumentWellFormed() {
+    let xml = Cobertura.render(LineCoverage(files: ["Sources/bell\u{07}.swift": [1: 1]]), timestamp: 1)
+    #expect(xml.contains("filename=\"Sources/bell\u{FFFD}.swift\""))
+    #expect(XMLParser(data: Data(xml.utf8)).parse())
+  }
 }
 
 @Suite struct CoverageGateTests {
