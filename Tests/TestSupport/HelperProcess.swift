@@ -77,6 +77,8 @@ public final class HelperProcess: @unchecked Sendable {
       }
       try await Task.sleep(for: .milliseconds(50))
     }
+    // Once more after the deadline: a loaded machine may wake this task only after it, the server ready meanwhile.
+    if let data = FileManager.default.contents(atPath: readyFile) { return (helper, data) }
     helper.stop()
     throw TestSetupError(description: "\(script) was not ready after \(Int(timeout)) s: \(helper.output())")
   }
