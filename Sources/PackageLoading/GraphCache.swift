@@ -14,7 +14,7 @@ import PackageModel
 /// Both carry a header with the payload's SHA-256 like manifest entries: a corrupt or truncated entry is
 /// a miss and is overwritten.
 extension ManifestCache {
-  static let graphFormat = "ripple-graph-2"
+  static let graphFormat = "ripple-graph-3"
   static let treeFormat = "ripple-tree-1"
   static let xcodeFormat = "ripple-xcode-1"
   static let linksFormat = "ripple-links-1"

@@ -17,6 +17,9 @@ public struct GraphLoader: Sendable {
   /// Told (evaluated, total) before, during and after each batch of `dump-package` runs (a cold run):
   /// the CLI shows "evaluating 12/40 manifests" on a terminal.
   public var progress: (@Sendable (Int, Int) -> Void)?
+  /// The environment an evaluation would inherit: every variable of it but the toolchain's is removed
+  /// (`ManifestEnvironment.scrubbed`).
+  public var inheritedEnvironment: [String: String] = ProcessInfo.processInfo.environment
 
   public init(
     process: ProcessClient, cache: ManifestCache, swiftExecutable: String = "swift",
@@ -91,13 +94,18 @@ public struct GraphLoader: Sendable {
         origin: listed.origin, version: listed.name, installed: swiftVersion.map(String.init).joined(separator: "."))
     }
     let environments = environments.isEmpty ? [[:]] : environments
-    let effective = environments.map { Self.effectiveEnvironment($0, all: environments) }
+    let scrubbed = environments.map {
+      ManifestEnvironment.scrubbed(
+        inherited: inheritedEnvironment, effective: Self.effectiveEnvironment($0, all: environments))
+    }
+    let effective = scrubbed.map(\.process)
+    let keyed = scrubbed.map(\.key)
     let packages = try PackageDiscovery.packages(in: tree.manifestFiles(), excludePackages: excludePackages)
       .map { try ManifestInput(found: $0, tree: tree, swiftVersion: swiftVersion, toolchains: toolchains) }
     // keys[package][variant][environment]
     let keys = packages.map { package in
       package.variants.map { variant in
-        effective.map { environment in
+        keyed.map { environment in
           ManifestCache.key(
             manifestID: variant.manifestID, manifestFile: variant.keyName, packagePath: package.packagePath,
             rootName: tree.rootName, environment: environment, toolchain: version)

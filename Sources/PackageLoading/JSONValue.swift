@@ -35,3 +35,29 @@ enum JSONValue: Sendable, Hashable {
     return (name, payload.array ?? [payload])
   }
 }
+
+extension JSONValue {
+  /// Fields `dump-package` prints from a Swift `Set`, in whatever order the set iterates: a package's and a
+  /// dependency's `traits`, a trait's `enabledTraits`, a condition's `traits`.
+  static let setFields: Set<String> = ["traits", "enabledTraits"]
+
+  /// The same value with every set-valued array sorted by its elements' canonical text, so that two
+  /// evaluations of one manifest give one fingerprint (and one pass-record key).
+  func sortingSets() -> JSONValue {
+    switch self {
+    case .array(let items): return .array(items.map { $0.sortingSets() })
+    case .object(let fields):
+      var sorted: [String: JSONValue] = [:]
+      for (name, value) in fields {
+        let inner = value.sortingSets()
+        if Self.setFields.contains(name), case .array(let items) = inner {
+          sorted[name] = .array(items.sorted { $0.canonicalText < $1.canonicalText })
+        } else {
+          sorted[name] = inner
+        }
+      }
+      return .object(sorted)
+    default: return self
+    }
+  }
+}

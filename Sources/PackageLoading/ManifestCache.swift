@@ -19,7 +19,7 @@ public struct ManifestCache: Sendable {
   public let overlay: String?
 
   /// Bump when the stored document or the key changes meaning.
-  static let schemaVersion = "ripple-manifest-cache-3"
+  static let schemaVersion = "ripple-manifest-cache-4"
 
   public init(directory: String?, overlay: String? = nil) {
     self.directory = directory

@@ -23,6 +23,8 @@ enum ManifestMapper {
   static func package(
     from manifest: JSONValue, path: String, manifestFile: String, isDirectory directories: (String) -> Bool
   ) throws -> Package {
+    // Sets printed in iteration order would give another fingerprint per evaluation.
+    let manifest = manifest.sortingSets()
     guard let fields = manifest.object else { throw FormatError(reason: "the document is not an object") }
     guard let name = fields["name"]?.string else { throw FormatError(reason: "the package has no name") }
     let packageLevel = fields.filter { !fieldsOutsidePackageFingerprint.contains($0.key) }

@@ -2,6 +2,7 @@ import Affected
 import Crypto
 import Foundation
 import Git
+import PackageLoading
 import PackageModel
 import PassRecords
 import ResultStore
@@ -49,13 +50,26 @@ public struct KeyedUnit: Sendable, Hashable {
   public var inputs: KeyInputs
   /// `inputs.key`, hashed once: the inputs of a large target are ~10⁵ lines.
   public let key: RecordKey
+  /// Why this target cannot be keyed (a link leaving the repository, an unreadable file, a dirty
+  /// submodule): never looked up, never recorded.
+  public var blockers: [String] = []
+  /// The key holds the tested package's pins, read again after the build (SwiftPM may have resolved them).
+  public var pinned = false
+  /// Why those pins are not known (no `Package.resolved` yet, an unreadable one).
+  public var pinsProblem: String?
 
-  public init(package: String, target: String, run: String?, inputs: KeyInputs) {
+  public init(
+    package: String, target: String, run: String?, inputs: KeyInputs, blockers: [String] = [], pinned: Bool = false,
+    pinsProblem: String? = nil
+  ) {
     self.package = package
     self.target = target
     self.run = run
     self.inputs = inputs
     self.key = inputs.key
+    self.blockers = blockers
+    self.pinned = pinned
+    self.pinsProblem = pinsProblem
   }
 
   public static func == (lhs: KeyedUnit, rhs: KeyedUnit) -> Bool {
@@ -70,6 +84,18 @@ public struct KeyedUnit: Sendable, Hashable {
   }
 
   public var unit: String { "\(package):\(target)" }
+  /// Why it is neither looked up nor recorded; empty: keyed.
+  public var unkeyable: [String] { blockers + (pinsProblem.map { [$0] } ?? []) }
+  public var isKeyable: Bool { unkeyable.isEmpty }
+
+  /// The same unit with `pins` (read again after the build, which may have resolved them) in its key.
+  func repinned(_ pins: ContentKeys.Pins) -> KeyedUnit {
+    var inputs = KeyInputs(inputs.entries.filter { $0.kind != "pins" })
+    let problem = ContentKeys.add(pins, package: package, to: &inputs)
+    return KeyedUnit(
+      package: package, target: target, run: run, inputs: inputs, blockers: blockers, pinned: true,
+      pinsProblem: problem)
+  }
 }
 
 /// The pass-record side of a planned run: the store, the trust rules, the keys of what will run, and how
@@ -86,6 +112,9 @@ public struct PassRecording: Sendable {
   public var userFiltered: Bool
   /// Whose records this run believes (also for the recorded coverage of targets it does not run).
   public var policy: TrustPolicy? = nil
+  /// Set when the tree tested is not the commit the run names (`--head REV` over another commit or an
+  /// edited work tree): why no record is written.
+  public var notTheTestedTree: String? = nil
 }
 
 /// The branch a run belongs to: an explicit one, `RIPPLE_BRANCH`, the CI's variable (a pull request's
@@ -141,6 +170,11 @@ extension Workspace {
       store: store, keys: keys, branch: access.branch, commit: (try? repository.headCommit().hex) ?? "",
       runLabel: access.runLabel, writer: access.writer, signingKey: access.signingKey,
       userFiltered: request.extraArguments.contains { $0 == "--filter" || $0 == "--skip" || $0.hasPrefix("--filter=") })
+    if let named = job.affected?.changeSet.head, testedCommit(job) != named.hex {
+      job.passRecording?.notTheTestedTree =
+        "no pass record is written: --head names \(named.short), but the tests build the working tree, which is "
+        + "not that commit (check it out, with nothing edited, to record it)"
+    }
     // The shard's part is fixed here, before anything is taken out: runners of one sharded job that see
     // different records must still split the same selection the same way.
     job.appliedShard = job.options.shard
@@ -150,9 +184,13 @@ extension Workspace {
     job.passRecording?.policy = policy
     guard !request.resultCache.rerunCached else { return }
 
+    for unit in keys where !unit.isKeyable {
+      job.warnings.append(
+        "\(unit.unit) is not looked up and will not be recorded: " + unit.unkeyable.joined(separator: "; "))
+    }
     var cached: [KeyedUnit: CachedTarget] = [:]
     var storeDown = false
-    for unit in keys where !storeDown {
+    for unit in keys where !storeDown && unit.isKeyable {
       do {
         guard let data = try await store.load(unit.key) else { continue }
         switch policy.judge(data, key: unit.key, unit: unit.unit) {
@@ -201,12 +239,17 @@ extension Workspace {
   }
 
   /// The key of every target `selection` runs whole (a `runAll` package has no targets named: not keyed).
+  /// A target whose key cannot hold what its build reads is returned unkeyable, with why.
   func keyedUnits(
     _ selection: TestSelection, graph: PackageGraph, extraArguments: [String], warnings: inout [String]
   ) async throws -> [KeyedUnit] {
     let settings = configuration.test.resultCache
     var common = KeyInputs()
     common.add("toolchain", "swift --version", try await services.graphLoader.toolchainVersion())
+    // What selects another compiler or SDK without changing `swift --version`'s answer.
+    for (name, value) in services.environment where ManifestEnvironment.selectsToolchain(name) {
+      common.add("toolchain-environment", name, value)
+    }
     common.add("flags", "arguments", extraArguments.joined(separator: "\u{1F}"))
     for name in settings.keyEnvironment {
       if let value = services.environment[name] {
@@ -216,15 +259,36 @@ extension Workspace {
         warnings.append("test.resultCache.keyEnvironment names \(name), which is not set: keyed as unset")
       }
     }
-    let context = ContentKeys.Context(
-      files: try repository.workingTreeFileIDs(), selection: configuration.selection, assets: configuration.assets,
-      configPath: configuration.sourcePath.map { RepoPath.relative($0, to: root) }, common: common)
     // Xcode runs are not keyed yet: their test plans and xcconfigs are not inputs (docs/DESIGN.md).
     let packages = selection.packages.filter { !$0.runAll && $0.run?.xcodebuild == nil }
     let refs = packages.flatMap { package in
       package.testTargets.filter { package.suites[$0] == nil }.map { TargetRef(package: package.path, name: $0) }
     }
-    let inputs = ContentKeys.inputs(for: refs, in: graph, context: context)
+    let disk = keyInputsOnDisk()
+    let (files, unkeyablePaths) = try disk.files()
+    let closure = ContentKeys.closure(of: refs, in: graph)
+    let (contents, unkeyable) = disk.folderContents(of: closure, in: graph, tracked: files)
+    var pins: [String: ContentKeys.Pins] = [:]
+    for package in Set(refs.map(\.package)) { pins[package] = disk.pins(ofPackage: package) }
+    // A variable a manifest reads that no entry sets: a build's evaluation sees this shell's value.
+    let named = Set(configuration.selection.manifestEnvironments.flatMap(\.keys))
+    var packageInputs: [String: KeyInputs] = [:]
+    for (path, variables) in disk.manifestVariables(of: Set(closure.map(\.package)), in: graph, named: named) {
+      var inputs = KeyInputs()
+      for name in variables { inputs.add("manifest-environment", name, services.environment[name] ?? "(unset)") }
+      packageInputs[path] = inputs
+      warnings.append(
+        "\(RepoPath.join(path, graph.package(at: path)?.manifestFile ?? "Package.swift")) reads "
+          + variables.joined(separator: ", ")
+          + ", which no selection.manifestEnvironments entry sets: Ripple evaluates manifests without them, a build "
+          + "with this shell's values (keyed as they are now); name them in an entry to select on them")
+    }
+    let context = ContentKeys.Context(
+      files: files, selection: configuration.selection, assets: configuration.assets,
+      configPath: configuration.sourcePath.map { RepoPath.relative($0, to: root) }, common: common,
+      folderContents: contents, unkeyable: unkeyable, pins: pins, unkeyablePaths: unkeyablePaths,
+      packageInputs: packageInputs)
+    let keys = ContentKeys.keys(for: refs, in: graph, context: context)
     var units: [KeyedUnit] = []
     for package in packages {
       var runInputs = KeyInputs()
@@ -234,12 +298,23 @@ extension Workspace {
       }
       runInputs.add("run", "platform", Platform.host.rawValue)
       for name in package.testTargets where package.suites[name] == nil {
-        guard var unitInputs = inputs[TargetRef(package: package.path, name: name)] else { continue }
+        guard let key = keys[TargetRef(package: package.path, name: name)] else { continue }
+        var unitInputs = key.inputs
         unitInputs.add(contentsOf: runInputs)
-        units.append(KeyedUnit(package: package.path, target: name, run: package.run?.name, inputs: unitInputs))
+        units.append(
+          KeyedUnit(
+            package: package.path, target: name, run: package.run?.name, inputs: unitInputs, blockers: key.unkeyable,
+            pinned: key.pinned, pinsProblem: key.pinsProblem))
       }
     }
     return units
+  }
+
+  /// The disk side of keys, with the digests of untracked files kept in Ripple's cache folder.
+  func keyInputsOnDisk() -> KeyInputsOnDisk {
+    let cache = services.manifestCache.directory.map { RepoPath.parent($0) + "/file-digests.tsv" }
+    return KeyInputsOnDisk(
+      root: root, repository: repository, digests: FileDigestCache(file: cache), ignore: configuration.selection.ignore)
   }
 
   /// Writes a record for each keyed target that passed fully in `result`; failures are warnings.
@@ -247,15 +322,24 @@ extension Workspace {
     _ recording: PassRecording, result: TestRunResult, job: TestJob, coverage: [KeyedUnit: RecordKey] = [:]
   ) async -> [String] {
     guard !recording.userFiltered, !result.cancelled else { return [] }
+    if let problem = recording.notTheTestedTree { return [problem] }
     var warnings: [String] = []
     let now = Date()
+    // The pins SwiftPM resolved for this build: what it built with, read after resolution.
+    let disk = keyInputsOnDisk()
+    var pins: [String: ContentKeys.Pins] = [:]
+    let keys = recording.keys.map { unit in
+      guard unit.pinned else { return unit }
+      if pins[unit.package] == nil { pins[unit.package] = disk.pins(ofPackage: unit.package) }
+      return unit.repinned(pins[unit.package]!)
+    }
     for package in result.packages {
       let planned = job.selection.packages.first { $0.path == package.path && $0.run?.name == package.run }
       for target in package.targets {
         guard
-          let unit = recording.keys.first(where: {
+          let unit = keys.first(where: {
             $0.package == package.path && $0.target == target.name && $0.run == package.run
-          }),
+          }), unit.isKeyable,
           PassEligibility.isFullPass(
             target, in: package, splitBySuites: planned?.suites[target.name] != nil, userFiltered: false)
         else { continue }
@@ -291,6 +375,7 @@ extension TestJob {
     if packages.count > 1 { throw RippleKitError.ambiguousTarget(target, candidates: matches.map(\.unit).sorted()) }
     return matches.map { unit in
       "\(unit.unit)\(unit.run.map { " [\($0)]" } ?? ""): key \(unit.key.hex)\n"
+        + unit.unkeyable.map { "  not keyed (never looked up, never recorded): \($0)\n" }.joined()
         + unit.inputs.entries.map { "  \($0.kind)  \($0.name)  \($0.value)\n" }.joined()
     }.joined(separator: "\n")
   }

@@ -180,9 +180,8 @@ extension Workspace {
         record.merge(old)
       }
       let ran = TestRunner.effectiveSelection(job.selection, options: job.options, history: job.history)
-      var green = SharedHistoryUpdate.green(
+      let green = SharedHistoryUpdate.green(
         result, job: job, commit: testedCommit(job) ?? "", branch: access.branch, run: access.runLabel, at: now)
-      if green != nil, job.affected?.changeSet.head == nil, !workingTreeIsClean() { green = nil }
       SharedHistoryUpdate.add(result, scopes: ran.suiteScopes, to: &record, at: now, green: green)
       if let green, let full = SharedHistoryUpdate.fullRun(result, job: job, green: green) {
         record.fullRuns.append(full)
@@ -201,7 +200,10 @@ extension Workspace {
 extension Workspace {
   /// The commit a run tested: `--head`, else HEAD's.
   func testedCommit(_ job: TestJob) -> String? {
-    job.affected?.changeSet.head?.hex ?? (try? repository.headCommit().hex)
+    guard let head = try? repository.headCommit() else { return nil }
+    // `--head REV` names what was compared; the tests always build the working tree.
+    if let named = job.affected?.changeSet.head, named != head { return nil }
+    return workingTreeIsClean() ? head.hex : nil
   }
 
   /// No edit, staged change or untracked file on top of HEAD (files bootstrap installed aside): only then did
@@ -275,6 +277,9 @@ enum SharedHistoryUpdate {
     // A run of some targets (`--targets`, a CI matrix job) says nothing of the commit as a whole.
     guard !commit.isEmpty, !result.cancelled, (try? result.check()) != nil, job.notRunHere.isEmpty, !job.restricted
     else { return nil }
+    // A target skipped for a record of another commit was proven there, not here: a false hit would
+    // otherwise become every later run's base.
+    guard job.cached.allSatisfy({ $0.commit == commit }) else { return nil }
     let all = job.affected == nil || job.affected?.report.runAll == true
     // What the diff started from (the merge-base, not the base branch's tip): only that commit's being green
     // makes this one green. Changes another tool listed (`--changed-files`) start from no known commit.

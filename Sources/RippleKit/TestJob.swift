@@ -202,6 +202,8 @@ public struct TestJob: Sendable {
       var target: String
       var run: String?
       var key: String
+      /// Why it is neither looked up nor recorded; absent when it is keyed.
+      var unkeyable: [String]?
     }
     struct Document: Encodable {
       var runs: [Run]
@@ -219,7 +221,9 @@ public struct TestJob: Sendable {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     let keys = (passRecording?.keys ?? []).map {
-      Key(package: $0.package, target: $0.target, run: $0.run, key: $0.key.hex)
+      Key(
+        package: $0.package, target: $0.target, run: $0.run, key: $0.key.hex,
+        unkeyable: $0.isKeyable ? nil : $0.unkeyable)
     }
     encoder.dateEncodingStrategy = .iso8601
     let document = Document(runs: runs, notRunHere: notRunHere, keys: keys, cached: cached)

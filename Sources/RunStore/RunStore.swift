@@ -420,8 +420,12 @@ public final class RunStore: Sendable {
       try Rows.fetchRuns(
         db,
         sql:
-          "SELECT \(Rows.runColumns) FROM runs WHERE repository = ? AND branch = ? AND state = ? ORDER BY id DESC LIMIT ?",
-        arguments: [repository, branch, RunState.passed.rawValue, limit])
+          "SELECT \(Rows.runColumns) FROM runs WHERE repository = ? AND branch = ? AND state = ? "
+          // A target skipped for a pass record was proven at the record's commit, not this run's: such a run
+          // is no base (a false hit would otherwise hide its target from every later run).
+          + "AND NOT EXISTS (SELECT 1 FROM targets WHERE targets.runID = runs.id AND targets.status = ?) "
+          + "ORDER BY id DESC LIMIT ?",
+        arguments: [repository, branch, RunState.passed.rawValue, TargetStatus.cached.rawValue, limit])
     }
   }
 

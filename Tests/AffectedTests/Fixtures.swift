@@ -100,9 +100,10 @@ extension AffectedResult {
 /// A root package like a small isowords: Core ← Net ← Api, a test-support target used by two test targets.
 let appGraph = PackageGraph(packages: [appPackage()])
 
-func appPackage(replacing replacements: [TargetSpec] = [], adding: [TargetSpec] = [], fingerprint: String? = nil)
-  -> Package
-{
+func appPackage(
+  replacing replacements: [TargetSpec] = [], adding: [TargetSpec] = [], fingerprint: String? = nil,
+  dependencies: [PackageDependency] = []
+) -> Package {
   var specs = [
     lib("Core"),
     lib("Net", .target("Core")),
@@ -116,5 +117,6 @@ func appPackage(replacing replacements: [TargetSpec] = [], adding: [TargetSpec] 
     specs = specs.map { $0.name == replacement.name ? replacement : $0 }
   }
   specs += adding
-  return fingerprint.map { pkg(".", specs, fingerprint: $0) } ?? pkg(".", specs)
+  return fingerprint.map { pkg(".", specs, dependencies: dependencies, fingerprint: $0) }
+    ?? pkg(".", specs, dependencies: dependencies)
 }

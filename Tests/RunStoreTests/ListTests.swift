@@ -115,4 +115,21 @@ struct ListTests {
       #expect(try store.lastHead(repository: "site", branch: "main") == nil)
     }
   }
+
+  /// A pass whose targets were skipped for records proves the records' commits, not its own: no base.
+  @Test func aPassedRunWithATargetServedFromAPassRecordIsNoBase() throws {
+    try withStore { store, _ in
+      let proven = try makeRun(store, in: .passed, head: "ran-everything")
+      try store.recordResults(
+        proven.id, [TargetOutcome(package: ".", name: "AppTests", status: .passed)], failedTests: 0)
+      let cached = try makeRun(store, in: .passed, head: "served-from-records")
+      try store.recordResults(
+        cached.id,
+        [
+          TargetOutcome(package: ".", name: "AppTests", status: .passed),
+          TargetOutcome(package: ".", name: "CoreTests", status: .cached),
+        ], failedTests: 0)
+      #expect(try store.passedRuns(repository: "app", branch: "main").map(\.head) == ["ran-everything"])
+    }
+  }
 }

@@ -1,0 +1,66 @@
+/// The environment a manifest is evaluated in (docs/DESIGN.md, "Manifest cache"): only the entry's
+/// variables (`selection.manifestEnvironments`) and the few a toolchain needs, so that what the cache holds
+/// is what was computed: a variable of the user's shell can no longer reach an evaluation whose key does
+/// not name it. Every value passed enters the evaluation's cache key.
+public enum ManifestEnvironment {
+  /// Variables a toolchain or SwiftPM reads to find itself, its caches and its locale.
+  public static let toolchainVariables: Set<String> = [
+    "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "CFFIXED_USER_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
+    "DEVELOPER_DIR", "SDKROOT", "TOOLCHAINS", "SWIFT_EXEC", "SWIFT_EXEC_MANIFEST", "CC", "CXX",
+  ]
+  /// Prefixes of variables SwiftPM honours (`SWIFTPM_*`).
+  public static let toolchainPrefixes = ["SWIFTPM_"]
+
+  public static func isToolchainVariable(_ name: String) -> Bool {
+    toolchainVariables.contains(name) || toolchainPrefixes.contains { name.hasPrefix($0) }
+  }
+
+  /// The variables to set and remove for one evaluation (`process`), and what its cache key holds (`key`):
+  /// the toolchain's variables of `inherited` with their values, every other inherited variable removed,
+  /// then the entry's `effective` variables (set, or removed as nil) on top.
+  public static func scrubbed(
+    inherited: [String: String], effective: [String: String?]
+  ) -> (process: [String: String?], key: [String: String?]) {
+    var process: [String: String?] = [:]
+    var key: [String: String?] = [:]
+    for (name, value) in inherited {
+      if isToolchainVariable(name) {
+        process[name] = value
+        key[name] = value
+      } else {
+        process[name] = .some(nil)
+      }
+    }
+    for (name, value) in effective {
+      process[name] = value
+      key[name] = value
+    }
+    return (process, key)
+  }
+
+  /// The variables a manifest's text reads by name (`environment["NAME"]`, `getenv("NAME")`): what a build,
+  /// which evaluates the manifest in the whole shell, may see and an evaluation in a scrubbed environment
+  /// does not.
+  public static func variablesRead(bySource source: String) -> Set<String> {
+    var names: Set<String> = []
+    for match in source.matches(of: /environment\s*\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]/) {
+      names.insert(String(match.output.1))
+    }
+    for match in source.matches(of: /getenv\s*\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)/) {
+      names.insert(String(match.output.1))
+    }
+    return names
+  }
+}
+
+extension ManifestEnvironment {
+  /// Variables that pick another compiler, SDK or package manager behaviour for a build without changing
+  /// what `swift --version` answers: every pass-record key holds their values.
+  public static let toolchainSelecting: Set<String> = [
+    "SWIFT_EXEC", "SWIFT_EXEC_MANIFEST", "CC", "CXX", "SDKROOT", "TOOLCHAINS", "DEVELOPER_DIR",
+  ]
+
+  public static func selectsToolchain(_ name: String) -> Bool {
+    toolchainSelecting.contains(name) || toolchainPrefixes.contains { name.hasPrefix($0) }
+  }
+}
