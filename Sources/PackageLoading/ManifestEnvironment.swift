@@ -5,9 +5,11 @@
 public enum ManifestEnvironment {
   /// Variables a toolchain or SwiftPM reads to find itself, its caches and its locale.
   public static let toolchainVariables: Set<String> = [
-    "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "CFFIXED_USER_HOME", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
+    "PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "CFFIXED_USER_HOME", "XDG_CONFIG_HOME",
     "DEVELOPER_DIR", "SDKROOT", "TOOLCHAINS", "SWIFT_EXEC", "SWIFT_EXEC_MANIFEST", "CC", "CXX",
   ]
+  /// Where a toolchain keeps caches: passed through, not keyed (they change where, not what, it computes).
+  public static let cacheLocations: Set<String> = ["TMPDIR", "CLANG_MODULE_CACHE_PATH", "XDG_CACHE_HOME"]
   /// Prefixes of variables SwiftPM honours (`SWIFTPM_*`).
   public static let toolchainPrefixes = ["SWIFTPM_"]
 
@@ -16,16 +18,16 @@ public enum ManifestEnvironment {
   }
 
   /// The variables to set and remove for one evaluation (`process`), and what its cache key holds (`key`):
-  /// the toolchain's variables of `inherited` with their values, every other inherited variable removed,
-  /// then the entry's `effective` variables (set, or removed as nil) on top.
+  /// every inherited variable but the toolchain's removed (those stay inherited, so that what a process
+  /// client layers on top, such as rippled's sandbox giving a run its own home, still applies), their values
+  /// keyed, then the entry's `effective` variables (set, or removed as nil) on top.
   public static func scrubbed(
     inherited: [String: String], effective: [String: String?]
   ) -> (process: [String: String?], key: [String: String?]) {
     var process: [String: String?] = [:]
     var key: [String: String?] = [:]
-    for (name, value) in inherited {
+    for (name, value) in inherited where !cacheLocations.contains(name) {
       if isToolchainVariable(name) {
-        process[name] = value
         key[name] = value
       } else {
         process[name] = .some(nil)

@@ -49,7 +49,7 @@ import Testing
     #expect(process["AWS_SECRET_ACCESS_KEY"] == .some(nil), "removed")
     #expect(process["RIPPLE_RESULT_SIGNING_KEY"] == .some(nil))
     #expect(process["TEST_SERVER"] == .some(nil))
-    #expect(process["PATH"] == "/usr/bin" && process["SWIFT_EXEC"] == "/opt/swiftc")
+    #expect(process["PATH"] == nil && process["SWIFT_EXEC"] == nil, "inherited as they are")
     #expect(process["MODE"] == "ci" && process["OLD"] == .some(nil))
     // The key holds every value passed, and no name of what was only scrubbed.
     #expect(key["HOME"] == "/root" && key["SWIFTPM_TESTS_MODULECACHE"] == "/m" && key["MODE"] == "ci")
