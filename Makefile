@@ -12,7 +12,7 @@ BIN_DIR ?=
 RELEASE_BIN_DIR := .build/release-bins
 
 .PHONY: all build deps deps-test test demo bench install format lint dashboard-shot install-daemon check-units check-ci \
-  check-imports release-bins dist deb check-dist check-deb check-packages test-parallel coverage-proof
+  check-imports release-bins dist deb check-dist check-deb check-packages test-parallel coverage-proof key-proof
 
 all: build
 
@@ -49,6 +49,13 @@ coverage-proof: deps-test
 	RIPPLE_COVERAGE_PROOF=1 SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES=false \
 	  $(SWIFT) test --skip-build --filter '^RippleIntegrationTests\.CoverageProofTests' $(BUILD_FLAGS)
 TEST_WIDTH ?= 8
+
+## key-proof: issue 47's check over real history: every multi-version package of the mirror and this
+## repository's last 30 commits keep a key only where `ripple affected` selects nothing (~2 min)
+key-proof: deps-test
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	RIPPLE_KEY_PROOF=1 SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES=false \
+	  $(SWIFT) test --skip-build --filter '^RippleIntegrationTests\.KeyHistoryProofTests' $(BUILD_FLAGS)
 
 ## test-parallel: the same as `make test` (kept for scripts that name it)
 test-parallel: test
