@@ -146,4 +146,56 @@ import Testing
     #expect(tested.status == 0, "\(tested.standardOutput)\(tested.standardError)")
     #expect(try plan(repo, env, ["--base", "HEAD~2"]).cached == ["OtherTests"], "the checked-out commit's run is")
   }
+
+  /// A dependency on a branch, with `Package.resolved` git-ignored (as libraries do): the key holds the pins
+  /// SwiftPM resolved, read again after the build. A missing file is said and the target runs; the record is
+  /// written under the pins the build resolved; the branch's tip moving changes nothing until the pins move
+  /// (the build keeps building the pinned revision); `swift package update` changes the key; a corrupt file
+  /// is said, never keyed.
+  @Test func theKeyHoldsThePinsSwiftPMResolvedForABranchDependency() throws {
+    let dependency = try GitFixture()
+    try dependency.write(
+      "Package.swift",
+      "// swift-tools-version:6.0\nimport PackageDescription\n\nlet package = Package(\n  name: \"Dep\",\n"
+        + "  products: [.library(name: \"Dep\", targets: [\"Dep\"])],\n  targets: [.target(name: \"Dep\")]\n)\n")
+    try dependency.write("Sources/Dep/Dep.swift", "public let dep = 1\n")
+    _ = try dependency.commitAll("dep 1")
+    let repo = try TestRepository.checkout()
+    try repo.write(
+      "Package.swift",
+      "// swift-tools-version:6.0\nimport PackageDescription\n\nlet package = Package(\n  name: \"App\",\n"
+        + "  dependencies: [.package(url: \"file://\(dependency.root)\", branch: \"main\")],\n"
+        + "  targets: [\n    .target(name: \"App\", dependencies: [.product(name: \"Dep\", package: \"\(URL(fileURLWithPath: dependency.root).lastPathComponent)\")]),\n"
+        + "    .testTarget(name: \"AppTests\", dependencies: [\"App\"]),\n  ]\n)\n")
+    try repo.write("Sources/App/App.swift", "import Dep\npublic let app = dep\n")
+    try repo.write(
+      "Tests/AppTests/AppTests.swift",
+      "import App\nimport XCTest\n\nfinal class AppTests: XCTestCase {\n  func testApp() { XCTAssertEqual(app, 1) }\n}\n"
+    )
+    try repo.write(".gitignore", ".build/\nPackage.resolved\n")
+    _ = try repo.commitAll("app")
+    try repo.append("Sources/App/App.swift", "// edit\n")
+    let env = environment(repo)
+
+    let unresolved = try plan(repo, env)
+    #expect(unresolved.unkeyable["AppTests"]?.first?.contains("Package.resolved is missing") == true, "\(unresolved)")
+    let run = try RippleBinary.test([], in: repo.root, environment: env)
+    #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
+    let resolved = try plan(repo, env)
+    #expect(resolved.unkeyable.isEmpty && resolved.cached == ["AppTests"], "recorded under the pins the build resolved")
+
+    // The branch moves: SwiftPM keeps building the pinned revision, so the key (and the record) stand.
+    try dependency.write("Sources/Dep/Dep.swift", "public let dep = 2\n")
+    _ = try dependency.commitAll("dep 2")
+    #expect(try plan(repo, env).cached == ["AppTests"])
+    let update = try Command.run(["swift", "package", "update"], in: repo.root)
+    #expect(update.status == 0, "\(update.standardError)")
+    let updated = try plan(repo, env)
+    #expect(updated.cached.isEmpty && updated.keys["AppTests"] != resolved.keys["AppTests"], "new pins, new key")
+
+    try repo.write("Package.resolved", "{ not json")
+    let corrupt = try plan(repo, env)
+    #expect(corrupt.unkeyable["AppTests"]?.first?.contains("Package.resolved cannot be used") == true, "\(corrupt)")
+    #expect(corrupt.stderr.contains("AppTests is not looked up and will not be recorded"))
+  }
 }
