@@ -190,7 +190,11 @@ extension Workspace {
       record.writer = access.writer
       record.time = now
       record.bound(now: now)
-      try await access.store.save(key, try RecordEnvelope.seal(record, signingKey: access.signingKey))
+      let rule = RecordReplacement(trusting: access.trusted.map(\.key), protectedBranches: nil)
+      let data = try RecordEnvelope.seal(record, signingKey: access.signingKey)
+      if case .keep(let reason) = try await access.store.save(key, data, unlessLowering: rule) {
+        return ["the shared history was not written to \(access.store.name): \(reason)"]
+      }
       return []
     } catch {
       return ["the shared history could not be written to \(access.store.name): \(error)"]
