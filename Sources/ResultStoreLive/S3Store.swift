@@ -82,6 +82,12 @@ struct S3Objects: Sendable {
       let response = try await put(key, data, condition: condition)
       if response.isSuccess { return .replace }
       if (response.status == 412 || response.status == 409) && attempt < 5 { continue }
+      // An S3-compatible store without conditional writes: decided on the read, written plainly (the race
+      // between the two stays open there, as on a Bazel cache).
+      if response.status == 501 {
+        try await save(key, data)
+        return .replace
+      }
       let error = S3ErrorBody(String(decoding: response.body, as: UTF8.self))
       throw http.refused(response, "writing \(key)", hint: error?.hint)
     }
