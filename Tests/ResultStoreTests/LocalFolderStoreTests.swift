@@ -282,22 +282,29 @@ import Testing
       let key = freshKey()
       let signed = try sealedRecord(key, branch: "main", signed: true)
       let unsigned = try sealedRecord(key, branch: "feature/x", signed: false)
-      // Two writers race one key: a branch's unsigned record and main's signed one, each read back at once.
-      let seen = try await withThrowingTaskGroup(of: [(Bool, Data)].self) { group in
-        for data in [unsigned, signed] {
+      // Writers race one key: two of a branch's unsigned record and main's signed one, each read back at once.
+      let ticks = Ticks()
+      let reads = try await withThrowingTaskGroup(of: [Read].self) { group in
+        for data in [unsigned, signed, unsigned] {
           group.addTask {
-            var loaded: [(Bool, Data)] = []
-            for _ in 0..<50 {
-              let decision = try await store.save(key, data, unlessLowering: lowerNoTrust)
-              if let record = try await store.load(key) { loaded.append((decision == .replace, record)) }
+            var reads: [Read] = []
+            for _ in 0..<40 {
+              _ = try await store.save(key, data, unlessLowering: lowerNoTrust)
+              let before = ticks.tick()
+              let record = try await store.load(key)
+              reads.append(Read(before: before, after: ticks.tick(), record: record))
             }
-            return loaded
+            return reads
           }
         }
         return try await group.reduce(into: []) { $0 += $1 }
       }
-      #expect(seen.count == 100)
-      #expect(seen.allSatisfy { $0.1 == signed || $0.1 == unsigned })
+      #expect(reads.count == 120)
+      #expect(reads.allSatisfy { $0.record == signed || $0.record == unsigned }, "whole records only")
+      // Once a read has seen the signed record, no read that began after it sees an unsigned one.
+      let firstSigned = try #require(reads.filter { $0.record == signed }.map(\.after).min())
+      let lowered = reads.filter { $0.record == unsigned && $0.before > firstSigned }
+      #expect(lowered.isEmpty, "\(lowered.count) reads saw the unsigned record after the signed one")
       #expect(try await store.load(key) == signed, "the signed record stays")
       // Once signed, every unsigned write after it was refused.
       #expect(try await store.save(key, unsigned, unlessLowering: lowerNoTrust) != .replace)
@@ -306,6 +313,60 @@ import Testing
       let other = freshKey()
       try await store.save(other, recordBytes("blob"))
       #expect(try await store.save(other, unsigned, unlessLowering: lowerNoTrust) == .replace)
+    }
+  }
+
+  /// The check and the write are one step: a checked save takes the folder's lock before it reads, so a writer
+  /// holding the lock (here the test, through the marker) is waited for, and the save then decides on what that
+  /// writer left: main's signed record, which stays.
+  @Test func aCheckedSaveReadsUnderTheFoldersLockSoNoWriterComesBetween() async throws {
+    try await withTemporaryDirectory { directory in
+      let store = try store(directory)
+      try await store.save(freshKey(), recordBytes("marks the folder"))
+      let marker = directory + "/.ripple-result-store"
+      let lock = open(marker, O_RDONLY | O_CLOEXEC)
+      try #require(lock >= 0)
+      defer { close(lock) }
+      try #require(flock(lock, LOCK_EX) == 0)
+      let key = freshKey()
+      let unsigned = try sealedRecord(key, branch: "feature/x", signed: false)
+      let save = Task { try await store.save(key, unsigned, unlessLowering: lowerNoTrust) }
+      // The save waits for the lock: the kernel lists it as a blocked flock on the marker.
+      var status = stat()
+      try #require(stat(marker, &status) == 0)
+      let inode = ":\(status.st_ino) "
+      let waiting = await poll(timeout: .seconds(30)) {
+        let locks = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+        return locks.split(separator: "\n").contains { $0.contains("-> FLOCK") && $0.contains(inode) }
+      }
+      #expect(waiting, "the checked save waits for the folder's lock")
+      // Meanwhile main's signed record lands.
+      let signed = try sealedRecord(key, branch: "main", signed: true)
+      let shard = "\(directory)/\(key.hex.prefix(2))"
+      try FileManager.default.createDirectory(atPath: shard, withIntermediateDirectories: true)
+      try signed.write(to: URL(fileURLWithPath: "\(shard)/\(key.hex)"))
+      flock(lock, LOCK_UN)
+      #expect(try await save.value == .keep(reason: "a signed record is never replaced by an unsigned one"))
+      #expect(try await store.load(key) == signed)
+    }
+  }
+
+  /// One read of the race: the ticks before and after it, and what it read.
+  private struct Read: Sendable {
+    var before: Int
+    var after: Int
+    var record: Data?
+  }
+
+  /// Orders the racing tasks' reads.
+  private final class Ticks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func tick() -> Int {
+      lock.withLock {
+        value += 1
+        return value
+      }
     }
   }
 
