@@ -140,6 +140,20 @@ import Testing
     #expect(Set(cached.compactMap { $0["name"] as? String }) == ["OtherTests"], "\(other.standardOutput)")
     #expect(cached.first?["signer"] as? String == "ci-main")
     #expect(cached.first?["branch"] as? String == "main")
+
+    // A branch that runs them anyway writes its unsigned records at main's keys: main's signed ones stay
+    // (issue 48: no write lowers trust), and the next branch still believes them.
+    let rerun = try RippleBinary.test(
+      ["--rerun-cached"], in: repo.root,
+      environment: environment(repo, branch: "feature/z", ["RIPPLE_CACHE_DIR": shared]))
+    #expect(
+      rerun.standardError.contains("a signed record is never replaced by an unsigned one"), "\(rerun.standardError)")
+    let again = try RippleBinary.test(
+      ["--dry-run", "--format", "json"], in: repo.root,
+      environment: environment(repo, branch: "feature/y", ["RIPPLE_CACHE_DIR": shared]))
+    let replan = try #require(try JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any])
+    let still = replan["cached"] as? [[String: Any]] ?? []
+    #expect(still.first { $0["name"] as? String == "OtherTests" }?["signer"] as? String == "ci-main")
   }
 
   @Test func aFreshRunnerReadsTheLastGreenBaseAndTheTeamsTimingsFromTheStore() throws {
