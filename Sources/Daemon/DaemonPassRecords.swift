@@ -53,6 +53,13 @@ struct DaemonPassRecords: Sendable {
     return ResultStoreClient(
       name: "rippled",
       load: { key in try store.passRecord(key.hex) },
-      save: { key, data in try store.savePassRecord(key.hex, data, maxBytes: maxBytes) })
+      save: { key, data in try store.savePassRecord(key.hex, data, maxBytes: maxBytes) },
+      saveChecked: { key, data, rule in
+        let kept = try store.savePassRecord(key.hex, data, maxBytes: maxBytes) { existing in
+          if case .keep(let reason) = rule.decide(existing: existing, replacement: data) { return reason }
+          return nil
+        }
+        return kept.map { .keep(reason: $0) } ?? .replace
+      })
   }
 }

@@ -84,7 +84,7 @@ public struct Rippled: Sendable {
     let passRecords = try DaemonPassRecords.load(configuration.records)
     if let passRecords {
       let client = passRecords.client(store)
-      services.makeResultStore = { _, _ in client }
+      services.makeResultStore = { _, _, _ in client }
     }
     let health = HealthBoard()
     // Per-repository counters (fetches, selection misses) start at 0, so rate() sees the first increase.

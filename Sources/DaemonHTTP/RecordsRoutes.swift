@@ -29,9 +29,10 @@ package struct RecordsAccess: Sendable {
 }
 
 /// `GET /api/v1/records/{key}` (read or write token) and `PUT /api/v1/records/{key}` (write token): rippled as
-/// the team's store of pass records (docs/DESIGN.md, "Pass records"). Bytes by key and nothing more: readers
-/// judge the records (signatures, key, branch), so a writer can at worst replace one and make a run test
-/// again. A valid token is always served; wrong ones count against the client (429 while locked out).
+/// the team's store of pass records (docs/DESIGN.md, "Pass records"). Bytes by key: readers judge the records
+/// (signatures, key, branch); the one rule rippled applies is that no write lowers trust (409, the record there
+/// stays: `replacementRule`). A valid token is always served; wrong ones count against the client (429 while
+/// locked out).
 package struct RecordsRoutes {
   var api: APIContext
 
@@ -52,10 +53,27 @@ package struct RecordsRoutes {
       let body = try await request.body.collect(upTo: ResultStoreLimits.maximumRecordBytes)
       let data = Data(buffer: body)
       let maxBytes = api.records.maxBytes
-      try api.read { try api.store.savePassRecord(key.hex, data, maxBytes: maxBytes) }
+      let rule = Self.replacementRule(api.records)
+      let kept = try api.read {
+        try api.store.savePassRecord(key.hex, data, maxBytes: maxBytes) { existing in
+          if case .keep(let reason) = rule.decide(existing: existing, replacement: data) { return reason }
+          return nil
+        }
+      }
+      if let kept { throw HTTPError(.conflict, message: "the record at \(key.hex) stays: \(kept)") }
       return Response(status: .noContent)
     }
     return routes
+  }
+
+  /// No write lowers trust, decided in the database's write transaction: a record signed (by any key) is never
+  /// replaced by an unsigned one, nor one signed by rippled's key by one that is not, nor a signed record by
+  /// another branch's. rippled knows no repository's `protectedBranches`: every signed record counts as a
+  /// protected branch's (only protected runs sign). Without a signing key of its own, any key counts as trusted.
+  static func replacementRule(_ access: RecordsAccess) -> RecordReplacement {
+    access.trustedKeys.isEmpty
+      ? RecordReplacement(trustedKeys: nil, protectedBranches: nil)
+      : RecordReplacement(trusting: access.trustedKeys.map(\.key), protectedBranches: nil)
   }
 
   static func key(_ context: RippledRequestContext) throws -> RecordKey {

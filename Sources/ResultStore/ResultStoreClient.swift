@@ -16,14 +16,31 @@ public struct ResultStoreClient: Sendable {
   /// Stores `data` at `key`, replacing what was there (two writers racing one key: one of them wins whole,
   /// never a mix).
   public var save: @Sendable (RecordKey, Data) async throws -> Void
+  /// The engine's own check-and-write (`save(_:_:unlessLowering:)`): atomic against other writers where the
+  /// engine can be (the local folder under its lock, rippled in its database, S3 with a conditional PUT). Nil:
+  /// the check reads the record first, then writes, and a writer racing between the two may still win.
+  public var saveChecked: (@Sendable (RecordKey, Data, RecordReplacement) async throws -> RecordReplacement.Decision)?
 
   public init(
     name: String, load: @escaping @Sendable (RecordKey) async throws -> Data?,
-    save: @escaping @Sendable (RecordKey, Data) async throws -> Void
+    save: @escaping @Sendable (RecordKey, Data) async throws -> Void,
+    saveChecked: (@Sendable (RecordKey, Data, RecordReplacement) async throws -> RecordReplacement.Decision)? = nil
   ) {
     self.name = name
     self.load = load
     self.save = save
+    self.saveChecked = saveChecked
+  }
+
+  /// Stores `data` at `key` unless the record there must stay (`RecordReplacement`: no write lowers trust);
+  /// says which. Every writer of records and history slots writes through this.
+  public func save(_ key: RecordKey, _ data: Data, unlessLowering rule: RecordReplacement) async throws
+    -> RecordReplacement.Decision
+  {
+    if let saveChecked { return try await saveChecked(key, data, rule) }
+    let decision = rule.decide(existing: try await load(key), replacement: data)
+    if decision == .replace { try await save(key, data) }
+    return decision
   }
 }
 
@@ -70,7 +87,8 @@ extension ResultStoreClient {
   public static func memory(name: String = "memory") -> ResultStoreClient {
     let box = MemoryRecords()
     return ResultStoreClient(
-      name: name, load: { key in box.get(key) }, save: { key, data in box.set(key, data) })
+      name: name, load: { key in box.get(key) }, save: { key, data in box.set(key, data) },
+      saveChecked: { key, data, rule in box.set(key, data, unlessLowering: rule) })
   }
 }
 
@@ -85,4 +103,11 @@ private final class MemoryRecords: @unchecked Sendable {
 
   func get(_ key: RecordKey) -> Data? { lock.withLock { records[key] } }
   func set(_ key: RecordKey, _ data: Data) { lock.withLock { records[key] = data } }
+  func set(_ key: RecordKey, _ data: Data, unlessLowering rule: RecordReplacement) -> RecordReplacement.Decision {
+    lock.withLock {
+      let decision = rule.decide(existing: records[key], replacement: data)
+      if decision == .replace { records[key] = data }
+      return decision
+    }
+  }
 }

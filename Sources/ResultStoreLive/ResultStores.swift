@@ -1,6 +1,7 @@
 import Foundation
 import ResultStore
 import RippleConfig
+import RippleCore
 
 /// The live stores behind `ResultStoreClient`: a local folder, rippled's record API, an S3 bucket, and Bazel's
 /// HTTP remote cache protocol (bazel-remote, nginx with WebDAV). docs/DESIGN.md, "test.resultCache".
@@ -13,17 +14,32 @@ public enum ResultStores {
   /// - `cacheDirectory` is Ripple's cache folder (`defaultCacheDirectory(environment:)`); a `.local(path: nil)`
   ///   store keeps its records in `<cacheDirectory>/results`.
   ///
+  /// - `repositoryRoot` is the work tree the run is in: a local store is never it, above it, or (a configured
+  ///   folder, not the default one in Ripple's cache folder) inside it.
+  ///
   /// Throws `ResultStoreSetupError` when the spec cannot make a store (an unset credential variable, a URL
-  /// that is not http(s), AWS keys for a Bazel cache): the caller warns and runs the tests without it.
+  /// that is not http(s), AWS keys for a Bazel cache): the caller warns and runs the tests without it. A local
+  /// folder that is not the store's own (`/`, `$HOME`, the repository, a file, a folder of other files) is
+  /// refused with `refusesFolder` set: a usage error (exit 2) before anything is written or deleted.
   public static func make(
-    _ spec: ResultStoreSpec, config: ResultCacheConfig, environment: [String: String], cacheDirectory: String
+    _ spec: ResultStoreSpec, config: ResultCacheConfig, environment: [String: String], cacheDirectory: String,
+    repositoryRoot: String? = nil
   ) throws(ResultStoreSetupError) -> ResultStoreClient {
     switch spec {
     case .local(let path):
-      return LocalFolderStore(
-        folder: path ?? defaultLocalFolder(cacheDirectory: cacheDirectory), maxSize: config.maxSize
-      )
-      .client
+      let folder = path ?? defaultLocalFolder(cacheDirectory: cacheDirectory)
+      if let refusal = LocalStoreFolder.refusal(
+        folder, repositoryRoot: repositoryRoot, home: environment["HOME"] ?? NSHomeDirectory(),
+        insideRepository: path == nil)
+      {
+        throw ResultStoreSetupError(
+          store: folder,
+          message: "refusing \(folder) as the local store's folder: \(refusal). A local store keeps its records in a "
+            + "folder of its own, outside the repository (test.resultCache.store), and marks it with "
+            + "\(LocalFolderStore.markerName)",
+          refusesFolder: true)
+      }
+      return LocalFolderStore(folder: folder, maxSize: config.maxSize).client
     case .rippled(let url, let tokenVariable):
       return try RippledStore.make(
         url: url, tokenVariable: tokenVariable, timeout: config.timeout, environment: environment)
@@ -37,10 +53,12 @@ public enum ResultStores {
   }
 
   /// The client for `config.store`, with `config`'s bound and timeout: `make(config.store, config: config, …)`.
-  public static func make(_ config: ResultCacheConfig, environment: [String: String], cacheDirectory: String)
-    throws(ResultStoreSetupError) -> ResultStoreClient
-  {
-    try make(config.store, config: config, environment: environment, cacheDirectory: cacheDirectory)
+  public static func make(
+    _ config: ResultCacheConfig, environment: [String: String], cacheDirectory: String, repositoryRoot: String? = nil
+  ) throws(ResultStoreSetupError) -> ResultStoreClient {
+    try make(
+      config.store, config: config, environment: environment, cacheDirectory: cacheDirectory,
+      repositoryRoot: repositoryRoot)
   }
 
   /// Ripple's cache folder, the one its manifest cache lives in: `RIPPLE_CACHE_DIR`, else
@@ -62,14 +80,18 @@ public enum ResultStores {
 
 /// A store that could not be made from its spec; `description` names the store (never a credential) and says
 /// what to fix.
-public struct ResultStoreSetupError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ResultStoreSetupError: RippleError, Equatable {
   public var store: String
   public var message: String
+  /// A local folder that is not the store's own: the run stops (a usage error, exit 2) rather than warn.
+  public var refusesFolder: Bool
 
-  public init(store: String, message: String) {
+  public init(store: String, message: String, refusesFolder: Bool = false) {
     self.store = store
     self.message = message
+    self.refusesFolder = refusesFolder
   }
 
+  public var category: ErrorCategory { refusesFolder ? .usage : .environment }
   public var description: String { "result store \(store): \(message)" }
 }

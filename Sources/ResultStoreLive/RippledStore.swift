@@ -35,17 +35,35 @@ enum RippledStore {
       },
       save: { key, data in
         try await http.withinTimeout {
-          guard data.count <= ResultStoreLimits.maximumRecordBytes else {
-            throw ResultStoreError(
-              .tooLarge, store: http.store,
-              detail: "a record of \(data.count) bytes is more than a record may hold "
-                + "(\(ResultStoreLimits.maximumRecordBytes))")
-          }
-          let response = try await http.send(
-            .PUT, url.url("/api/v1/records/\(key.hex)"), headers: headers + [("Content-Type", "application/json")],
-            body: data)
+          let response = try await put(key, data, url, http, headers)
           guard response.isSuccess else { throw http.refused(response, "writing \(key)") }
         }
+      },
+      // rippled decides itself, in its database, atomically against every other writer (409: the record there
+      // stays); the client's rule is for stores that cannot.
+      saveChecked: { key, data, _ in
+        try await http.withinTimeout {
+          let response = try await put(key, data, url, http, headers)
+          if response.status == 409 {
+            return .keep(reason: "rippled keeps the record there: a write may not lower its trust")
+          }
+          guard response.isSuccess else { throw http.refused(response, "writing \(key)") }
+          return .replace
+        }
       })
+  }
+
+  static func put(_ key: RecordKey, _ data: Data, _ url: StoreURL, _ http: StoreHTTP, _ headers: [(String, String)])
+    async throws(ResultStoreError) -> StoreResponse
+  {
+    guard data.count <= ResultStoreLimits.maximumRecordBytes else {
+      throw ResultStoreError(
+        .tooLarge, store: http.store,
+        detail: "a record of \(data.count) bytes is more than a record may hold "
+          + "(\(ResultStoreLimits.maximumRecordBytes))")
+    }
+    return try await http.send(
+      .PUT, url.url("/api/v1/records/\(key.hex)"), headers: headers + [("Content-Type", "application/json")],
+      body: data)
   }
 }

@@ -29,7 +29,10 @@ enum S3Store {
       http: http)
     return ResultStoreClient(
       name: name, load: { key in try await http.withinTimeout { try await store.load(key) } },
-      save: { key, data in try await http.withinTimeout { try await store.save(key, data) } })
+      save: { key, data in try await http.withinTimeout { try await store.save(key, data) } },
+      saveChecked: { key, data, rule in
+        try await http.withinTimeout { try await store.save(key, data, unlessLowering: rule) }
+      })
   }
 }
 
@@ -42,15 +45,57 @@ struct S3Objects: Sendable {
   var http: StoreHTTP
 
   func load(_ key: RecordKey) async throws(ResultStoreError) -> Data? {
+    try await loadTagged(key)?.data
+  }
+
+  /// The object and its ETag; nil when there is none.
+  func loadTagged(_ key: RecordKey) async throws(ResultStoreError) -> (data: Data, etag: String?)? {
     let (url, headers) = request("GET", key, body: nil)
     let response = try await http.send(.GET, url, headers: headers)
-    if response.isSuccess { return response.body }
+    if response.isSuccess { return (response.body, response.etag) }
     let error = S3ErrorBody(String(decoding: response.body, as: UTF8.self))
     if response.status == 404 && error?.code != "NoSuchBucket" { return nil }
     throw http.refused(response, "reading \(key)", hint: error?.hint)
   }
 
   func save(_ key: RecordKey, _ data: Data) async throws(ResultStoreError) {
+    let response = try await put(key, data, condition: nil)
+    guard response.isSuccess else {
+      let error = S3ErrorBody(String(decoding: response.body, as: UTF8.self))
+      throw http.refused(response, "writing \(key)", hint: error?.hint)
+    }
+  }
+
+  /// Reads the object, decides, and writes only if it is still the object read: `If-Match: <its ETag>`, or
+  /// `If-None-Match: *` when there was none (S3's conditional writes). A writer that won in between (412, or 409
+  /// for a conditional write racing another) means: read and decide again, up to 5 times.
+  func save(_ key: RecordKey, _ data: Data, unlessLowering rule: RecordReplacement) async throws(ResultStoreError)
+    -> RecordReplacement.Decision
+  {
+    var attempt = 0
+    while true {
+      attempt += 1
+      let existing = try await loadTagged(key)
+      let decision = rule.decide(existing: existing?.data, replacement: data)
+      guard decision == .replace else { return decision }
+      let condition = existing.map { ("If-Match", $0.etag ?? "") } ?? ("If-None-Match", "*")
+      let response = try await put(key, data, condition: condition)
+      if response.isSuccess { return .replace }
+      if (response.status == 412 || response.status == 409) && attempt < 5 { continue }
+      // An S3-compatible store without conditional writes: decided on the read, written plainly (the race
+      // between the two stays open there, as on a Bazel cache).
+      if response.status == 501 {
+        try await save(key, data)
+        return .replace
+      }
+      let error = S3ErrorBody(String(decoding: response.body, as: UTF8.self))
+      throw http.refused(response, "writing \(key)", hint: error?.hint)
+    }
+  }
+
+  private func put(_ key: RecordKey, _ data: Data, condition: (String, String)?) async throws(ResultStoreError)
+    -> StoreResponse
+  {
     guard data.count <= ResultStoreLimits.maximumRecordBytes else {
       throw ResultStoreError(
         .tooLarge, store: http.store,
@@ -58,11 +103,7 @@ struct S3Objects: Sendable {
           "a record of \(data.count) bytes is more than a record may hold (\(ResultStoreLimits.maximumRecordBytes))")
     }
     let (url, headers) = request("PUT", key, body: data)
-    let response = try await http.send(.PUT, url, headers: headers, body: data)
-    guard response.isSuccess else {
-      let error = S3ErrorBody(String(decoding: response.body, as: UTF8.self))
-      throw http.refused(response, "writing \(key)", hint: error?.hint)
-    }
+    return try await http.send(.PUT, url, headers: headers + (condition.map { [$0] } ?? []), body: data)
   }
 
   /// The object's URL and the headers to send: `Host`, and with credentials the SigV4 ones.

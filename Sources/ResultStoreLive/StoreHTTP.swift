@@ -11,6 +11,8 @@ import RippleCore
 struct StoreResponse: Sendable {
   var status: Int
   var body: Data
+  /// The `ETag` header, for a conditional write (S3's `If-Match`).
+  var etag: String? = nil
 
   var isSuccess: Bool { (200..<300).contains(status) }
 }
@@ -78,7 +80,7 @@ struct StoreHTTP: Sendable {
     } catch {
       throw transportError(error, method: method)
     }
-    return StoreResponse(status: status, body: data)
+    return StoreResponse(status: status, body: data, etag: response.headers.first(name: "ETag"))
   }
 
   /// A status the store's protocol does not expect, as `refused`.

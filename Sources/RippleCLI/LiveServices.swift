@@ -6,9 +6,10 @@ extension RippleServices {
   /// `ripple affected` (`--base auto`, shards on the team's history) and `ripple flaky`.
   static var liveWithResultStores: RippleServices {
     var services = RippleServices.live
-    services.makeResultStore = { config, environment in
+    services.makeResultStore = { config, environment, repositoryRoot in
       try ResultStores.make(
-        config, environment: environment, cacheDirectory: ResultStores.defaultCacheDirectory(environment: environment))
+        config, environment: environment, cacheDirectory: ResultStores.defaultCacheDirectory(environment: environment),
+        repositoryRoot: repositoryRoot)
     }
     return services
   }

@@ -351,7 +351,12 @@ extension Workspace {
           duration: target.duration, tests: tests, coverage: coverage[unit])
         do {
           let data = try RecordEnvelope.seal(record, signingKey: recording.signingKey)
-          try await recording.store.save(unit.key, data)
+          // No write lowers trust: a signed record there is not replaced by this run's unsigned one.
+          let rule = RecordReplacement(
+            trusting: recording.policy?.trustedKeys.map(\.key) ?? [], protectedBranches: nil)
+          if case .keep(let reason) = try await recording.store.save(unit.key, data, unlessLowering: rule) {
+            warnings.append("the pass record of \(unit.unit) was not written to \(recording.store.name): \(reason)")
+          }
         } catch {
           warnings.append("the pass record of \(unit.unit) could not be written to \(recording.store.name): \(error)")
           break

@@ -19,9 +19,14 @@ public struct RippleServices: Sendable {
   /// rippled's runs of branches that may not change what other branches read. Nil: one layer.
   public var manifestCacheOverlay: String?
   /// Opens the store pass records are kept in (`test.resultCache.store`) with the run's environment (its
-  /// credentials); a throw turns pass records off for the run, with a warning. Nil: this executable keeps
-  /// no pass records.
-  public var makeResultStore: (@Sendable (ResultCacheConfig, [String: String]) throws -> ResultStoreClient)?
+  /// credentials) and the repository's work tree (a local store never keeps its records there); a throw turns
+  /// pass records off for the run, with a warning, except a usage error (a local folder that is not the store's
+  /// own), which ends `ripple test` (exit 2). Nil: this executable keeps no pass records.
+  public var makeResultStore:
+    (
+      @Sendable (_ config: ResultCacheConfig, _ environment: [String: String], _ repositoryRoot: String) throws ->
+        ResultStoreClient
+    )?
   /// Told (evaluated, total) while manifests are evaluated (`GraphLoader.progress`).
   public var evaluationProgress: (@Sendable (Int, Int) -> Void)?
 

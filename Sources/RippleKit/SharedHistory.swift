@@ -53,13 +53,25 @@ extension Workspace {
       && !ResultCacheUse.disabled(by: services.environment)
   }
 
+  /// Ends the run (a usage error, exit 2) when the local store's folder is not the store's own (`/`, `$HOME`,
+  /// the repository or inside it, a file, a folder of other files): before anything is written or deleted there.
+  /// Any other store that cannot be made is a warning later (`resultStoreAccess`).
+  func refuseForeignStoreFolder(_ use: ResultCacheUse) throws {
+    guard usesResultStore(use), let makeStore = services.makeResultStore else { return }
+    do {
+      _ = try makeStore(configuration.test.resultCache, services.environment, root)
+    } catch let error as any RippleError where error.category == .usage {
+      throw error
+    } catch {}
+  }
+
   /// The store and this run's standing with it; nil (with a warning) when the store cannot be made.
   func resultStoreAccess(_ use: ResultCacheUse, warnings: inout [String]) -> ResultStoreAccess? {
     let settings = configuration.test.resultCache
     guard usesResultStore(use), let makeStore = services.makeResultStore else { return nil }
     let store: ResultStoreClient
     do {
-      store = try makeStore(settings, services.environment)
+      store = try makeStore(settings, services.environment, root)
     } catch {
       warnings.append("the result store is off for this run: \(error)")
       return nil
@@ -189,7 +201,11 @@ extension Workspace {
       record.writer = access.writer
       record.time = now
       record.bound(now: now)
-      try await access.store.save(key, try RecordEnvelope.seal(record, signingKey: access.signingKey))
+      let rule = RecordReplacement(trusting: access.trusted.map(\.key), protectedBranches: nil)
+      let data = try RecordEnvelope.seal(record, signingKey: access.signingKey)
+      if case .keep(let reason) = try await access.store.save(key, data, unlessLowering: rule) {
+        return ["the shared history was not written to \(access.store.name): \(reason)"]
+      }
       return []
     } catch {
       return ["the shared history could not be written to \(access.store.name): \(error)"]

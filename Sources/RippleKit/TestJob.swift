@@ -292,6 +292,7 @@ extension Workspace {
       requireAll: request.requireAll, requirements: configuration.test.requires)
     job.contain(request, entries: configuration.test.quarantine, today: OutcomeHistory.day(Date()))
     job.restricted = request.targets != nil
+    try refuseForeignStoreFolder(request.resultCache)
     // The team's history before anything is split: a fresh runner then plans shards as the others do.
     let slot = request.shard.map { ($0.index - 1) % HistoryRecord.slots } ?? Int.random(in: 0..<HistoryRecord.slots)
     if let shared = await loadSharedHistory(request.resultCache, slot: slot, warnings: &job.warnings) {

@@ -18,13 +18,24 @@ extension RunStore {
 
   /// Stores `data` at `key` (replacing what was there: two writers racing a key leave one whole record),
   /// then removes the least recently used records until the table holds at most `maxBytes`.
-  public func savePassRecord(_ key: String, _ data: Data, maxBytes: Int64, now: Date = Date()) throws(RunStoreError) {
-    try write("store the pass record \(key.prefix(12))") { db in
+  ///
+  /// `keeping`, when given, sees the bytes there (nil: none) inside the same write transaction and returns why
+  /// they stay (nothing is written, and that reason is returned), or nil to write: a check and a write no other
+  /// writer can come between (no write lowers trust: `RecordReplacement`, applied by the records API).
+  @discardableResult
+  public func savePassRecord(
+    _ key: String, _ data: Data, maxBytes: Int64, now: Date = Date(), keeping: ((Data?) -> String?)? = nil
+  ) throws(RunStoreError) -> String? {
+    try write("store the pass record \(key.prefix(12))") { db -> String? in
+      if let keeping {
+        let existing = try Data.fetchOne(db, sql: "SELECT data FROM passRecords WHERE key = ?", arguments: [key])
+        if let reason = keeping(existing) { return reason }
+      }
       try db.execute(
         sql: "INSERT OR REPLACE INTO passRecords (key, data, size, usedAt) VALUES (?, ?, ?, ?)",
         arguments: [key, data, data.count, now.timeIntervalSince1970])
       var total = try Int64.fetchOne(db, sql: "SELECT COALESCE(SUM(size), 0) FROM passRecords") ?? 0
-      guard total > maxBytes else { return }
+      guard total > maxBytes else { return nil }
       let rows = try Row.fetchAll(db, sql: "SELECT key, size FROM passRecords ORDER BY usedAt, key")
       for row in rows where total > maxBytes {
         let victim: String = row[0]
@@ -32,6 +43,7 @@ extension RunStore {
         try db.execute(sql: "DELETE FROM passRecords WHERE key = ?", arguments: [victim])
         total -= size
       }
+      return nil
     }
   }
 

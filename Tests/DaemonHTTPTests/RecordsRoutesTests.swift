@@ -1,8 +1,10 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import PassRecords
 import RippleCore
 import Testing
 
@@ -45,6 +47,60 @@ import Testing
       }
       try await client.execute(uri: uri, method: .get, headers: RouterTests.bearer("s3cret")) { response in
         #expect(response.status == .unauthorized, "the API's own token is not a records token")
+      }
+    }
+  }
+
+  /// Issue 48: no write lowers trust, decided under rippled's own lock: two writers racing one key, main's
+  /// signed record and a branch's unsigned one; once the signed one is there no unsigned write replaces it (409),
+  /// nor another branch's signed one.
+  @Test func anUnsignedWriteNeverReplacesASignedRecordEvenRacingIt() async throws {
+    let fixture = try Fixture()
+    let signer = Curve25519.Signing.PrivateKey()
+    let recordKey = try #require(RecordKey(hex: Self.key))
+    func sealed(_ branch: String, _ key: Curve25519.Signing.PrivateKey?) throws -> Data {
+      try RecordEnvelope.seal(
+        PassRecord(
+          key: recordKey, package: ".", target: "CoreTests", commit: "1a2b3c", branch: branch, run: "run",
+          writer: "ci", time: Date(), duration: 1, tests: [:]),
+        signingKey: key)
+    }
+    let signed = try sealed("main", signer)
+    let unsigned = try sealed("feature/x", nil)
+    let otherBranch = try sealed("release-1.x", signer)
+    let uri = "/api/v1/records/\(Self.key)"
+    try await fixture.application(records: Self.access).test(.router) { client in
+      let statuses = try await withThrowingTaskGroup(of: (Data, [HTTPResponse.Status]).self) { group in
+        for data in [unsigned, signed] {
+          group.addTask {
+            var seen: [HTTPResponse.Status] = []
+            for _ in 0..<25 {
+              seen.append(
+                try await client.execute(
+                  uri: uri, method: .put, headers: RouterTests.bearer("writer"), body: ByteBuffer(bytes: data)
+                ) { $0.status })
+            }
+            return (data, seen)
+          }
+        }
+        return try await group.reduce(into: [Data: [HTTPResponse.Status]]()) { $0[$1.0] = $1.1 }
+      }
+      #expect(statuses[signed]?.allSatisfy { $0 == .noContent } == true, "main's signed writes all land")
+      let unsignedStatuses = try #require(statuses[unsigned])
+      #expect(unsignedStatuses.allSatisfy { $0 == .noContent || $0 == .conflict })
+      // After its first refusal, every unsigned write is refused: the signed record stays.
+      if let first = unsignedStatuses.firstIndex(of: .conflict) {
+        #expect(unsignedStatuses[first...].allSatisfy { $0 == .conflict })
+      }
+      for (data, reason) in [(unsigned, "unsigned"), (otherBranch, "another branch's")] {
+        try await client.execute(
+          uri: uri, method: .put, headers: RouterTests.bearer("writer"), body: ByteBuffer(bytes: data)
+        ) { response in
+          #expect(response.status == .conflict, "\(reason)")
+        }
+      }
+      try await client.execute(uri: uri, method: .get, headers: RouterTests.bearer("reader")) { response in
+        #expect(Array(buffer: response.body) == Array(signed))
       }
     }
   }

@@ -41,6 +41,72 @@ struct WorktreeSyncTests {
     #expect(try WorktreeSync.sync(from: developer, to: copy, only: ["b.txt"]).copied == 0)
   }
 
+  /// Issue 48: a run replaced a tracked folder of its private copy with a link to a folder outside; the
+  /// developer then saves one file there and deletes another. The sync neither writes nor deletes outside the
+  /// copy, and the copy ends as the developer's tree.
+  @Test func aLinkARunPlantedWhereAFolderBelongsIsReplacedNeverFollowed() throws {
+    let repository = try GitFixture()
+    let scratch = try TemporaryDirectory(prefix: "sync")
+    let root = scratch.path
+    for name in ["a", "b", "c"] { try repository.write("lib/\(name).txt", "\(name)\n") }
+    try repository.write("lib/sub/d.txt", "d\n")
+    try repository.write("top.txt", "top\n")
+    try repository.commitAll("init")
+    let developer = try GitRepository.discover(from: repository.root)
+    let copy = try GitRepository.openOrCreateWorktree(at: root + "/copy", objectsOf: developer)
+    try copy.checkOut(try developer.headCommit())
+    _ = try WorktreeSync.sync(from: developer, to: copy, only: nil)
+
+    let outside = root + "/outside"
+    try FileManager.default.createDirectory(atPath: outside + "/sub", withIntermediateDirectories: true)
+    let victims = ["a.txt", "b.txt", "c.txt", "keep.txt", "sub/d.txt"]
+    for name in victims {
+      try "outside \(name)\n".write(toFile: outside + "/" + name, atomically: false, encoding: .utf8)
+    }
+    func outsideIsUntouched() throws {
+      for name in victims {
+        #expect(
+          try String(contentsOfFile: outside + "/" + name, encoding: .utf8) == "outside \(name)\n", "\(name) outside")
+      }
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: outside).sorted() == [
+          "a.txt", "b.txt", "c.txt", "keep.txt", "sub",
+        ])
+    }
+    // The hostile run.
+    try FileManager.default.removeItem(atPath: root + "/copy/lib")
+    try FileManager.default.createSymbolicLink(atPath: root + "/copy/lib", withDestinationPath: outside)
+
+    // The developer saves one file and deletes another in that folder.
+    try repository.write("lib/a.txt", "a edited\n")
+    try FileManager.default.removeItem(atPath: repository.root + "/lib/b.txt")
+    _ = try WorktreeSync.sync(from: developer, to: copy, only: ["lib/a.txt", "lib/b.txt"])
+    try outsideIsUntouched()
+    let attributes = try FileManager.default.attributesOfItem(atPath: root + "/copy/lib")
+    #expect(attributes[.type] as? FileAttributeType == .typeDirectory, "the link is replaced by a folder")
+    #expect(try String(contentsOfFile: root + "/copy/lib/a.txt", encoding: .utf8) == "a edited\n")
+    #expect(!FileManager.default.fileExists(atPath: root + "/copy/lib/b.txt"))
+    #expect(try String(contentsOfFile: root + "/copy/lib/c.txt", encoding: .utf8) == "c\n", "what the link hid")
+    let head = try developer.headCommit()
+    #expect(try copy.changesToWorkingTree(from: head) == developer.changesToWorkingTree(from: head))
+
+    // Deeper: a link inside a folder the developer then deletes whole (the watcher names only the folder).
+    try FileManager.default.removeItem(atPath: root + "/copy/lib/sub")
+    try FileManager.default.createSymbolicLink(atPath: root + "/copy/lib/sub", withDestinationPath: outside + "/sub")
+    try FileManager.default.removeItem(atPath: repository.root + "/lib")
+    _ = try WorktreeSync.sync(from: developer, to: copy, only: ["lib"])
+    try outsideIsUntouched()
+    #expect(!FileManager.default.fileExists(atPath: root + "/copy/lib"))
+
+    // And a file saved under a link the run put where a folder of the file's path belongs (a full sync).
+    try FileManager.default.createSymbolicLink(atPath: root + "/copy/lib", withDestinationPath: outside)
+    try repository.write("lib/a.txt", "back\n")
+    _ = try WorktreeSync.sync(from: developer, to: copy, only: nil)
+    try outsideIsUntouched()
+    #expect(try String(contentsOfFile: root + "/copy/lib/a.txt", encoding: .utf8) == "back\n")
+    #expect(try copy.changesToWorkingTree(from: head) == developer.changesToWorkingTree(from: head))
+  }
+
   @Test func dirtyPathsStartUnknownThenCollectAndEmptyOnTake() {
     let dirty = DirtyPaths()
     #expect(dirty.take() == nil, "the first sync after start compares everything")

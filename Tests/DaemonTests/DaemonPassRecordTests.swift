@@ -18,7 +18,7 @@ import Testing
     var executor = fixture.executor
     executor.passRecords = records
     let client = records.client(fixture.store)
-    executor.services.makeResultStore = { _, _ in client }
+    executor.services.makeResultStore = { _, _, _ in client }
     return executor
   }
 

@@ -33,6 +33,22 @@ import Testing
       ])
   }
 
+  /// Issue 48: no write lowers trust. nginx's WebDAV (and bazel-remote) have no conditional PUT: the client
+  /// reads, decides and writes, so a writer racing between the two can still win (docs/DESIGN.md); a write after
+  /// a signed record is there never replaces it.
+  @Test func anUnsignedWriteDoesNotReplaceASignedRecord() async throws {
+    let (store, _) = try store()
+    let key = freshKey()
+    let signed = try sealedRecord(key, branch: "main", signed: true)
+    #expect(try await store.save(key, signed, unlessLowering: lowerNoTrust) == .replace)
+    let unsigned = try sealedRecord(key, branch: "feature/x", signed: false)
+    #expect(try await store.save(key, unsigned, unlessLowering: lowerNoTrust) != .replace)
+    #expect(try await store.load(key) == signed)
+    let newer = try sealedRecord(key, branch: "main", signed: true, run: "newer")
+    #expect(try await store.save(key, newer, unlessLowering: lowerNoTrust) == .replace)
+    #expect(try await store.load(key) == newer)
+  }
+
   @Test func aMissingEntryIsNil() async throws {
     let (store, _) = try store()
     #expect(try await store.load(freshKey()) == nil)

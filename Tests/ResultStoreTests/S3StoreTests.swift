@@ -29,6 +29,35 @@ import Testing
     #expect(try await bare.load(key) == data)
   }
 
+  /// Issue 48: no write lowers trust. The check and the write are one conditional PUT (`If-Match` the ETag
+  /// read, `If-None-Match: *` for a new key): two writers racing never leave an unsigned record over a signed one.
+  @Test func anUnsignedWriteNeverReplacesASignedRecordEvenRacingIt() async throws {
+    let store = try store()
+    let key = freshKey()
+    let signed = try sealedRecord(key, branch: "main", signed: true)
+    let unsigned = try sealedRecord(key, branch: "feature/x", signed: false)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for data in [unsigned, signed] {
+        group.addTask {
+          for _ in 0..<10 { _ = try await store.save(key, data, unlessLowering: lowerNoTrust) }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(try await store.load(key) == signed)
+    let decision = try await store.save(key, unsigned, unlessLowering: lowerNoTrust)
+    #expect(decision == .keep(reason: "a signed record is never replaced by an unsigned one"))
+    #expect(try await store.load(key) == signed)
+    // A new key is written only while it is still new; a signed record replaces an unsigned one.
+    let fresh = freshKey()
+    #expect(
+      try await store.save(fresh, try sealedRecord(fresh, branch: "x", signed: false), unlessLowering: lowerNoTrust)
+        == .replace)
+    let main = try sealedRecord(fresh, branch: "main", signed: true)
+    #expect(try await store.save(fresh, main, unlessLowering: lowerNoTrust) == .replace)
+    #expect(try await store.load(fresh) == main)
+  }
+
   @Test func aWrongSecretIsRefusedWith403AndNeverShown() async throws {
     let secret = "wrong-secret-\(UUID().uuidString)"
     let store = try store(secretKey: secret)

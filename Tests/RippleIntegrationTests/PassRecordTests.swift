@@ -24,6 +24,24 @@ import Testing
     Set((report["cached"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String })
   }
 
+  /// Issue 48: `store: ./` over a repository with a tracked two-letter folder `db/` and a small `maxSize` deleted
+  /// its files. The folder is refused before anything runs or is deleted: exit 2, naming the path.
+  @Test func aLocalStoreInTheRepositoryIsRefusedWithExit2BeforeAnythingIsDeleted() throws {
+    let repo = try TestCommandTests.makeRepository()
+    for index in 0..<10 { try repo.write("db/\(index).sql", String(repeating: "x", count: 2000)) }
+    try repo.write("ripple.yml", "test:\n  resultCache:\n    store: ./\n    maxSize: 1000\n")
+    _ = try repo.commitAll("db")
+    try repo.append("Sources/Other/Other.swift", "// edit\n")
+    for folder in ["./", "./db"] {
+      try repo.write("ripple.yml", "test:\n  resultCache:\n    store: \(folder)\n    maxSize: 1000\n")
+      let result = try RippleBinary.test([], in: repo.root, environment: environment(repo, branch: "feature/x"))
+      #expect(result.status == 2, "\(folder): \(result.standardOutput)\(result.standardError)")
+      #expect(result.standardError.contains("refusing "), "\(result.standardError)")
+      #expect(result.standardError.contains("as the local store's folder"), "\(result.standardError)")
+      for index in 0..<10 { #expect(FileManager.default.fileExists(atPath: repo.root + "/db/\(index).sql")) }
+    }
+  }
+
   @Test func aTargetThatPassedAtThisContentIsNotRunAgainAndAFailingOneAlwaysIs() throws {
     let repo = try TestCommandTests.makeRepository()
     try repo.append("Packages/Shared/Sources/Greeting/Greeting.swift", "// edit\n")
@@ -122,6 +140,20 @@ import Testing
     #expect(Set(cached.compactMap { $0["name"] as? String }) == ["OtherTests"], "\(other.standardOutput)")
     #expect(cached.first?["signer"] as? String == "ci-main")
     #expect(cached.first?["branch"] as? String == "main")
+
+    // A branch that runs them anyway writes its unsigned records at main's keys: main's signed ones stay
+    // (issue 48: no write lowers trust), and the next branch still believes them.
+    let rerun = try RippleBinary.test(
+      ["--rerun-cached"], in: repo.root,
+      environment: environment(repo, branch: "feature/z", ["RIPPLE_CACHE_DIR": shared]))
+    #expect(
+      rerun.standardError.contains("a signed record is never replaced by an unsigned one"), "\(rerun.standardError)")
+    let again = try RippleBinary.test(
+      ["--dry-run", "--format", "json"], in: repo.root,
+      environment: environment(repo, branch: "feature/y", ["RIPPLE_CACHE_DIR": shared]))
+    let replan = try #require(try JSONSerialization.jsonObject(with: Data(again.standardOutput.utf8)) as? [String: Any])
+    let still = replan["cached"] as? [[String: Any]] ?? []
+    #expect(still.first { $0["name"] as? String == "OtherTests" }?["signer"] as? String == "ci-main")
   }
 
   @Test func aFreshRunnerReadsTheLastGreenBaseAndTheTeamsTimingsFromTheStore() throws {
@@ -130,7 +162,8 @@ import Testing
     let lines = keys.standardOutput.split(separator: "\n").map(String.init)
     let secret = try #require(lines.first { $0.hasPrefix("RIPPLE_RESULT_SIGNING_KEY=") }?.dropFirst(26))
     let publicKey = try #require(lines.first { $0.contains("key: ") }?.split(separator: " ").last)
-    let store = repo.root + "/.build/team-store"
+    // Beside the work tree: a configured local store is never inside it (issue 48).
+    let store = (repo.root as NSString).deletingLastPathComponent + "/team-store"
     try repo.write(
       "ripple.yml",
       "test:\n  resultCache:\n    store: \(store)\n    publicKeys:\n      - name: ci-main\n        key: \(publicKey)\n")

@@ -27,7 +27,7 @@ import Testing
 
   static func workspace(_ repository: GitFixture, store: ResultStoreClient) throws -> Workspace {
     var services = RippleServices(process: .failing, environment: ["RIPPLE_BRANCH": "feature/x"])
-    services.makeResultStore = { _, _ in store }
+    services.makeResultStore = { _, _, _ in store }
     return try Workspace.open(directory: repository.root, services: services)
   }
 

@@ -80,3 +80,30 @@ private func loopback(port: Int) -> sockaddr_in {
   address.sin_addr.s_addr = inet_addr("127.0.0.1")
   return address
 }
+
+/// A key no other test uses whose shard is not `prefix` (a test that plants `prefix` keeps its records apart).
+func freshKey(avoiding prefix: String) -> RecordKey {
+  while true {
+    let key = freshKey()
+    if !key.hex.hasPrefix(prefix) { return key }
+  }
+}
+
+/// A fixed signing key for the trust tests (any 32 bytes are an Ed25519 private key).
+let testSigningKey = SigningKeys.privateKey(base64: Data(repeating: 7, count: 32).base64EncodedString())!
+
+/// A sealed pass record at `key`: signed with `testSigningKey`, or unsigned.
+func sealedRecord(_ key: RecordKey, branch: String, signed: Bool, run: String = "run") throws -> Data {
+  let record = PassRecord(
+    key: key, package: ".", target: "CoreTests", commit: "1a2b3c", branch: branch, run: run, writer: "test",
+    time: Date(), duration: 1, tests: [:])
+  return try RecordEnvelope.seal(record, signingKey: signed ? testSigningKey : nil)
+}
+
+/// Whether `data` is an envelope carrying a signature.
+func isSigned(_ data: Data) -> Bool {
+  (try? JSONDecoder().decode(RecordEnvelope.self, from: data))?.signature != nil
+}
+
+/// The rule every writer applies: a signed record stays, whatever key signed it.
+let lowerNoTrust = RecordReplacement(trustedKeys: nil, protectedBranches: nil)
