@@ -218,7 +218,14 @@ struct RunExecutor: Sendable {
     // The run's TMPDIR is its lane's and no other run uses it meanwhile: the same children's TMPDIR every run.
     request.runFolderName = "ripple-test"
     request.resultCache = passRecords?.use(for: run, settings: settings) ?? ResultCacheUse(enabled: false)
+    // A canary measures the full suite and selection misses; a fresh re-run asks for every selected target:
+    // neither reads a record (both still write them).
+    if !run.readsPassRecords {
+      request.resultCache.rerunCached = true
+      say(run.trigger == .canary ? "canary: no pass record is read" : "fresh re-run: no pass record is read")
+    }
     if effective.coverage { request.coverage = CoverageRequest() }
+    request.retryFailed = effective.retryFailed
     let plan: TestJob
     do {
       plan = try await workspace.planTests(request)

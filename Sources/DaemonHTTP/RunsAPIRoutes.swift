@@ -79,8 +79,10 @@ package struct RunsAPIRoutes {
     changes.post("runs/:id/cancel") { _, context in
       try await Self.cancel(try context.parameters.require("id", as: Int64.self), api)
     }
-    changes.post("runs/:id/rerun") { _, context in
-      try await Self.rerun(try context.parameters.require("id", as: Int64.self), api)
+    changes.post("runs/:id/rerun") { request, context in
+      let body = try await request.body.collect(upTo: HTTPAPI.maxBody)
+      let rerun = try RerunRequest.decode(Data(buffer: body))
+      return try await Self.rerun(try context.parameters.require("id", as: Int64.self), fresh: rerun.fresh, api)
     }
     return routes
   }
@@ -141,13 +143,32 @@ package struct RunsAPIRoutes {
     return try HTTPAPI.json(["cancelled": id], status: .accepted)
   }
 
+  /// `POST /api/runs/{id}/rerun`'s optional body: `{"fresh": true}` reads no pass record.
+  struct RerunRequest: Codable {
+    var fresh: Bool?
+
+    /// An empty body is `{}`; anything else that is not this object is a 400 naming what is wrong.
+    static func decode(_ body: Data) throws -> RerunRequest {
+      guard !body.isEmpty else { return RerunRequest() }
+      do {
+        return try JSONDecoder().decode(RerunRequest.self, from: body)
+      } catch {
+        throw HTTPError(
+          .badRequest,
+          message: #"the body must be empty or a JSON object such as {"fresh": true} ('fresh' a boolean)"#)
+      }
+    }
+  }
+
   /// The same commit of the same branch again, as a new run; a run still queued or running is a 409.
-  static func rerun(_ id: Int64, _ api: APIContext) async throws -> Response {
-    try HTTPAPI.json(try await submitRerun(id, api), status: .accepted)
+  static func rerun(_ id: Int64, fresh: Bool?, _ api: APIContext) async throws -> Response {
+    try HTTPAPI.json(try await submitRerun(id, fresh: fresh, api), status: .accepted)
   }
 
   /// The new run of a re-run, or the HTTP error naming why there is none (also for the run page's button).
-  static func submitRerun(_ id: Int64, _ api: APIContext) async throws -> RunRecord {
+  /// `fresh` (nil: a re-run of a run that did not pass is fresh, of one that passed is not) reads no pass
+  /// record, so a target that passed before at this content runs again.
+  static func submitRerun(_ id: Int64, fresh: Bool?, _ api: APIContext) async throws -> RunRecord {
     guard let run = try api.read({ try api.store.run(id) }) else {
       throw HTTPError(.notFound, message: "no run \(id)")
     }
@@ -164,7 +185,9 @@ package struct RunsAPIRoutes {
     }
     guard
       let new = await api.runs.submit(
-        NewRun(repository: run.repository, branch: run.branch, head: run.head, trigger: .api, retryOf: id))
+        NewRun(
+          repository: run.repository, branch: run.branch, head: run.head, trigger: .api, retryOf: id,
+          fresh: fresh ?? (run.state != .passed)))
     else { throw HTTPError(.serviceUnavailable, message: "the runs database is failing; see /readyz") }
     return new
   }

@@ -66,8 +66,9 @@ struct WebControlRoutes {
     }
     routes.post("/runs/:id/rerun") { request, context in
       let id = try context.parameters.require("id", as: Int64.self)
+      let fresh = request.uri.queryParameters["fresh"].map { $0 == "1" || $0 == "true" }
       return await Self.change(request, api: api, run: id) {
-        "/runs/\(try await RunsAPIRoutes.submitRerun(id, api).id)"
+        "/runs/\(try await RunsAPIRoutes.submitRerun(id, fresh: fresh, api).id)"
       }
     }
     routes.post("/runs/:id/cancel") { request, context in

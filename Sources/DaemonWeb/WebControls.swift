@@ -80,9 +80,18 @@ extension Dashboard {
         """
     }
     var out: Markup = "<div class=\"controls\">"
-    if run.state.isFinal {
+    if run.state.isFinal && run.state == .passed {
+      // A pass re-run reads pass records (nothing changed, so nothing runs) unless asked to run fresh.
       out += """
-        <form method="post" action="/runs/\(run.id)/rerun"><button type="submit" id="rerun">Re-run</button></form>
+        <form method="post" action="/runs/\(run.id)/rerun"><button type="submit" id="rerun">Re-run</button></form>\
+        <form method="post" action="/runs/\(run.id)/rerun?fresh=1"><button type="submit" id="rerun-fresh" \
+        class="quiet" title="every selected target runs, none is skipped for a pass record">Re-run fresh</button>\
+        </form>
+        """
+    } else if run.state.isFinal {
+      out += """
+        <form method="post" action="/runs/\(run.id)/rerun"><button type="submit" id="rerun" \
+        title="fresh: every selected target runs, none is skipped for a pass record">Re-run</button></form>
         """
     } else {
       out += """

@@ -7,27 +7,32 @@
 ///   testArguments: ["-c", "release"]
 ///   bootstrap: false
 ///   coverage: true
+///   retryFailed: 1
 /// ```
 public struct RepositoryDaemonSettings: Sendable, Hashable {
   public var runTimeout: Duration?
   public var testArguments: [String]?
   public var bootstrap: Bool?
   public var coverage: Bool?
+  public var retryFailed: Int?
 
   public init(
-    runTimeout: Duration? = nil, testArguments: [String]? = nil, bootstrap: Bool? = nil, coverage: Bool? = nil
+    runTimeout: Duration? = nil, testArguments: [String]? = nil, bootstrap: Bool? = nil, coverage: Bool? = nil,
+    retryFailed: Int? = nil
   ) {
     self.runTimeout = runTimeout
     self.testArguments = testArguments
     self.bootstrap = bootstrap
     self.coverage = coverage
+    self.retryFailed = retryFailed
   }
 }
 
 extension RepositorySettings {
   /// These settings with the repository's own `daemon:` overrides applied. The repository's file comes with
   /// the branch under test, so it may only narrow what the operator's `rippled.yml` allows: a shorter
-  /// `runTimeout`, `bootstrap: false`; never a longer limit, never bootstrap where the operator turned it off.
+  /// `runTimeout`, `bootstrap: false`, fewer `retryFailed`; never a longer limit, never bootstrap where the
+  /// operator turned it off, never more retries.
   /// `testArguments` replace the operator's: they only reach `swift build`/`swift test` inside the run. So does
   /// `coverage`, either way: it changes how the run's own tests are built and measured, inside the same sandbox
   /// and time limit, and reaches nothing the operator guards.
@@ -37,6 +42,8 @@ extension RepositorySettings {
     if let testArguments = overrides.testArguments { settings.testArguments = testArguments }
     if let bootstrap = overrides.bootstrap { settings.bootstrap = settings.bootstrap && bootstrap }
     if let coverage = overrides.coverage { settings.coverage = coverage }
+    // Retries hide a failure behind a pass: the branch may retry less than the operator allows, never more.
+    if let retryFailed = overrides.retryFailed { settings.retryFailed = min(settings.retryFailed, retryFailed) }
     return settings
   }
 }

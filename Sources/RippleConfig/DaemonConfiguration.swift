@@ -149,6 +149,9 @@ public struct RepositorySettings: Sendable, Hashable {
   /// Measure the suite's line coverage in every run (`ripple test --coverage`: the selected targets' fresh, the
   /// others' from their pass records), recorded per run for the dashboard's coverage chart and `/metrics`.
   public var coverage = false
+  /// Re-run each failed test up to this many times (`ripple test --retry-failed N`): one that then passes is
+  /// flaky (the flaky panel, `/metrics`' `rippled_flaky_tests_total`); 0: none.
+  public var retryFailed = 0
   /// Where each run's result is posted as a commit status (nil: nowhere).
   public var status: CommitStatusSettings?
   /// A full run of the primary branch every so often, to measure selection misses (nil: none).

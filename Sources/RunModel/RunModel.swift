@@ -91,6 +91,12 @@ public struct RunRecord: Codable, Sendable, Hashable, Identifiable {
   public var testSeconds: Double?
   /// The suite's line coverage (`coverage: true`); nil for a run without it.
   public var coverage: RunCoverage?
+  /// Asked to read no pass record (a fresh re-run): every selected target runs. Canaries always are.
+  public var fresh: Bool
+
+  /// Whether the run reads pass records: never a canary (it measures the full suite and selection misses,
+  /// docs/DESIGN.md) nor a fresh re-run.
+  public var readsPassRecords: Bool { trigger != .canary && !fresh }
 
   public init(
     id: Int64, repository: String, branch: String, trigger: RunTrigger, base: String? = nil, head: String,
@@ -98,8 +104,9 @@ public struct RunRecord: Codable, Sendable, Hashable, Identifiable {
     finishedAt: Date? = nil, selectedTestTargets: Int? = nil, totalTestTargets: Int? = nil,
     failedTests: Int? = nil, retryOf: Int64? = nil, attempt: Int = 1, logPath: String? = nil,
     fullSuiteSeconds: Double? = nil, selectedSeconds: Double? = nil, subject: String? = nil, author: String? = nil,
-    buildSeconds: Double? = nil, testSeconds: Double? = nil, coverage: RunCoverage? = nil
+    buildSeconds: Double? = nil, testSeconds: Double? = nil, coverage: RunCoverage? = nil, fresh: Bool = false
   ) {
+    self.fresh = fresh
     self.coverage = coverage
     self.buildSeconds = buildSeconds
     self.testSeconds = testSeconds
@@ -155,9 +162,12 @@ public struct NewRun: Sendable, Hashable {
   public var trigger: RunTrigger
   public var retryOf: Int64?
   public var attempt: Int
+  /// Reads no pass record: every selected target runs (records are still written).
+  public var fresh: Bool
 
   public init(
-    repository: String, branch: String, head: String, trigger: RunTrigger, retryOf: Int64? = nil, attempt: Int = 1
+    repository: String, branch: String, head: String, trigger: RunTrigger, retryOf: Int64? = nil, attempt: Int = 1,
+    fresh: Bool = false
   ) {
     self.repository = repository
     self.branch = branch
@@ -165,6 +175,7 @@ public struct NewRun: Sendable, Hashable {
     self.trigger = trigger
     self.retryOf = retryOf
     self.attempt = attempt
+    self.fresh = fresh
   }
 }
 

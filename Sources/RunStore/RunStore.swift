@@ -618,12 +618,12 @@ public final class RunStore: Sendable {
     if let retryOf = new.retryOf, try Rows.fetchRun(db, retryOf) == nil { throw RunStoreError.unknownRun(retryOf) }
     let statement = try db.cachedStatement(
       sql: """
-        INSERT INTO runs (repository, branch, trigger, head, state, queuedAt, retryOf, attempt)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO runs (repository, branch, trigger, head, state, queuedAt, retryOf, attempt, fresh)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """)
     try statement.execute(arguments: [
       new.repository, new.branch, new.trigger.rawValue, new.head, RunState.queued.rawValue, Rows.seconds(at),
-      new.retryOf, new.attempt,
+      new.retryOf, new.attempt, new.fresh,
     ])
     let id = db.lastInsertedRowID
     try journal(db, id, from: nil, to: .queued, at: at, note: note)

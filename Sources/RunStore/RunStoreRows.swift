@@ -14,7 +14,7 @@ enum Rows {
     "id, repository, branch, trigger, base, head, state, reason, queuedAt, startedAt, finishedAt, "
     + "selectedTestTargets, totalTestTargets, failedTests, retryOf, attempt, logPath, fullSuiteSeconds, "
     + "selectedSeconds, subject, author, buildSeconds, testSeconds, coverageLinesCovered, coverageLinesTotal, "
-    + "coverageTargetsMeasured, coverageTargetsNotMeasured"
+    + "coverageTargetsMeasured, coverageTargetsNotMeasured, fresh"
 
   static func seconds(_ date: Date) -> Double { date.timeIntervalSince1970 }
 
@@ -42,7 +42,7 @@ enum Rows {
       fullSuiteSeconds: try row.decode(atIndex: 17), selectedSeconds: try row.decode(atIndex: 18),
       subject: try row.decode(atIndex: 19), author: try row.decode(atIndex: 20),
       buildSeconds: try row.decode(atIndex: 21), testSeconds: try row.decode(atIndex: 22),
-      coverage: try coverage(row, from: 23))
+      coverage: try coverage(row, from: 23), fresh: try row.decode(Bool.self, atIndex: 27))
   }
 
   /// The four coverage counts from `index` on; nil unless all are there (a run without coverage).

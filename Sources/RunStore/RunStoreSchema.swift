@@ -184,6 +184,10 @@ enum RunStoreSchema {
         try db.execute(sql: "ALTER TABLE runs ADD COLUMN \(column) INTEGER")
       }
     }
+    migrator.registerMigration("v11: fresh runs") { db in
+      // A run that reads no pass record (a re-run asked `fresh`; canaries are fresh by their trigger).
+      try db.execute(sql: "ALTER TABLE runs ADD COLUMN fresh INTEGER NOT NULL DEFAULT 0")
+    }
     return migrator
   }
 }

@@ -52,8 +52,43 @@ import Testing
     }
     #expect(
       fixture.submitted.withLock { $0 }
-        == [NewRun(repository: "app", branch: "main", head: "abc", trigger: .api, retryOf: done.id)])
+        == [NewRun(repository: "app", branch: "main", head: "abc", trigger: .api, retryOf: done.id, fresh: true)],
+      "a re-run of a failed run reads no pass record")
     #expect(fixture.cancelled.withLock { $0 } == [1])
+  }
+
+  /// A re-run of a passed run reads pass records (so nothing runs) unless asked `fresh`; of a failed run it is
+  /// fresh unless asked otherwise; a body that is not `{"fresh": bool}` is a 400 and queues nothing.
+  @Test func aRerunIsFreshWhenAskedAndForAFailedRunByDefault() async throws {
+    let fixture = try Fixture()
+    let passed = try fixture.store.enqueue(NewRun(repository: "app", branch: "main", head: "abc", trigger: .fetch))
+    _ = try fixture.store.markRunning(passed.id, logPath: nil)
+    _ = try fixture.store.finish(passed.id, state: .passed, reason: nil)
+    try await fixture.application().test(.router) { client in
+      for (body, expected) in [("", HTTPResponse.Status.accepted), (#"{"fresh": true}"#, .accepted)] {
+        try await client.execute(
+          uri: "/api/runs/\(passed.id)/rerun", method: .post, headers: RouterTests.bearer("s3cret"),
+          body: ByteBuffer(string: body)
+        ) { response in
+          #expect(response.status == expected, "\(String(buffer: response.body))")
+        }
+        // The re-run queued: ended, so the branch's lane is free for the next one.
+        if let active = try fixture.store.activeRun(repository: "app", branch: "main") {
+          _ = try fixture.store.markRunning(active.id, logPath: nil)
+          _ = try fixture.store.finish(active.id, state: .cancelled, reason: "test")
+        }
+      }
+      for body in [#"{"fresh": "yes"}"#, "not json", "[true]"] {
+        try await client.execute(
+          uri: "/api/runs/\(passed.id)/rerun", method: .post, headers: RouterTests.bearer("s3cret"),
+          body: ByteBuffer(string: body)
+        ) { response in
+          #expect(response.status == .badRequest, "\(body)")
+          #expect(String(buffer: response.body).contains("fresh"))
+        }
+      }
+    }
+    #expect(fixture.submitted.withLock { $0 }.map(\.fresh) == [false, true])
   }
 
   @Test func aRerunWhileItsBranchHasARunGoingIsAConflictAndQueuesNothing() async throws {

@@ -12,12 +12,14 @@ struct DaemonConfigOverridesTests {
         testArguments: ["-c", "release"]
         bootstrap: false
         coverage: true
+        retryFailed: 1
       """
     let config = try ConfigLoader.parse(text, path: "ripple.yml")
     #expect(
       config.daemon
         == RepositoryDaemonSettings(
-          runTimeout: .seconds(45 * 60), testArguments: ["-c", "release"], bootstrap: false, coverage: true))
+          runTimeout: .seconds(45 * 60), testArguments: ["-c", "release"], bootstrap: false, coverage: true,
+          retryFailed: 1))
     #expect(config.selection.unowned == .ignore)
   }
 
@@ -88,7 +90,7 @@ struct DaemonConfigOverridesTests {
     #expect(error?.line == 3)
     #expect(error?.keyPath == "daemon.fetchInterval")
     #expect(error?.message == "unknown key `fetchInterval`")
-    #expect(error?.hint == "valid keys: runTimeout, testArguments, bootstrap, coverage")
+    #expect(error?.hint == "valid keys: runTimeout, testArguments, bootstrap, coverage, retryFailed")
   }
 
   @Test func aMisspeltKeyGetsASuggestion() throws {
@@ -116,5 +118,28 @@ struct DaemonConfigOverridesTests {
     }
     #expect(bootstrap?.keyPath == "daemon.bootstrap")
     #expect(bootstrap?.line == 2)
+  }
+
+  /// Retries turn a failure into a flaky pass: a branch may retry less than rippled.yml allows, never more.
+  @Test func aBranchMayRetryLessThanTheOperatorAllowsNeverMore() throws {
+    var settings = RepositorySettings(name: "a", source: .remote(url: "/a.git"))
+    #expect(settings.retryFailed == 0)
+    let more = try ConfigLoader.parse("daemon:\n  retryFailed: 3\n", path: "ripple.yml")
+    #expect(settings.applying(more.daemon).retryFailed == 0, "the operator's 0 wins")
+    settings.retryFailed = 2
+    #expect(settings.applying(more.daemon).retryFailed == 2)
+    let none = try ConfigLoader.parse("daemon:\n  retryFailed: 0\n", path: "ripple.yml")
+    #expect(settings.applying(none.daemon).retryFailed == 0)
+    #expect(settings.applying(RepositoryDaemonSettings()).retryFailed == 2, "unset keeps rippled.yml's")
+  }
+
+  @Test(arguments: ["-1", "many", "101", "1.5"]) func aRetryCountThatIsNotAWholeNumberUpTo100NamesItsLine(value: String)
+    throws
+  {
+    let error = #expect(throws: ConfigError.self) {
+      try ConfigLoader.parse("daemon:\n  coverage: true\n  retryFailed: \(value)\n", path: "ripple.yml")
+    }
+    #expect(error?.line == 3)
+    #expect(error?.keyPath == "daemon.retryFailed")
   }
 }

@@ -26,6 +26,7 @@ struct DaemonConfigTests {
           bootstrap: false
           testArguments: ["-c", "release", -j, 4]
           coverage: true
+          retryFailed: 2
         - name: my-checkout
           path: checkouts/isowords
           settle: 250ms
@@ -56,6 +57,7 @@ struct DaemonConfigTests {
     #expect(remote.bootstrap == false)
     #expect(remote.testArguments == ["-c", "release", "-j", "4"])
     #expect(remote.coverage)
+    #expect(remote.retryFailed == 2)
 
     let checkout = config.repositories[1]
     #expect(checkout.source == .workingTree(path: "/etc/ripple/checkouts/isowords"))
@@ -64,6 +66,7 @@ struct DaemonConfigTests {
     #expect(checkout.pollInterval == .seconds(5))
     #expect(checkout.branches == [BranchRule(pattern: "main")])
     #expect(!checkout.coverage, "coverage is off unless asked for")
+    #expect(checkout.retryFailed == 0, "no retries unless asked for")
   }
 
   @Test func sandboxModesAndProtectedBranches() throws {
