@@ -379,8 +379,9 @@ public enum Dashboard {
     guard let full = run.fullSuiteSeconds else { return "<span class=\"muted\">no timings recorded yet</span>" }
     var text = "~\(Formatting.duration(full)) of recorded test time"
     if let selected = run.selectedSeconds, full > 0 {
-      let saved = max(0, min(100, Int(((full - selected) / full * 100).rounded())))
-      text += "; this selection ~\(Formatting.duration(selected)) (\(saved)% saved)"
+      text +=
+        "; this selection ~\(Formatting.duration(selected)) "
+        + "(\(HistoryCharts.percentSaved(full: full, selected: selected))% saved)"
     }
     return "\(text)"
   }

@@ -289,9 +289,14 @@ enum HistoryCharts {
 
   // MARK: Text
 
+  /// The share of `full` a selection of `selected` spared, rounded, but never 100 % for a selection that took
+  /// any time (a 44 s run read "(100% saved)") nor 0 % for one that spared some.
   static func percentSaved(full: Double, selected: Double) -> Int {
     guard full > 0 else { return 0 }
-    return max(0, min(100, Int(((full - selected) / full * 100).rounded())))
+    let percent = max(0, min(100, Int(((full - selected) / full * 100).rounded())))
+    if selected > 0 && percent == 100 { return 99 }
+    if selected < full && percent == 0 { return 1 }
+    return percent
   }
 
   /// "2026-11-24".

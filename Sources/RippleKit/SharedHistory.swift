@@ -397,14 +397,32 @@ extension OutcomeHistory {
 }
 
 extension TestJob {
-  /// The run's wall-clock split, against the newest full run the team's history measured, else an estimate from
-  /// the recorded test times of every target (`WallClock`).
+  /// The run's wall-clock split, against the newest full run measured (the team's history or this machine's),
+  /// else an estimate from the recorded test times of every target (`WallClock`).
   func wallClock(of result: TestRunResult) -> WallClock? {
     guard !result.nothingAffected || !cached.isEmpty else { return nil }
-    if let full = sharedHistory?.merged.fullRuns.last {
-      return WallClock(result: result, fullSuiteSeconds: full.seconds, measured: true, at: full.time, by: full.run)
+    let everything = ranEverything(result)
+    var newest = history.fullRun
+    if let shared = sharedHistory?.merged.fullRuns.last, shared.time > newest?.time ?? .distantPast {
+      newest = MeasuredFullRun(
+        seconds: shared.seconds, buildSeconds: shared.buildSeconds, time: shared.time, run: shared.run)
+    }
+    if let full = newest {
+      return WallClock(
+        result: result, fullSuiteSeconds: full.testSeconds, measured: true, at: full.time, by: full.run,
+        ranEverything: everything)
     }
     let recorded = history.packages.values.flatMap(\.values).reduce(0, +)
-    return WallClock(result: result, fullSuiteSeconds: recorded > 0 ? recorded : nil, measured: false)
+    return WallClock(
+      result: result, fullSuiteSeconds: recorded > 0 ? recorded : nil, measured: false, ranEverything: everything)
   }
+
+  /// Every test target of the suite ran whole, here, with none cached and nothing split off: the run is the
+  /// full suite's measure, on any branch.
+  func ranEverything(_ result: TestRunResult) -> Bool {
+    let all = affected == nil || affected?.report.runAll == true
+    return all && cached.isEmpty && !restricted && notRunHere.isEmpty && appliedShard == nil && result.shard == nil
+      && !result.packages.isEmpty
+  }
+
 }

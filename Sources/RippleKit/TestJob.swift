@@ -370,6 +370,12 @@ extension Workspace {
     var updated = plan.history
     let ran = TestRunner.effectiveSelection(plan.selection, options: plan.options, history: plan.history)
     updated.record(result, scopes: ran.suiteScopes)
+    // A passing run of the whole suite, on any branch, measures it for later runs' savings.
+    if let clock = result.wallClock, clock.ranEverything, !result.cancelled, (try? result.check()) != nil {
+      updated.fullRun = MeasuredFullRun(
+        seconds: clock.seconds, buildSeconds: clock.buildSeconds, time: Date(),
+        run: plan.passRecording?.runLabel ?? "ripple test on this machine")
+    }
     if updated != plan.history { try? plan.timingStore.save(updated) }
     return result
   }

@@ -17,6 +17,9 @@ public struct TimingHistory: Sendable, Codable, Hashable {
   public var suites: [String: [String: [String: Double]]]
   /// package → target → `Suite/test()` → seconds, scaled like the suites' (`suiteTimes`).
   public var tests: [String: [String: [String: Double]]]
+  /// The newest run of the whole suite on this machine (every test target, nothing cached, unsharded, passed):
+  /// what a run's savings are measured against when the team's history holds none newer.
+  public var fullRun: MeasuredFullRun?
 
   public init(
     packages: [String: [String: Double]] = [:], suites: [String: [String: [String: Double]]] = [:],
@@ -28,7 +31,7 @@ public struct TimingHistory: Sendable, Codable, Hashable {
     self.tests = tests
   }
 
-  private enum CodingKeys: String, CodingKey { case schemaVersion, packages, suites, tests }
+  private enum CodingKeys: String, CodingKey { case schemaVersion, packages, suites, tests, fullRun }
 
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -36,6 +39,7 @@ public struct TimingHistory: Sendable, Codable, Hashable {
     packages = try c.decode([String: [String: Double]].self, forKey: .packages)
     suites = try c.decodeIfPresent([String: [String: [String: Double]]].self, forKey: .suites) ?? [:]
     tests = try c.decodeIfPresent([String: [String: [String: Double]]].self, forKey: .tests) ?? [:]
+    fullRun = try? c.decodeIfPresent(MeasuredFullRun.self, forKey: .fullRun)
   }
 
   public func duration(of unit: TestUnit) -> Double? {
@@ -198,4 +202,22 @@ public struct TimingStore: Sendable {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
     try encoder.encode(history).write(to: url, options: .atomic)
   }
+}
+
+/// A run of the whole suite: its wall-clock time and build part, when and by what.
+public struct MeasuredFullRun: Sendable, Codable, Hashable {
+  public var seconds: Double
+  public var buildSeconds: Double
+  public var time: Date
+  public var run: String
+
+  public init(seconds: Double, buildSeconds: Double, time: Date, run: String) {
+    self.seconds = seconds
+    self.buildSeconds = buildSeconds
+    self.time = time
+    self.run = run
+  }
+
+  /// Its test phase: the wall-clock time less the builds.
+  public var testSeconds: Double { max(0, seconds - buildSeconds) }
 }

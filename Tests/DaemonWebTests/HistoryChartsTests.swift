@@ -93,7 +93,11 @@ import Testing
     #expect(chart.categoryLabels() == ["#5", "#6", "#7"])
     #expect(chart.tooltip(0).contains("Run #5 · main · passed"))
     #expect(chart.tooltip(0).contains("selected ~1 min of ~10 min for the whole suite (90% saved)"))
-    #expect(chart.tooltip(2).contains("(100% saved)"))
+    #expect(chart.tooltip(2).contains("(100% saved)"), "nothing selected: all of it")
+    // Rounding never claims all of a suite for a run that took time, nor nothing for one that spared some.
+    #expect(HistoryCharts.percentSaved(full: 600, selected: 1) == 99)
+    #expect(HistoryCharts.percentSaved(full: 600, selected: 599) == 1)
+    #expect(HistoryCharts.percentSaved(full: 600, selected: 600) == 0)
     let links = try chart.xml.elements("a").compactMap { $0.attribute("href") }
     #expect(links == ["/runs/5", "/runs/6", "/runs/7"])
     let legend = try chart.xml.elements("g", class: "rc-legend").first?.stringValue ?? ""
