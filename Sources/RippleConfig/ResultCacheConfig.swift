@@ -64,3 +64,31 @@ public struct TrustedPublicKey: Sendable, Hashable {
     self.base64 = base64
   }
 }
+
+extension ResultCacheConfig {
+  /// The variables holding this config's secrets: the signing key and the store's credentials (its token,
+  /// its AWS keys). Ripple removes them from every process it starts (`ChildEnvironment`).
+  public var secretVariables: Set<String> {
+    var names: Set<String> = [signingKeyVariable]
+    switch store {
+    case .local:
+      break
+    case .rippled(_, let tokenVariable):
+      if let tokenVariable { names.insert(tokenVariable) }
+    case .s3(_, let credentials), .bazelHTTP(_, let credentials):
+      names.formUnion(credentials.variables)
+    }
+    return names
+  }
+}
+
+extension CredentialReference {
+  /// The variables this reference reads a secret from (a netrc file's path is not one).
+  public var variables: [String] {
+    switch self {
+    case .none, .netrc: []
+    case .bearerTokenEnvironment(let variable): [variable]
+    case .awsEnvironment(let access, let secret, let token): [access, secret] + (token.map { [$0] } ?? [])
+    }
+  }
+}
