@@ -11,8 +11,9 @@ public struct ResultCacheConfig: Sendable, Hashable {
   public var keyEnvironment: [String]
   /// Ed25519 public keys whose signatures make a record trusted by any branch's run.
   public var publicKeys: [TrustedPublicKey]
-  /// Branches (globs, `release/*`) whose runs accept only signed records and whose records are signed.
-  public var protectedBranches: [String]
+  /// Branches (globs, `release/*`) whose runs accept only signed records and whose records are signed; nil:
+  /// the remote's default branch (`origin/HEAD`), else `main` and `master`. A pull request's run is never one.
+  public var protectedBranches: [String]?
   /// The variable holding the signing key (base64 of the 32-byte Ed25519 private key): set only for
   /// trusted writers (rippled's protected-branch runs, a CI job on a protected ref).
   public var signingKeyVariable: String
@@ -24,7 +25,7 @@ public struct ResultCacheConfig: Sendable, Hashable {
   public init(
     enabled: Bool = true, store: ResultStoreSpec = .local(path: nil), maxSize: Int64 = ResultCacheConfig.defaultMaxSize,
     timeout: Double = 10, keyEnvironment: [String] = [], publicKeys: [TrustedPublicKey] = [],
-    protectedBranches: [String] = ["main", "master"],
+    protectedBranches: [String]? = nil,
     signingKeyVariable: String = ResultCacheConfig.defaultSigningKeyVariable, location: ConfigLocation? = nil
   ) {
     self.enabled = enabled

@@ -25,3 +25,27 @@ enum RunBranch {
     return nil
   }
 }
+
+extension RunBranch {
+  /// Whether the CI says this job runs for a pull or merge request: GitHub Actions (`GITHUB_HEAD_REF`, a
+  /// `pull_request*` event), GitLab (`CI_MERGE_REQUEST_SOURCE_BRANCH_NAME`, `CI_MERGE_REQUEST_IID`), Buildkite
+  /// (`BUILDKITE_PULL_REQUEST` other than `false`). Such a run is never a protected branch's, whatever its
+  /// branch is named: a fork's pull request from a branch named `main` is not main (docs/DESIGN.md, "Pass
+  /// records").
+  static func isPullRequest(_ environment: [String: String]) -> Bool {
+    func set(_ name: String) -> Bool { !(environment[name] ?? "").isEmpty }
+    if set("GITHUB_HEAD_REF") || (environment["GITHUB_EVENT_NAME"] ?? "").hasPrefix("pull_request") { return true }
+    if set("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME") || set("CI_MERGE_REQUEST_IID") { return true }
+    if let buildkite = environment["BUILDKITE_PULL_REQUEST"], !buildkite.isEmpty, buildkite != "false" { return true }
+    return false
+  }
+
+  /// `test.resultCache.protectedBranches` when it is not given: the remote's default branch (the target of
+  /// `origin/HEAD`, else the one of `origin/main`, `origin/master` there is), else `main` and `master`.
+  static func defaultProtectedBranches(_ repository: GitRepository) -> [String] {
+    let fallback = ["main", "master"]
+    guard let name = try? repository.defaultBranch().name, name.hasPrefix("origin/") else { return fallback }
+    let branch = String(name.dropFirst("origin/".count))
+    return branch.isEmpty ? fallback : [branch]
+  }
+}
