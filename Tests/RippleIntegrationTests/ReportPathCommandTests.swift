@@ -38,11 +38,12 @@ import Testing
     var info = stat()
     #expect(lstat("/dev/null", &info) == 0 && (info.st_mode & S_IFMT) == S_IFCHR, "/dev/null is still a device")
 
-    // A link to a report elsewhere is written through, not replaced by a file.
-    let target = repo.root + "/.build/elsewhere.xml"
-    try FileManager.default.createDirectory(atPath: repo.root + "/.build", withIntermediateDirectories: true)
+    // A link to a report elsewhere is written through, not replaced by a file (outside the work tree: a new
+    // file there would be a change).
+    let outside = try TemporaryDirectory(prefix: "ripple-report-link")
+    let target = outside.path + "/elsewhere.xml"
     try "old".write(toFile: target, atomically: true, encoding: .utf8)
-    let link = repo.root + "/junit-link.xml"
+    let link = outside.path + "/junit-link.xml"
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
     let linked = try RippleBinary.run(["test", "--junit", link], in: repo.root)
     #expect(linked.status == 0, "\(linked.standardError)")
