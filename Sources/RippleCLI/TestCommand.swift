@@ -179,8 +179,10 @@ struct TestCommand: AsyncParsableCommand {
       verbose: verbose, silent: self.progress == .none)
     let task = Task { try await workspace.runTests(plan, onEvent: progress.handle) }
     let signals = SignalCancellation.install { task.cancel() }
-    defer { signals.uninstall() }
     let outcome = await task.result
+    // The run is over: a signal now ends the process (its default action) instead of cancelling nothing, so
+    // writing the reports can never outlive a SIGTERM.
+    signals.uninstall()
     progress.finish()  // also when the run threw: its error must not end up on the status line
     let result = try outcome.get()
     for warning in result.warnings { Terminal.standardError.write("warning: \(warning)\n") }
