@@ -41,7 +41,8 @@ extension RunBranch {
   }
 
   /// `test.resultCache.protectedBranches` when it is not given: the remote's default branch (the target of
-  /// `origin/HEAD`, else the one of `origin/main`, `origin/master` there is), else `main` and `master`.
+  /// `origin/HEAD`); without it `main` and `master` (`GitRepository.defaultBranch`: only the one of `origin/main`,
+  /// `origin/master` when the clone has neither branch locally).
   static func defaultProtectedBranches(_ repository: GitRepository) -> [String] {
     let fallback = ["main", "master"]
     guard let name = try? repository.defaultBranch().name, name.hasPrefix("origin/") else { return fallback }
