@@ -4,11 +4,11 @@ import RippleCore
 /// credentials) never reach a process Ripple starts: builds, tests, `swift test list`, `generate:`
 /// commands, manifest evaluation, coverage tools, checks (docs/DESIGN.md, "Secrets and child processes").
 public enum ChildEnvironment {
-  /// Withheld from every child whatever the config says: the default signing key variable and the
-  /// variables an `s3` store reads by default.
-  public static let defaultSecretNames: Set<String> = [
-    "RIPPLE_RESULT_SIGNING_KEY", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
-  ]
+  /// Withheld from every child whatever the config says (also before it is read): the default signing key
+  /// variable. A store's credentials are withheld by the config that names them (`ResultCacheConfig
+  /// .secretVariables`): an `s3` store's default `AWS_*` variables only when the store is one, so a project's
+  /// own tests that need AWS keys keep them unless the same variables are the store's.
+  public static let defaultSecretNames: Set<String> = ["RIPPLE_RESULT_SIGNING_KEY"]
 
   /// `requested` (a request's variables, nil removing one) with every name of `names` removed: inherited
   /// or set by the request itself (a `generate:` command's `environment:` list names variables to pass).

@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized, .exclusive(.cooperativeThread)) struct ChildSecretsCommandTests {
   static let secrets = [
     "RIPPLE_RESULT_SIGNING_KEY": "c2lnbmluZy1rZXktdmFsdWUtZm9yLXRoZS10ZXN0LTEyMw==",
-    "RIPPLE_IT_STORE_TOKEN": "store-token-value-4711",
+    "AWS_ACCESS_KEY_ID": "aws-access-key-4711",
     "AWS_SECRET_ACCESS_KEY": "aws-secret-value-0815",
   ]
 
@@ -52,8 +52,9 @@ import Testing
       """
       test:
         resultCache:
-          store: rippled+http://127.0.0.1:9
-          tokenEnv: RIPPLE_IT_STORE_TOKEN
+          store: s3://records/ci
+          region: eu-west-1
+          endpoint: http://127.0.0.1:9
 
       """)
     try repo.commitAll("init")
