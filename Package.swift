@@ -89,7 +89,7 @@ let package = Package(
       ]),
     // Pass records (pure: keys, records, signatures, trust) and the store interface; the engines live apart.
     .target(name: "PassRecords", dependencies: ["RippleCore", .product(name: "Crypto", package: "swift-crypto")]),
-    .target(name: "ResultStore", dependencies: ["PassRecords"]),
+    .target(name: "ResultStore", dependencies: ["PassRecords", "RippleCore"]),
     // The live stores: a local folder (LRU-bounded), rippled's record API, S3 (AssetFetch's SigV4), Bazel's HTTP
     // remote cache protocol (bazel-remote, nginx with WebDAV).
     .target(

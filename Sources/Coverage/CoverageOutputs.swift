@@ -123,19 +123,21 @@ public struct CoverageDocument: Sendable, Hashable, Codable {
       let name = target.unit.padding(toLength: max(unitWidth, target.unit.count), withPad: " ", startingAt: 0)
       switch target.source {
       case "notMeasured":
-        out += "  \(name)  not measured: \(target.detail ?? "unknown")\n"
+        out += "  \(name)  not measured: \(TerminalText.quoted(target.detail ?? "unknown"))\n"
       default:
-        let what = target.source == "recorded" ? "recorded (\(target.detail ?? ""))" : "this run"
+        // A recorded target's detail and files come from a pass record and its blob: quoted (`TerminalText`).
+        let what = target.source == "recorded" ? "recorded (\(TerminalText.quoted(target.detail ?? "")))" : "this run"
         out +=
           "  \(name)  \(pad(target.totals.percentText))  \(target.totals.covered)/\(target.totals.lines)  \(what)\n"
       }
     }
     out += "Coverage by file:\n"
     for file in files {
-      out += "  \(pad(String(format: "%.2f%%", file.percent)))  \(file.covered)/\(file.lines)  \(file.path)\n"
+      out +=
+        "  \(pad(String(format: "%.2f%%", file.percent)))  \(file.covered)/\(file.lines)  \(TerminalText.quoted(file.path))\n"
     }
     for file in notMeasured {
-      out += "  not measured  \(file.path) (unknown: \(file.targets.joined(separator: ", ")))\n"
+      out += "  not measured  \(TerminalText.quoted(file.path)) (unknown: \(file.targets.joined(separator: ", ")))\n"
     }
     out += "Coverage: \(String(format: "%.2f%%", percent)) of \(lines) lines in \(files.count) files"
     out += notMeasured.isEmpty ? "\n" : "; \(notMeasured.count) files not measured\n"

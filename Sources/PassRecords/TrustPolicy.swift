@@ -57,7 +57,9 @@ public struct TrustPolicy: Sendable {
     guard record.key == key else {
       return .ignored(reason: "a pass record for another key (\(record.key.hex.prefix(12)))")
     }
-    guard record.unit == unit else { return .ignored(reason: "a pass record for another target (\(record.unit))") }
+    guard record.unit == unit else {
+      return .ignored(reason: "a pass record for another target (\(TerminalText.quoted(record.unit)))")
+    }
     guard record.time.timeIntervalSince(now) <= Self.allowedClockSkew else {
       return .ignored(
         reason: "a pass record written in the future (\(ISO8601DateFormatter().string(from: record.time)))")
@@ -73,10 +75,11 @@ public struct TrustPolicy: Sendable {
       return .trusted(record, signer: trusted.name)
     }
     guard !branchIsProtected else {
-      return .ignored(reason: "an unsigned pass record (\(branch) is protected: only signed records count)")
+      return .ignored(
+        reason: "an unsigned pass record (\(TerminalText.quoted(branch)) is protected: only signed records count)")
     }
     guard record.branch == branch else {
-      return .ignored(reason: "an unsigned pass record of another branch (\(record.branch))")
+      return .ignored(reason: "an unsigned pass record of another branch (\(TerminalText.quoted(record.branch)))")
     }
     return .trusted(record, signer: nil)
   }
@@ -103,7 +106,10 @@ extension TrustPolicy {
       record.version == HistoryRecord.currentVersion
     else { return .ignored(reason: "a shared history record this Ripple cannot read") }
     guard record.namespace == namespace, record.scope == scope, record.slot == slot else {
-      return .ignored(reason: "a shared history record of another place (\(record.namespace) \(record.scope))")
+      return .ignored(
+        reason:
+          "a shared history record of another place (\(TerminalText.quoted(record.namespace)) \(TerminalText.quoted(record.scope)))"
+      )
     }
     guard record.time.timeIntervalSince(now) <= Self.allowedClockSkew else {
       return .ignored(reason: "a shared history record written in the future")

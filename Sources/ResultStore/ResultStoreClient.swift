@@ -1,5 +1,6 @@
 import Foundation
 import PassRecords
+import RippleCore
 
 /// Where pass records are kept: bytes by `RecordKey`, nothing more. What the bytes mean, and whether to
 /// trust them, is `PassRecords`' business (`TrustPolicy`), never the store's: a store is assumed hostile.
@@ -73,7 +74,7 @@ public struct ResultStoreError: Error, Sendable, Equatable, CustomStringConverti
     self.detail = detail
   }
 
-  public var description: String { "result store \(store): \(detail)" }
+  public var description: String { "result store \(store): \(TerminalText.quoted(detail))" }
 }
 
 extension ResultStoreClient {

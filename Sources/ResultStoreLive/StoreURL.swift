@@ -5,7 +5,8 @@ import RippleCore
 ///
 /// `https://user:pw@cache.example/ripple?token=t` sends requests to `https://cache.example/ripple/<path>?token=t`
 /// with `Authorization: Basic` from the user and password (unless the config names other credentials); its
-/// `display`, the store's `name`, is `https://cache.example/ripple`.
+/// `display`, the store's `name`, is `https://cache.example`: a path can hold a token, and the name is in
+/// every warning and in `--report-json`.
 struct StoreURL: Sendable {
   /// `scheme://host[:port][/path]`, without userinfo, query or a trailing slash.
   var base: String
@@ -53,11 +54,12 @@ struct StoreURL: Sendable {
     display = Self.shown(text)
   }
 
-  /// What may be shown of any URL text (no userinfo, query or trailing slash), for a URL `init` refused.
+  /// What may be shown of any URL text: its scheme and host (and port), never userinfo, path or query; also
+  /// for a URL `init` refused.
   static func shown(_ text: String) -> String {
-    var shown = Redaction.url(text)
-    while shown.hasSuffix("/") { shown.removeLast() }
-    return shown
+    let redacted = Redaction.url(text)
+    guard let end = redacted.range(of: "://") else { return String(redacted.prefix { $0 != "/" }) }
+    return String(redacted[..<end.upperBound]) + redacted[end.upperBound...].prefix { $0 != "/" }
   }
 
   /// `base + path`, with the query.

@@ -145,6 +145,7 @@ struct TestCommand: AsyncParsableCommand {
   private var targetIDs: [String] { targets.flatMap(TargetIDList.split) }
 
   func run() async throws {
+    if !dryRun && explainKey == nil { try checkReportPaths() }
     let workspace = try selection.repository.openWorkspace(services: .liveWithResultStores)
     let scope: TestRequest.Scope =
       all ? .everything : .affected(try selection.request(repositoryRoot: workspace.root))
@@ -178,8 +179,10 @@ struct TestCommand: AsyncParsableCommand {
       verbose: verbose, silent: self.progress == .none)
     let task = Task { try await workspace.runTests(plan, onEvent: progress.handle) }
     let signals = SignalCancellation.install { task.cancel() }
-    defer { signals.uninstall() }
     let outcome = await task.result
+    // The run is over: a signal now ends the process (its default action) instead of cancelling nothing, so
+    // writing the reports can never outlive a SIGTERM.
+    signals.uninstall()
     progress.finish()  // also when the run threw: its error must not end up on the status line
     let result = try outcome.get()
     for warning in result.warnings { Terminal.standardError.write("warning: \(warning)\n") }
@@ -208,6 +211,18 @@ struct TestCommand: AsyncParsableCommand {
     if let failure = result.coverage?.gate { throw CoverageGateError(failure) }
   }
 
+  /// Every report path, before the run: a folder, a FIFO or a folder that cannot be written is a usage error
+  /// naming the option (docs/DESIGN.md, "Report files").
+  private func checkReportPaths() throws {
+    let paths = [
+      ("--junit", junit), ("--report-json", reportJson), ("--summary-md", summaryMd), ("--coverage-lcov", coverageLcov),
+      ("--coverage-xml", coverageXml),
+    ]
+    for case (let option, let path?) in paths {
+      try ReportPath.check(absolute(path), option: option, appending: option == "--summary-md")
+    }
+  }
+
   private func absolute(_ path: String) -> String {
     path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
   }
@@ -217,18 +232,8 @@ struct TestCommand: AsyncParsableCommand {
 /// written is an error naming it.
 enum MarkdownFile {
   static func append(_ text: String, to path: String) throws {
-    if !FileManager.default.fileExists(atPath: path) {
-      guard FileManager.default.createFile(atPath: path, contents: nil) else {
-        throw CLIError.cannotWrite(path: path, what: "--summary-md")
-      }
-    }
-    guard let handle = FileHandle(forWritingAtPath: path) else {
-      throw CLIError.cannotWrite(path: path, what: "--summary-md")
-    }
-    defer { try? handle.close() }
     do {
-      try handle.seekToEnd()
-      try handle.write(contentsOf: Data(text.utf8))
+      try ReportPath.append(Data(text.utf8), to: path)
     } catch {
       throw CLIError.cannotWrite(path: path, what: "--summary-md")
     }

@@ -11,8 +11,9 @@ public struct ResultCacheConfig: Sendable, Hashable {
   public var keyEnvironment: [String]
   /// Ed25519 public keys whose signatures make a record trusted by any branch's run.
   public var publicKeys: [TrustedPublicKey]
-  /// Branches (globs, `release/*`) whose runs accept only signed records and whose records are signed.
-  public var protectedBranches: [String]
+  /// Branches (globs, `release/*`) whose runs accept only signed records and whose records are signed; nil:
+  /// the remote's default branch (`origin/HEAD`), else `main` and `master`. A pull request's run is never one.
+  public var protectedBranches: [String]?
   /// The variable holding the signing key (base64 of the 32-byte Ed25519 private key): set only for
   /// trusted writers (rippled's protected-branch runs, a CI job on a protected ref).
   public var signingKeyVariable: String
@@ -24,7 +25,7 @@ public struct ResultCacheConfig: Sendable, Hashable {
   public init(
     enabled: Bool = true, store: ResultStoreSpec = .local(path: nil), maxSize: Int64 = ResultCacheConfig.defaultMaxSize,
     timeout: Double = 10, keyEnvironment: [String] = [], publicKeys: [TrustedPublicKey] = [],
-    protectedBranches: [String] = ["main", "master"],
+    protectedBranches: [String]? = nil,
     signingKeyVariable: String = ResultCacheConfig.defaultSigningKeyVariable, location: ConfigLocation? = nil
   ) {
     self.enabled = enabled
@@ -62,5 +63,33 @@ public struct TrustedPublicKey: Sendable, Hashable {
   public init(name: String, base64: String) {
     self.name = name
     self.base64 = base64
+  }
+}
+
+extension ResultCacheConfig {
+  /// The variables holding this config's secrets: the signing key and the store's credentials (its token,
+  /// its AWS keys). Ripple removes them from every process it starts (`ChildEnvironment`).
+  public var secretVariables: Set<String> {
+    var names: Set<String> = [signingKeyVariable]
+    switch store {
+    case .local:
+      break
+    case .rippled(_, let tokenVariable):
+      if let tokenVariable { names.insert(tokenVariable) }
+    case .s3(_, let credentials), .bazelHTTP(_, let credentials):
+      names.formUnion(credentials.variables)
+    }
+    return names
+  }
+}
+
+extension CredentialReference {
+  /// The variables this reference reads a secret from (a netrc file's path is not one).
+  public var variables: [String] {
+    switch self {
+    case .none, .netrc: []
+    case .bearerTokenEnvironment(let variable): [variable]
+    case .awsEnvironment(let access, let secret, let token): [access, secret] + (token.map { [$0] } ?? [])
+    }
   }
 }

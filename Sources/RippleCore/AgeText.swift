@@ -9,4 +9,10 @@ public enum AgeText {
     if s < 86400 { return "\(s / 3600)h" }
     return "\(s / 86400)d"
   }
+
+  /// `40s ago`; a time more than a second ahead of now (another machine's clock) reads
+  /// `in the future (clock skew)`, never `0s ago`.
+  public static func ago(_ seconds: TimeInterval) -> String {
+    seconds < -1 ? "in the future (clock skew)" : short(seconds) + " ago"
+  }
 }

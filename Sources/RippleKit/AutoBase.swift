@@ -34,8 +34,8 @@ extension Workspace {
       resolved.base = newest.commit
       resolved.noMergeBase = true
       resolved.baseSource =
-        "--base auto: the last green run of \(baseBranch) (\(newest.run), "
-        + "\(AgeText.short(Date().timeIntervalSince(newest.time))) ago) in \(context?.storeName ?? "the result store")"
+        "--base auto: the last green run of \(baseBranch) (\(TerminalText.quoted(newest.run)), "
+        + "\(AgeText.ago(Date().timeIntervalSince(newest.time)))) in \(context?.storeName ?? "the result store")"
       return resolved
     }
     let why: String

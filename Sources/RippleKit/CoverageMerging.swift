@@ -199,7 +199,7 @@ extension PassRecording {
     guard let blob = record.coverage else {
       return .notMeasured(reason: "not run, and its pass record holds no coverage (written without --coverage)")
     }
-    let origin = "\(record.run) of \(record.branch) (\(record.commit.prefix(10)))"
+    let origin = TerminalText.quoted("\(record.run) of \(record.branch) (\(record.commit.prefix(10)))")
     do {
       guard let bytes = try await recording.store.load(blob) else {
         warnings.append(

@@ -41,7 +41,8 @@ public struct RippleServices: Sendable {
   /// The CLI's: live processes, this process's environment, progress on a terminal.
   public static var live: RippleServices {
     RippleServices(
-      process: .live, environment: ProcessInfo.processInfo.environment,
+      process: ProcessClient.live.withholding(ChildEnvironment.defaultSecretNames),
+      environment: ProcessInfo.processInfo.environment,
       evaluationProgress: EvaluationProgress.terminal())
   }
 

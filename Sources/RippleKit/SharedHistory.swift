@@ -78,7 +78,12 @@ extension Workspace {
     }
     let environment = services.environment
     let branch = RunBranch.resolve(explicit: use.branch, environment: environment, repository: repository)
-    let isProtected = BranchPattern.matches(branch, use.protectedBranches ?? settings.protectedBranches)
+    // A branch the environment names (not rippled's, which knows its run) is never protected in a pull request.
+    let pullRequest = use.branch == nil && RunBranch.isPullRequest(environment)
+    let protectedBranches =
+      use.protectedBranches ?? settings.protectedBranches ?? RunBranch.defaultProtectedBranches(repository)
+    let namesProtected = BranchPattern.matches(branch, protectedBranches)
+    let isProtected = namesProtected && !pullRequest
     var trusted: [(name: String, key: Curve25519.Signing.PublicKey)] = []
     for entry in use.trustedKeys + settings.publicKeys {
       if let key = SigningKeys.publicKey(base64: entry.base64) { trusted.append((entry.name, key)) }
@@ -86,7 +91,13 @@ extension Workspace {
     var signingKey: Curve25519.Signing.PrivateKey?
     if let text = use.signingKey ?? environment[settings.signingKeyVariable], !text.isEmpty {
       if let key = SigningKeys.privateKey(base64: text) {
-        if isProtected { signingKey = key }
+        if isProtected {
+          signingKey = key
+        } else if namesProtected {
+          warnings.append(
+            "\(settings.signingKeyVariable) is set, but this job runs for a pull request: its branch "
+              + "\(TerminalText.quoted(branch)) is not protected here and its records are not signed")
+        }
       } else {
         warnings.append("\(settings.signingKeyVariable) is not a base64 Ed25519 private key: records are not signed")
       }

@@ -184,7 +184,7 @@ public struct TestJob: Sendable {
   public var renderedPlan: String {
     let now = Date()
     return commands.rendered + notRunHere.map { $0.sentence + "\n" }.joined()
-      + cached.map { "cached: \($0.package):\($0.name) \($0.sentence(now: now))\n" }.joined()
+      + cached.map { "cached: \(TerminalText.quoted("\($0.package):\($0.name)")) \($0.sentence(now: now))\n" }.joined()
   }
 
   /// `ripple test --dry-run --format json`: one entry per run and package, and what cannot run here.

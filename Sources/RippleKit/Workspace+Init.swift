@@ -15,10 +15,12 @@ public enum InitError: RippleError {
   case wouldReplace([String])
   case outsideRepository(String)
   case cannotWrite(path: String, reason: String)
+  /// A folder on the way to a file init writes is a symbolic link (`.github` committed as a link).
+  case throughLink(path: String, link: String)
 
   public var category: ErrorCategory {
     switch self {
-    case .wouldReplace, .outsideRepository: .usage
+    case .wouldReplace, .outsideRepository, .throughLink: .usage
     case .cannotWrite: .environment
     }
   }
@@ -32,6 +34,9 @@ public enum InitError: RippleError {
       "ripple init writes only inside the repository, and \(path) is outside it."
     case .cannotWrite(let path, let reason):
       "cannot write \(path): \(reason); nothing was written. Make it writable and run ripple init again."
+    case .throughLink(let path, let link):
+      "ripple init does not write through links, and \(link) (on the way to \(path)) is a symbolic link; nothing "
+        + "was written. Replace the link with a folder, or write \(path) yourself."
     }
   }
 }
@@ -72,17 +77,39 @@ extension Workspace {
     let files = try repository.workingTreeFiles()
     var manifests: [String: String] = [:]
     for path in files where InitPlanner.isManifest(path) {
-      manifests[path] = try? String(contentsOfFile: root + "/" + path, encoding: .utf8)
+      manifests[path] = Self.readInside(root: root, path: path)
     }
     let configPath = try relativeConfigPath()
     var existing: [String: String] = [:]
     for path in [configPath, ".gitignore"] + CIForge.allCases.map(\.destination) {
-      if let text = try? String(contentsOfFile: root + "/" + path, encoding: .utf8) { existing[path] = text }
+      if let text = Self.readInside(root: root, path: path) { existing[path] = text }
     }
     let input = InitInput(
       files: files, manifests: manifests, configPath: configPath, existing: existing,
       unignoredFolders: unignoredBootstrapFolders(includingState: true).map(\.path), ci: ci)
     return try InitPlanner.plan(input)
+  }
+
+  /// The text of the regular file `path` (relative to `root`), read only when neither it nor a folder on the way
+  /// is a symbolic link: a committed `.gitignore` link must not show an outside file in `--dry-run`'s diff.
+  static func readInside(root: String, path: String) -> String? {
+    guard linkOnTheWay(root: root, path: path) == nil else { return nil }
+    var status = stat()
+    guard lstat(root + "/" + path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return try? String(contentsOfFile: root + "/" + path, encoding: .utf8)
+  }
+
+  /// The first folder between `root` and `path` (relative) that is a symbolic link, relative; nil when none is.
+  static func linkOnTheWay(root: String, path: String) -> String? {
+    let parts = path.split(separator: "/").dropLast()
+    var relative = ""
+    for part in parts {
+      relative += (relative.isEmpty ? "" : "/") + part
+      var status = stat()
+      guard lstat(root + "/" + relative, &status) == 0 else { return nil }
+      if (status.st_mode & S_IFMT) == S_IFLNK { return relative }
+    }
+    return nil
   }
 
   /// ripple.yml's path relative to the root: the loaded one, else `ripple.yml`.
@@ -144,6 +171,7 @@ extension Workspace {
   /// An existing file must be writable by its mode (a read-only file is the owner's "do not change", which a
   /// rename would ignore, and root's access(2) too); a new one needs a writable folder.
   private static func checkWritable(root: String, path: String) throws {
+    if let link = linkOnTheWay(root: root, path: path) { throw InitError.throughLink(path: path, link: link) }
     let absolute = root + "/" + path
     var status = stat()
     if lstat(absolute, &status) == 0 {

@@ -3,6 +3,7 @@ import Foundation
 import Git
 import RippleConfig
 import RippleCore
+import SystemClients
 
 /// One opened checkout: its repository, root, configuration and services, made once per command or
 /// daemon run. Every job is an operation on it (`affected`, `graph`, `planTests`/`runTests`, `bootstrap`),
@@ -37,6 +38,11 @@ public struct Workspace: Sendable {
     self.repository = repository
     self.root = root
     self.configuration = configuration
+    // Every process a job starts goes through `services.process`: none of them sees the signing key or the
+    // store's credentials (docs/DESIGN.md, "Secrets and child processes").
+    var services = services
+    services.process = services.process.withholding(
+      ChildEnvironment.defaultSecretNames.union(configuration.test.resultCache.secretVariables))
     self.services = services
   }
 

@@ -35,7 +35,9 @@ public final class SignalCancellation: @unchecked Sendable {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler { [handler] in
-        if handler.countSignal() > 1 && exitOnSecondSignal { exit(128 + number) }
+        // `_exit`, not `exit`: exit's flush of stdio waits for a stream's lock, which a thread blocked writing
+        // to a full pipe holds forever; the second signal must end the process whatever it is doing.
+        if handler.countSignal() > 1 && exitOnSecondSignal { _exit(128 + number) }
         onSignal()
       }
       source.resume()

@@ -37,10 +37,12 @@ public struct CachedTarget: Sendable, Codable, Hashable {
     self.duration = duration
   }
 
-  /// "passed at this content in <run> of main (1a2b3c4d5e), 2h ago".
+  /// "passed at this content in <run> of main (1a2b3c4d5e), 2h ago". The record's fields are quoted
+  /// (`TerminalText`): whoever wrote the record chose them.
   public func sentence(now: Date) -> String {
-    "passed at this content in \(passedIn) of \(branch) (\(commit.prefix(10))), \(AgeText.short(now.timeIntervalSince(time))) ago"
-      + (signer.map { ", signed by \($0)" } ?? "")
+    "passed at this content in \(TerminalText.quoted(passedIn)) of \(TerminalText.quoted(branch)) "
+      + "(\(TerminalText.quoted(String(commit.prefix(10))))), \(AgeText.ago(now.timeIntervalSince(time)))"
+      + (signer.map { ", signed by \(TerminalText.quoted($0))" } ?? "")
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore
 
 /// `ripple flaky`: its text and JSON forms. Pure.
 public enum FlakyReport {
@@ -9,7 +10,8 @@ public enum FlakyReport {
     for test in tests {
       rows.append([
         String(format: "%.0f%%", test.rate * 100), "\(test.flakyRuns)/\(test.runs)", stamp(test.firstSeen),
-        stamp(test.lastSeen), test.test + (test.package == "." ? "" : "  (\(test.package))"),
+        stamp(test.lastSeen),
+        TerminalText.quoted(test.test) + (test.package == "." ? "" : "  (\(TerminalText.quoted(test.package)))"),
       ])
     }
     let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }

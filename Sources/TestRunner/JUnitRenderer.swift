@@ -57,10 +57,11 @@ public enum JUnitRenderer {
     }
     // A target skipped for a trusted pass record: a skipped case saying where it passed, no time of its own.
     for target in result.cached {
+      let name = escape(TerminalText.quoted(target.name))
       out +=
-        "  <testsuite name=\"\(escape(target.name))\" package=\"\(escape(target.package))\" tests=\"1\""
+        "  <testsuite name=\"\(name)\" package=\"\(escape(TerminalText.quoted(target.package)))\" tests=\"1\""
         + " failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0\">\n"
-        + "    <testcase classname=\"\(escape(target.name))\" name=\"(cached pass)\" time=\"0\">\n"
+        + "    <testcase classname=\"\(name)\" name=\"(cached pass)\" time=\"0\">\n"
         + "      <skipped message=\"cached pass: \(escape(target.sentence(now: now)))\"/>\n    </testcase>\n  </testsuite>\n"
     }
     return out + "</testsuites>\n"

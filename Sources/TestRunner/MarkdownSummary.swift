@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore
 
 /// `ripple test --summary-md FILE`: the run for a pull request comment or a CI job summary (GitHub's
 /// `$GITHUB_STEP_SUMMARY`). A headline, a table per test target, the failures with where they happened,
@@ -68,8 +69,9 @@ public enum MarkdownSummary {
     return line.count > 300 ? String(line.prefix(300)) + "…" : line
   }
 
+  /// Escaped for markdown, and quoted (`TerminalText`): names and sentences can come from a pass record.
   static func text(_ value: String) -> String {
-    value.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+    TerminalText.quoted(value).replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: ">", with: "&gt;")
   }
 
@@ -77,7 +79,7 @@ public enum MarkdownSummary {
     text(value).replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
   }
 
-  static func code(_ value: String) -> String { value.replacingOccurrences(of: "`", with: "'") }
+  static func code(_ value: String) -> String { TerminalText.quoted(value).replacingOccurrences(of: "`", with: "'") }
 
   /// A fenced block whose fence is longer than any run of backticks inside.
   static func fenced(_ body: String) -> String {

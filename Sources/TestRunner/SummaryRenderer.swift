@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore
 
 /// The end-of-run text for people: a table per test target, then failures with file:line, then flaky
 /// tests (with their first failure), quarantined failures and build failures. Pure.
@@ -91,7 +92,8 @@ public enum SummaryRenderer {
 
   /// `Target`, `Target (pkg/dir)`, with its run when it has one.
   static func label(_ target: CachedTarget) -> String {
-    target.name + (target.package == "." ? "" : " (\(target.package))") + (target.run.map { " [\($0)]" } ?? "")
+    TerminalText.quoted(
+      target.name + (target.package == "." ? "" : " (\(target.package))") + (target.run.map { " [\($0)]" } ?? ""))
   }
 
   static func indent(_ failure: TestFailure) -> String {

@@ -2,7 +2,7 @@ import Foundation
 
 /// Writes the machine outputs of a run (`--junit`, `--report-json`) and updates the timing history.
 public enum TestReportWriter {
-  /// Writes each requested file atomically, creating directories. Also when nothing was affected, so CI
+  /// Writes each requested file atomically, creating directories (a device or a link in place: `ReportPath`). Also when nothing was affected, so CI
   /// steps that upload them always find them.
   /// `repositoryRoot`: failure paths inside it are written relative to it in JUnit, as CI annotations expect.
   public static func write(
@@ -16,9 +16,8 @@ public enum TestReportWriter {
     if let jsonPath { try writeAtomically(result.jsonReport(), to: jsonPath) }
   }
 
+  /// Atomically for a regular file (or none yet); in place for a device or a link (`ReportPath.write`).
   static func writeAtomically(_ text: String, to path: String) throws {
-    let url = URL(fileURLWithPath: path)
-    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-    try Data(text.utf8).write(to: url, options: .atomic)
+    try ReportPath.write(Data(text.utf8), to: path)
   }
 }

@@ -140,7 +140,7 @@ public struct CoverageGateError: RippleError, Equatable {
   public var category: ErrorCategory { .checkFailed }
 
   public var description: String {
-    let files = failure.files.prefix(20).joined(separator: ", ")
+    let files = failure.files.prefix(20).map(TerminalText.quoted).joined(separator: ", ")
     let more = failure.files.count > 20 ? " and \(failure.files.count - 20) more" : ""
     return String(format: "coverage %.2f%% is under --coverage-min %.2f%%", failure.percent, failure.minimum)
       + (failure.files.isEmpty ? "" : "; files under it, lowest first: \(files)\(more)")

@@ -20,7 +20,7 @@ import Testing
     #expect(try parse("\n").enabled == true)
     let absent = try ConfigLoader.parse("test: {}\n", path: "ripple.yml").test.resultCache
     #expect(absent.enabled && absent.store == .local(path: nil))
-    #expect(absent.maxSize == ResultCacheConfig.defaultMaxSize && absent.protectedBranches == ["main", "master"])
+    #expect(absent.maxSize == ResultCacheConfig.defaultMaxSize && absent.protectedBranches == nil)
   }
 
   @Test func localStores() throws {
