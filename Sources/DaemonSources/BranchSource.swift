@@ -34,6 +34,8 @@ package final class BranchSource: Sendable {
     var lastError: String?
     var heads: [String: String] = [:]
     var failures = 0
+    /// When a failure was last logged: a mirror that keeps failing logs once a minute, not every fetch.
+    var failureLogged: Date?
   }
 
   package init(
@@ -106,25 +108,32 @@ package final class BranchSource: Sendable {
     do {
       let summary = try await fetch()
       metrics.fetchCompleted(repository: settings.name, failed: false)
-      state.withLock {
+      let recovered = state.withLock {
+        let failures = $0.failures
         $0.lastCheck = Date()
         $0.lastError = nil
         $0.failures = 0
+        $0.failureLogged = nil
         $0.heads = summary.heads
+        return failures
       }
+      if recovered > 0 { log.info("fetch of \(settings.name) works again after \(recovered) failures") }
       health.set("fetch:\(settings.name)", nil)
       log.debug("fetched \(settings.name) in \(ContinuousClock.now - started): \(summary.updated.count) moved")
       await queueNewHeads(summary.heads)
     } catch {
       metrics.fetchCompleted(repository: settings.name, failed: true)
       let message = (error as? any RippleError)?.description ?? "\(error)"
-      let failures = state.withLock {
-        $0.lastCheck = Date()
+      let now = Date()
+      let (failures, say) = state.withLock {
+        $0.lastCheck = now
         $0.lastError = message
         $0.failures += 1
-        return $0.failures
+        let say = FetchFailureLog.shouldLog(failures: $0.failures, lastLogged: $0.failureLogged, now: now)
+        if say { $0.failureLogged = now }
+        return ($0.failures, say)
       }
-      log.warning("fetch of \(settings.name) failed (\(failures) in a row): \(message)")
+      if say { log.warning("fetch of \(settings.name) failed (\(failures) in a row): \(message)") }
     }
   }
 
@@ -251,5 +260,17 @@ final class AsyncLock: Sendable {
       return state.waiters.removeFirst()
     }
     next?.resume()
+  }
+}
+
+/// When a failing fetch is logged: its first failure, then at most once a minute until it works again (a
+/// `fetchInterval` of seconds otherwise wrote a line per fetch, forever). The health board and `/metrics` still
+/// see every failure.
+enum FetchFailureLog {
+  static let interval: TimeInterval = 60
+
+  static func shouldLog(failures: Int, lastLogged: Date?, now: Date) -> Bool {
+    guard failures > 1, let lastLogged else { return true }
+    return now.timeIntervalSince(lastLogged) >= interval
   }
 }

@@ -192,13 +192,15 @@ public enum Dashboard {
 
   /// The head commit's subject (cut to `subjectLength` characters with an ellipsis, when given) and author, on a line
   /// of their own; nothing before they are read, or when the mirror did not hold the commit.
+  /// Both are a pusher's text: bidi controls are dropped and each is isolated (`<bdi>`), so a U+202E cannot turn
+  /// the rest of the row around.
   static func commitName(_ run: RunRecord, subjectLength: Int?) -> Markup {
-    let subject = run.subject ?? ""
-    let author = run.author ?? ""
+    let subject = Formatting.withoutBidiControls(run.subject ?? "")
+    let author = Formatting.withoutBidiControls(run.author ?? "")
     guard !subject.isEmpty || !author.isEmpty else { return .empty }
     let shown = subjectLength.map { Formatting.truncated(subject, to: $0) } ?? subject
-    var out: Markup = "<span class=\"commit-name\"><span class=\"subject\">\(shown)</span>"
-    if !author.isEmpty { out += " <span class=\"author\">· \(author)</span>" }
+    var out: Markup = "<span class=\"commit-name\"><span class=\"subject\"><bdi>\(shown)</bdi></span>"
+    if !author.isEmpty { out += " <span class=\"author\">· <bdi>\(author)</bdi></span>" }
     return out + "</span>"
   }
 

@@ -2,6 +2,22 @@ import Foundation
 
 /// Human forms of times, durations and commits, as the pages show them.
 public enum Formatting {
+  /// `text` without the characters that reorder what follows them (U+202A–U+202E, U+2066–U+2069, the marks
+  /// U+200E, U+200F and U+061C): a commit subject cannot reverse the page around it.
+  public static func withoutBidiControls(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isBidiControl) else { return text }
+    var scalars = String.UnicodeScalarView()
+    scalars.append(contentsOf: text.unicodeScalars.filter { !isBidiControl($0) })
+    return String(scalars)
+  }
+
+  static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: return true
+    default: return false
+    }
+  }
+
   /// "just now", "42 s ago", "3 min ago", "2 h ago", "5 d ago"; "in 3 min" for a time after `now` (clock skew).
   public static func relative(_ date: Date, now: Date) -> String {
     let seconds = now.timeIntervalSince(date)

@@ -92,8 +92,11 @@ extension Workspace {
     let baseGraph = graphs["base"]
 
     var result: AffectedResult
-    if let reason = changeRequest.everythingBecause {
-      result = AffectedResult.everything(in: headGraph ?? PackageGraph(packages: []), reasons: [reason])
+    if changeRequest.everythingBecause != nil {
+      // The whole reason is said once (the "Comparing" line, `baseSource`); each target carries its short form.
+      result = AffectedResult.everything(
+        in: headGraph ?? PackageGraph(packages: []),
+        reasons: ["every test runs: --base auto found no base to compare with"])
     } else if let headGraph, let baseGraph {
       let resolved = try AffectedJob.resolvedChanges(changeSet.changes, base: baseTree, head: headTree)
       // Rule 11: ripple.yml at both sides, for assets and generated resources (AssetManifestLoading.swift).

@@ -6,12 +6,19 @@ import RippleCore
 /// `--base auto` (docs/DESIGN.md, "Shared history"): the newest commit of the base branch whose run passed, as
 /// the result store remembers it, that is an ancestor of HEAD; else the merge-base with the base branch.
 extension Workspace {
-  /// The base branch: a pull request's target as the CI names it, else the branch being tested (a push).
-  static func baseBranch(environment: [String: String], branch: String) -> String {
+  /// The base branch: a pull request's target as the CI names it; the branch itself for a CI push of it (or
+  /// `RIPPLE_BRANCH`) and for the default branch; else — a local feature branch, a detached HEAD — the
+  /// repository's default branch (`defaultBranch`: the remote's HEAD, else main or master), never the branch
+  /// compared with itself.
+  static func baseBranch(environment: [String: String], branch: String, defaultBranch: String?) -> String {
     for name in ["GITHUB_BASE_REF", "CI_MERGE_REQUEST_TARGET_BRANCH_NAME", "BUILDKITE_PULL_REQUEST_BASE_BRANCH"] {
       if let value = environment[name], !value.isEmpty, value != "false" { return value }
     }
-    return branch
+    let named = ["RIPPLE_BRANCH", "GITHUB_REF_NAME", "CI_COMMIT_REF_NAME", "BUILDKITE_BRANCH"].contains {
+      environment[$0] == branch
+    }
+    if named || branch == defaultBranch { return branch }
+    return defaultBranch ?? (branch == "(detached)" ? "main" : branch)
   }
 
   /// `request` with `--base auto` replaced by a commit and where it came from; any other request as it is.
@@ -24,7 +31,10 @@ extension Workspace {
     let branch =
       context?.access.branch
       ?? RunBranch.resolve(explicit: nil, environment: services.environment, repository: repository)
-    let baseBranch = Self.baseBranch(environment: services.environment, branch: branch)
+    let defaultBranch = (try? repository.defaultBranch().name).map {
+      $0.hasPrefix("origin/") ? String($0.dropFirst("origin/".count)) : $0
+    }
+    let baseBranch = Self.baseBranch(environment: services.environment, branch: branch, defaultBranch: defaultBranch)
     let greens = GreenCommits.passed(context?.merged.greens ?? [], branch: baseBranch)
     let (newest, missing) = GreenCommits.choose(
       greens, isHere: { (try? repository.resolveCommit($0)) != nil },
@@ -40,9 +50,14 @@ extension Workspace {
     }
     let why: String
     if let context {
+      // What the read ignored (unsigned slots of a protected branch) is why there is none: said, with the fix.
+      let ignored = warnings.filter { $0.contains("ignored") }.count
       why =
         greens.isEmpty
         ? "no green run of \(baseBranch) in \(context.storeName)"
+          + (ignored > 0
+            ? " (\(ignored) history slots ignored: \(baseBranch)'s are believed only signed; give its CI jobs the "
+              + "signing key, `ripple results keygen`)" : "")
         : "no green run of \(baseBranch) in \(context.storeName) is an ancestor of HEAD"
           + (missing > 0 ? " (\(missing) not in this clone: fetch more history)" : "")
     } else {

@@ -144,4 +144,16 @@ import Testing
     let xml = try XML(Dashboard.run(SampleData.queuedDetail, now: SampleData.now))
     #expect(try xml.elements("svg", class: "phases").isEmpty)
   }
+
+  /// A pusher's subject and name with bidi controls: dropped, and each isolated in `<bdi>` (issue 48).
+  @Test func bidiControlsInASubjectOrAuthorAreDroppedAndEachIsIsolated() throws {
+    var run = SampleData.runs[0]
+    run.subject = "Fix \u{202E}gnp.exe\u{202C} loader\u{2066}"
+    run.author = "\u{200F}Mallory\u{202D}"
+    let html = Dashboard.run(
+      RunDetail(run: run, analysis: nil, transitions: []), now: SampleData.now, options: RunPageOptions())
+    for control in ["\u{202E}", "\u{202C}", "\u{2066}", "\u{200F}", "\u{202D}"] { #expect(!html.contains(control)) }
+    #expect(html.contains("<bdi>Fix gnp.exe loader</bdi>"))
+    #expect(html.contains("<bdi>Mallory</bdi>"))
+  }
 }

@@ -43,7 +43,7 @@ import Testing
     try repository.commitAll("init")
     var services = RippleServices(process: .failing, environment: environment)
     let store = ResultStoreClient.memory()
-    services.makeResultStore = { _, _ in store }
+    services.makeResultStore = { _, _, _ in store }
     let workspace = try Workspace.open(directory: repository.root, services: services)
     var warnings: [String] = []
     let access = workspace.resultStoreAccess(ResultCacheUse(), warnings: &warnings)

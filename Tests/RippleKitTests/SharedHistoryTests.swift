@@ -243,3 +243,29 @@ private func green(
         == nil)
   }
 }
+
+/// `--base auto`'s base branch (issue 49): a pull request's target, a CI push's own branch, else the
+/// repository's default branch — never a local feature branch or a detached HEAD compared with itself.
+@Suite struct AutoBaseBranchTests {
+  @Test func aPullRequestComparesWithItsTarget() {
+    let env = ["GITHUB_BASE_REF": "develop", "GITHUB_HEAD_REF": "feature/x"]
+    #expect(Workspace.baseBranch(environment: env, branch: "feature/x", defaultBranch: "main") == "develop")
+    #expect(
+      Workspace.baseBranch(
+        environment: ["BUILDKITE_PULL_REQUEST_BASE_BRANCH": "false", "BUILDKITE_BRANCH": "feature/x"],
+        branch: "feature/x", defaultBranch: "main") == "feature/x", "a Buildkite push (no pull request)")
+  }
+
+  @Test func aCIPushOfABranchComparesWithItsOwnGreens() {
+    #expect(
+      Workspace.baseBranch(environment: ["GITHUB_REF_NAME": "release"], branch: "release", defaultBranch: "main")
+        == "release")
+    #expect(Workspace.baseBranch(environment: [:], branch: "main", defaultBranch: "main") == "main")
+  }
+
+  @Test func aLocalFeatureBranchOrADetachedHeadComparesWithTheDefaultBranch() {
+    #expect(Workspace.baseBranch(environment: [:], branch: "feature/x", defaultBranch: "trunk") == "trunk")
+    #expect(Workspace.baseBranch(environment: [:], branch: "(detached)", defaultBranch: "main") == "main")
+    #expect(Workspace.baseBranch(environment: [:], branch: "(detached)", defaultBranch: nil) == "main")
+  }
+}

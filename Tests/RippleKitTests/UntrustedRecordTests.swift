@@ -27,7 +27,7 @@ import Testing
     services.environment["RIPPLE_BRANCH"] = "feature"
     services.environment["RIPPLE_NO_CACHE_RESULTS"] = nil
     let store = ResultStoreClient.memory()
-    services.makeResultStore = { _, _ in store }
+    services.makeResultStore = { _, _, _ in store }
     let workspace = try Workspace.open(directory: repository.root, services: services)
     let first = try await workspace.planTests(TestRequest(scope: .everything))
     let keys = try #require(first.passRecording?.keys)

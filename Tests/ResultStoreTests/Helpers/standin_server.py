@@ -8,7 +8,8 @@ The first path segment picks the behaviour, so one server serves every test:
   /hang/...                      reads the request and never answers
   /big/...                       200 with Content-Length 50 MiB, then streams zeros
   /bigchunked/...                200 without Content-Length (close-delimited), then streams 50 MiB of zeros
-Every request is appended to requests.jsonl next to READY_FILE: {"method", "path", "authorization"}.
+Every request is appended to requests.jsonl next to READY_FILE: {"method", "path", "authorization"}; each
+/big and /bigchunked answer's end to streams.jsonl: {"path", "mebibytes" written, "completed"}.
 Writes {"port": N} to READY_FILE when listening; runs until stdin closes or SIGTERM.
 """
 import json
@@ -21,6 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 RECORDS = {}
 LOG = None
+STREAMS = None
 LOCK = threading.Lock()
 CHUNK = b"\0" * (1 << 20)
 
@@ -50,11 +52,18 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Connection", "close")
             self.close_connection = True
         self.end_headers()
+        written = 0
         try:
             for _ in range(50):
                 self.wfile.write(CHUNK)
+                written += 1
+            self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass
+        # How the stream ended, for the tests: a client that stops reading and closes leaves it incomplete.
+        with LOCK:
+            STREAMS.write(json.dumps({"path": self.path, "mebibytes": written, "completed": written == 50}) + "\n")
+            STREAMS.flush()
 
     def _handle(self):
         body = self._body()
@@ -92,9 +101,10 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def main():
-    global LOG
+    global LOG, STREAMS
     ready_file = sys.argv[1]
     LOG = open(os.path.join(os.path.dirname(ready_file), "requests.jsonl"), "a")
+    STREAMS = open(os.path.join(os.path.dirname(ready_file), "streams.jsonl"), "a")
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()

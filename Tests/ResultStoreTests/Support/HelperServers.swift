@@ -79,6 +79,24 @@ struct StandInServer: Sendable {
     }
   }
 
+  /// How the stand-in's 50 MiB answer to a path holding `text` ended, once it has (waiting at most 60 s): whether
+  /// it was written whole and how many MiB were.
+  func streamEnd(containing text: String) async throws -> (completed: Bool, mebibytes: Int)? {
+    struct End: Decodable {
+      var path: String
+      var mebibytes: Int
+      var completed: Bool
+    }
+    var found: End?
+    _ = await poll(every: .milliseconds(50), timeout: .seconds(60)) {
+      let lines = (try? String(contentsOfFile: directory + "/streams.jsonl", encoding: .utf8)) ?? ""
+      found = lines.split(separator: "\n").compactMap { try? JSONDecoder().decode(End.self, from: Data($0.utf8)) }
+        .first { $0.path.contains(text) }
+      return found != nil
+    }
+    return found.map { ($0.completed, $0.mebibytes) }
+  }
+
   /// Every request the stand-in has seen, in order.
   func requests() throws -> [SeenRequest] {
     let text = try String(contentsOfFile: directory + "/requests.jsonl", encoding: .utf8)
