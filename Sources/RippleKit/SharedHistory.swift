@@ -85,10 +85,10 @@ extension Workspace {
     }
     var signingKey: Curve25519.Signing.PrivateKey?
     if let text = use.signingKey ?? environment[settings.signingKeyVariable], !text.isEmpty {
-      if let key = SigningKeys.privateKey(base64: text) {
-        if isProtected { signingKey = key }
-      } else {
-        warnings.append("\(settings.signingKeyVariable) is not a base64 Ed25519 private key: records are not signed")
+      switch SigningKeys.parsePrivateKey(text) {
+      case .success(let key): if isProtected { signingKey = key }
+      case .failure(let problem):
+        warnings.append("\(settings.signingKeyVariable) \(problem): records are not signed")
       }
     }
     let signer = signingKey.flatMap { key in
