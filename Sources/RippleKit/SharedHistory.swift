@@ -88,7 +88,8 @@ extension Workspace {
       switch SigningKeys.parsePrivateKey(text) {
       case .success(let key): if isProtected { signingKey = key }
       case .failure(let problem):
-        warnings.append("\(settings.signingKeyVariable) \(problem): records are not signed")
+        warnings.append(
+          "\(settings.signingKeyVariable) is not a base64 Ed25519 private key (it \(problem)): records are not signed")
       }
     }
     let signer = signingKey.flatMap { key in
