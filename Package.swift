@@ -213,7 +213,7 @@ let package = Package(
       name: "RippledCLI",
       dependencies: [
         "CommandLineSupport", "Daemon", "DaemonSupport", "DaemonSources", "RippleConfig", "ConfigLoading", "BuildInfo",
-        "Git", "Assets",
+        "Git", "Assets", "RippleCore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
     .executableTarget(name: "rippled", dependencies: ["RippledCLI"]),

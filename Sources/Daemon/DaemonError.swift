@@ -6,6 +6,8 @@ public enum DaemonError: RippleError {
   case alreadyRunning(lockFile: String)
   case store(String)
   case secretFile(path: String, key: String)
+  /// `records.signingKeyFile` holds something that is not a signing key; `problem` says what.
+  case signingKey(path: String, problem: String)
   case source(repository: String, reason: String)
   case listen(address: String, configFile: String?, reason: String)
   /// `runs.sandbox: required` and bwrap does not work here.
@@ -13,7 +15,7 @@ public enum DaemonError: RippleError {
 
   public var category: ErrorCategory {
     switch self {
-    case .secretFile: .usage
+    case .secretFile, .signingKey: .usage
     default: .environment
     }
   }
@@ -28,6 +30,8 @@ public enum DaemonError: RippleError {
     case .store(let message): message
     case .secretFile(let path, let key):
       "\(key): cannot read a non-empty secret from '\(path)'; create it (readable by the service user only)"
+    case .signingKey(let path, let problem):
+      "records.signingKeyFile: '\(path)' \(problem)"
     case .source(let repository, let reason): "repository \(repository): \(reason)"
     case .listen(let address, let configFile, let reason):
       "cannot listen on \(address) (http.address"

@@ -11,7 +11,7 @@ import RunStore
 /// its store, the one `/api/v1/records` serves. The operator decides, not a branch's ripple.yml: which
 /// branches are protected (rippled.yml's `protectedBranches`, else the primary branch), the signing key, and
 /// that rippled's own key is trusted; a branch may still turn records off (`test.resultCache: off`).
-struct DaemonPassRecords: Sendable {
+public struct DaemonPassRecords: Sendable {
   /// Base64 of the private key protected-branch runs sign with; nil: rippled's records are unsigned.
   var signingKey: String?
   var maxBytes: Int64
@@ -21,13 +21,31 @@ struct DaemonPassRecords: Sendable {
     guard settings.enabled else { return nil }
     var signingKey: String?
     if let path = settings.signingKeyFile {
-      guard let data = FileManager.default.contents(atPath: path),
-        let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-        SigningKeys.privateKey(base64: text) != nil
-      else { throw DaemonError.secretFile(path: path, key: "records.signingKeyFile") }
-      signingKey = text
+      signingKey = try readSigningKey(path).rawRepresentation.base64EncodedString()
     }
     return DaemonPassRecords(signingKey: signingKey, maxBytes: settings.maxBytes)
+  }
+
+  /// The key in `records.signingKeyFile`, read as the key variable is (`SigningKeys.parsePrivateKey`: what
+  /// `ripple results keygen --out` writes); `serve` and `check-config` both read it here.
+  static func readSigningKey(_ path: String) throws -> Curve25519.Signing.PrivateKey {
+    let key = "records.signingKeyFile"
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw DaemonError.secretFile(path: path, key: key)
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw DaemonError.signingKey(path: path, problem: "is not text (not UTF-8)")
+    }
+    switch SigningKeys.parsePrivateKey(text) {
+    case .success(let privateKey): return privateKey
+    case .failure(.empty): throw DaemonError.secretFile(path: path, key: key)
+    case .failure(let problem): throw DaemonError.signingKey(path: path, problem: problem.description)
+    }
+  }
+
+  /// `check-config`: reads the key as `serve` does; returns its public half (base64).
+  public static func signingKeyPublicHalf(_ path: String) throws -> String {
+    try readSigningKey(path).publicKey.rawRepresentation.base64EncodedString()
   }
 
   /// rippled's own public key, trusted by its runs whatever the branch's ripple.yml lists.

@@ -43,6 +43,7 @@ public struct Rippled: Sendable {
     let log = DaemonLog(minimum: environment["RIPPLED_DEBUG"] == nil ? .info : .debug)
     // Refused before anything is created on disk (as `check-config` refuses them).
     let secrets = try Self.secrets(configuration.http)
+    let passRecords = try DaemonPassRecords.load(configuration.records)
     let notifier = ServiceNotifier.live(environment: environment)
     // Children (git, swift) must not talk to systemd as if they were us.
     for name in ServiceNotifier.serviceVariables { unsetenv(name) }
@@ -81,7 +82,6 @@ public struct Rippled: Sendable {
 
     childEnvironment["RIPPLE_CACHE_DIR"] = paths.rippleCache
     var services = RippleServices(process: .live, environment: childEnvironment)
-    let passRecords = try DaemonPassRecords.load(configuration.records)
     if let passRecords {
       let client = passRecords.client(store)
       services.makeResultStore = { _, _, _ in client }
@@ -276,7 +276,7 @@ public struct Rippled: Sendable {
   }
 
   /// A secret file's content without the trailing newline; nil when not configured.
-  static func secret(_ path: String?, key: String) throws -> [UInt8]? {
+  public static func secret(_ path: String?, key: String) throws -> [UInt8]? {
     guard let path else { return nil }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw DaemonError.secretFile(path: path, key: key)

@@ -327,3 +327,83 @@ private let fetchCredentials: git_credential_acquire_cb = { out, _, username, al
   }
   return GIT_EUSER.rawValue
 }
+
+/// Whether a configured `remote:` answers as a git repository, for `rippled check-config`: a local path or
+/// `file://` URL must exist, and every remote must list its references (libgit2's ls-remote: connect, list,
+/// disconnect; nothing is downloaded). Never asks for credentials (only an ssh agent is tried, once, as for a
+/// fetch). libgit2 has no network timeout: the connect runs on a thread of its own and is abandoned after
+/// `timeout` (the command exits soon after).
+public enum RemoteProbe {
+  /// nil when the remote answers; otherwise what is wrong, as a sentence about `url`.
+  public static func problem(url: String, timeout: Duration) -> String? {
+    if let path = localPath(url) {
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        return "'\(path)' does not exist"
+      }
+      guard isFolder.boolValue else { return "'\(path)' is a file, not a git repository" }
+    }
+    do {
+      try LibGit2.ensureInitialized()
+    } catch {
+      return "\(error)"
+    }
+    let answer = Locked<Result<Int, GitError>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      let result = Result { () throws(GitError) in try listReferences(url, timeout: timeout) }
+      answer.withLock { $0 = result }
+      done.signal()
+    }
+    let milliseconds = Int(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+    if done.wait(timeout: .now() + .milliseconds(milliseconds)) == .timedOut {
+      return "'\(url)' did not answer within \(timeout); check the address and the network"
+    }
+    switch answer.withLock({ $0 }) {
+    case .success?: return nil
+    case .failure(let error)?:
+      if localPath(url) != nil, case .fetchFailed(_, let detail, _) = error {
+        return "'\(url)' is not a git repository (\(detail))"
+      }
+      return "\(error)"
+    case nil: return "'\(url)' gave no answer"
+    }
+  }
+
+  /// The path of a local remote (an absolute path or a `file://` URL), nil for a network one.
+  static func localPath(_ url: String) -> String? {
+    if url.hasPrefix("/") { return url }
+    if url.hasPrefix("file://") {
+      let path = String(url.dropFirst("file://".count))
+      return path.removingPercentEncoding ?? path
+    }
+    return nil
+  }
+
+  private static func listReferences(_ url: String, timeout: Duration) throws(GitError) -> Int {
+    var remote: OpaquePointer?
+    guard git_remote_create_detached(&remote, url) >= 0 else {
+      throw .fetchFailed(url: url, detail: lastErrorMessage(), credentialsRequested: false)
+    }
+    defer { git_remote_free(remote) }
+    var callbacks = git_remote_callbacks()
+    git_remote_init_callbacks(&callbacks, UInt32(GIT_REMOTE_CALLBACKS_VERSION))
+    let context = FetchContext(deadline: ContinuousClock.now + timeout)
+    let unmanaged = Unmanaged.passRetained(context)
+    defer { unmanaged.release() }
+    callbacks.payload = unmanaged.toOpaque()
+    callbacks.credentials = fetchCredentials
+    guard git_remote_connect(remote, GIT_DIRECTION_FETCH, &callbacks, nil, nil) >= 0 else {
+      throw .fetchFailed(
+        url: url, detail: GitRepository.fetchFailureDetail(lastErrorMessage(), url: url),
+        credentialsRequested: context.askedForCredentials)
+    }
+    defer { git_remote_disconnect(remote) }
+    var heads: UnsafeMutablePointer<UnsafePointer<git_remote_head>?>?
+    var count = 0
+    guard git_remote_ls(&heads, &count, remote) >= 0 else {
+      throw .fetchFailed(url: url, detail: lastErrorMessage(), credentialsRequested: false)
+    }
+    return count
+  }
+}

@@ -9,10 +9,11 @@ import RippleCore
   private let systemWrite = Darwin.write
 #endif
 
-/// The daemon's own log: one line per event on stderr, prefixed with a syslog priority (`<3>` error,
-/// `<4>` warning, `<6>` info, `<7>` debug) that journald strips and records, and with the run id when the
-/// line is about a run — `journalctl -u rippled -p warning` and `grep 'run 12'` both work. On a terminal (a
-/// person running `rippled` by hand) the prefixes would be noise: lines read `error: …`, `warning: …`, or plain.
+/// The daemon's own log: one line per event on stderr, with the run id when the line is about a run. When
+/// journald reads stderr (`JournalStream`), each line starts with a syslog priority (`<3>` error, `<4>`
+/// warning, `<6>` info, `<7>` debug) that journald strips and records — `journalctl -u rippled -p warning`
+/// and `grep 'run 12'` both work. Anywhere else (a terminal, a pipe, a file: a person running `rippled` in the
+/// foreground, a container's log) the prefixes would be noise: lines read `error: …`, `warning: …`, or plain.
 package final class DaemonLog: Sendable {
   package enum Level: Int, Comparable, Sendable {
     case error = 3, warning = 4, info = 6, debug = 7
@@ -24,16 +25,16 @@ package final class DaemonLog: Sendable {
   private let syslogPrefixes: Bool
   private let lock = Locked(())
 
-  /// `sink`: where lines go (tests); nil: stderr, with syslog prefixes unless stderr is a terminal.
+  /// `sink`: where lines go (tests); nil: stderr, with syslog prefixes only when journald reads it.
   package init(minimum: Level = .info, sink: (@Sendable (String) -> Void)? = nil) {
     self.minimum = minimum
-    self.syslogPrefixes = sink != nil || isatty(2) == 0
+    self.syslogPrefixes = sink != nil || JournalStream.readsStandardError()
     self.sink =
       sink ?? { line in StandardError.write(line) }
   }
 
   /// `<6>run 12 isowords/main: started` — one physical line: embedded newlines become " ⏎ ". Without syslog
-  /// prefixes (a terminal): `warning: run 12: …`, `error: …`, info and debug plain.
+  /// prefixes (not journald): `warning: run 12: …`, `error: …`, info and debug plain.
   package static func format(_ level: Level, _ message: String, run: Int64? = nil, syslogPrefixes: Bool = true)
     -> String
   {
@@ -57,6 +58,23 @@ package final class DaemonLog: Sendable {
   package func warning(_ message: String, run: Int64? = nil) { log(.warning, message, run: run) }
   package func info(_ message: String, run: Int64? = nil) { log(.info, message, run: run) }
   package func debug(_ message: String, run: Int64? = nil) { log(.debug, message, run: run) }
+}
+
+/// Whether journald reads this process's stderr. systemd connects a service's stderr to journald and sets
+/// `JOURNAL_STREAM` to `<device>:<inode>` of that stream (systemd.exec(5)); a process whose stderr is still that
+/// stream writes for journald, one whose stderr was redirected (`rippled … 2>file`, a pipe) or that merely
+/// inherited the variable does not. Only then do lines carry syslog priority prefixes.
+public enum JournalStream {
+  public static func readsStandardError(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Bool {
+    guard let value = environment["JOURNAL_STREAM"] else { return false }
+    let parts = value.split(separator: ":")
+    guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+    var info = stat()
+    guard fstat(2, &info) == 0 else { return false }
+    return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
+  }
 }
 
 /// Writes to file descriptor 2 that fail softly: FileHandle traps on a write error (EPIPE when the reader of a

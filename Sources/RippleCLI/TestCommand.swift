@@ -169,6 +169,8 @@ struct TestCommand: AsyncParsableCommand {
 
     if let report = plan.affected?.report, !(dryRun && format == .json) {
       print(AffectedFormatter.comparison(report))
+      // Piped (a CI log), stdout is block-buffered: the line would land after the build's lines on stderr.
+      fflush(nil)
     }
     if dryRun {
       print(format == .json ? plan.planJSON() : plan.renderedPlan, terminator: format == .json ? "\n" : "")

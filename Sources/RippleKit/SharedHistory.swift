@@ -90,7 +90,8 @@ extension Workspace {
     }
     var signingKey: Curve25519.Signing.PrivateKey?
     if let text = use.signingKey ?? environment[settings.signingKeyVariable], !text.isEmpty {
-      if let key = SigningKeys.privateKey(base64: text) {
+      switch SigningKeys.parsePrivateKey(text) {
+      case .success(let key):
         if isProtected {
           signingKey = key
         } else if namesProtected {
@@ -98,8 +99,9 @@ extension Workspace {
             "\(settings.signingKeyVariable) is set, but this job runs for a pull request: its branch "
               + "\(TerminalText.quoted(branch)) is not protected here and its records are not signed")
         }
-      } else {
-        warnings.append("\(settings.signingKeyVariable) is not a base64 Ed25519 private key: records are not signed")
+      case .failure(let problem):
+        warnings.append(
+          "\(settings.signingKeyVariable) is not a base64 Ed25519 private key (it \(problem)): records are not signed")
       }
     }
     let signer = signingKey.flatMap { key in

@@ -19,7 +19,7 @@ public struct RippledCommand: AsyncParsableCommand {
   public init() {}
 
   /// Runs the command line and exits with the code `CommandMain` maps its outcome to. Errors carry
-  /// journald's priority prefix (`<3>`), as every line the service writes to stderr, unless stderr is a terminal.
+  /// journald's priority prefix (`<3>`), as every line the service writes to stderr, when journald reads it.
   public static func start() async -> Never {
     StandardError.ignoreBrokenPipes()
     let arguments = Array(CommandLine.arguments.dropFirst())
@@ -30,7 +30,8 @@ public struct RippledCommand: AsyncParsableCommand {
       Foundation.exit(0)
     }
     await CommandMain.run(
-      RippledCommand.self, arguments: arguments, errorPrefix: (isatty(2) == 0 ? "<3>" : "") + "rippled: error: ",
+      RippledCommand.self, arguments: arguments,
+      errorPrefix: (JournalStream.readsStandardError() ? "<3>" : "") + "rippled: error: ",
       writeError: { StandardError.write($0) })
   }
 }

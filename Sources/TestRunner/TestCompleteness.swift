@@ -88,23 +88,49 @@ public struct TestProcessEnding: Sendable, Hashable {
   /// The process (or the test binary SwiftPM ran) ended by a signal.
   public var signalled: Bool
 
-  public init(description: String, signalled: Bool) {
+  /// The last lines the process printed before it ended (its stderr, else its stdout; at most
+  /// `CrashOutput.maxLines` lines and `CrashOutput.maxBytes`), without SwiftPM's own: a crash's own message
+  /// (`Fatal error: Division by zero`) is among them. Empty when it printed nothing.
+  public var lastLines: [String]
+  /// The line that says why the process died (`…: Fatal error: …`, `Precondition failed`, a backtrace's
+  /// `Program crashed:`); nil when none of its lines does.
+  public var crashLine: String?
+
+  public init(description: String, signalled: Bool, lastLines: [String] = [], crashLine: String? = nil) {
     self.description = description
     self.signalled = signalled
+    self.lastLines = lastLines
+    self.crashLine = crashLine
+  }
+
+  /// What a test that was running when the process ended is told: the ending, the crash's own line, and
+  /// the process's last lines below (the first line is what the markdown summary and JUnit's `message` show).
+  public var crashedMessage: String {
+    var message = "crashed: the test process \(description) while this test ran"
+    if let crashLine { message += ": " + crashLine.trimmingCharacters(in: .whitespaces) }
+    if !lastLines.isEmpty, lastLines != [crashLine] {
+      message += "\nthe test process printed last:\n" + lastLines.map { "    " + $0 }.joined(separator: "\n")
+    }
+    return message
   }
 
   /// SwiftPM says `error: Process '…xctest' exited with unexpected signal code 4` when the test binary it
   /// ran died of a signal (its own exit status is then 1); a `swift test` killed itself has 128 + signal.
   public init(_ process: ProcessResult) {
     let stderr = process.errorString
+    let output = CrashOutput(standardError: stderr, standardOutput: process.outputString)
+    let description: String
+    let signalled: Bool
     if let range = stderr.range(of: "exited with unexpected signal code ") {
       let digits = stderr[range.upperBound...].prefix { $0.isNumber }
-      self.init(description: "ended with signal \(digits)", signalled: true)
+      (description, signalled) = ("ended with signal \(digits)", true)
     } else if process.exitStatus > 128 {
-      self.init(description: "ended with signal \(process.exitStatus - 128)", signalled: true)
+      (description, signalled) = ("ended with signal \(process.exitStatus - 128)", true)
     } else {
-      self.init(description: "exited with status \(process.exitStatus)", signalled: false)
+      (description, signalled) = ("exited with status \(process.exitStatus)", false)
     }
+    self.init(
+      description: description, signalled: signalled, lastLines: output.lastLines, crashLine: output.crashLine)
   }
 }
 
@@ -143,7 +169,7 @@ public enum TestCompleteness {
       let crashed = running.contains { $0 == test }
       let message =
         crashed
-        ? "crashed: the test process \(ending.description) while this test ran"
+        ? ending.crashedMessage
         : "did not run: the test process \(ending.description) \(during)"
       var result = TestCaseResult(
         suite: test.suite, name: test.name, framework: test.name.hasSuffix(")") ? .swiftTesting : .xctest,
@@ -168,5 +194,75 @@ public enum TestCompleteness {
       running == name || running == "\(suite).\(name)" || running.hasSuffix(".\(lastSuite) \(name)]")
         || running.hasSuffix(".\(suite).\(name)")
     }
+  }
+}
+
+/// The last lines a dying test process printed, bounded, and the one among them that says why it died. Pure.
+///
+/// `swift test` prints the test binary's output and its own on its streams, with the frameworks' progress
+/// (`Test Case '…' started`, `◇ Test … started`) between what the tests print: the frameworks' lines and
+/// SwiftPM's (`error: Exited with unexpected signal code 4`, build lines) are left out. With a line of the
+/// Swift runtime's (`B.swift:6: Fatal error: boom`) or the C library's (`Assertion … failed`), the window is
+/// what the test printed just before it and what followed (a backtrace's first lines); without one, the last
+/// lines printed. At most `maxLines` lines and `maxBytes` bytes.
+public struct CrashOutput: Sendable, Hashable {
+  public static let maxLines = 20
+  public static let maxBytes = 4096
+  /// What the Swift runtime and the C library print when a process traps or aborts: the message first, then
+  /// (when the runtime's backtracer is on, as on Linux) `*** Program crashed: Illegal instruction ***` and frames.
+  static let messageMarkers = [
+    "Fatal error", "Precondition failed", "Assertion failed", "Unexpectedly found nil", "Unowned reference",
+    "Assertion `", "terminate called", "Segmentation fault",
+  ]
+  static let backtraceMarkers = ["Program crashed:", "Illegal instruction"]
+
+  public var lastLines: [String]
+  public var crashLine: String?
+
+  public init(standardError: String, standardOutput: String) {
+    // stdout last: the order within each stream is kept, and a crash's message is the last thing printed.
+    let lines = Self.ownLines(standardOutput) + Self.ownLines(standardError)
+    let marker =
+      lines.lastIndex { line in Self.messageMarkers.contains { line.contains($0) } }
+      ?? lines.lastIndex { line in Self.backtraceMarkers.contains { line.contains($0) } }
+    var window: [String]
+    if let marker {
+      // What the test printed just before (up to 5 lines), the message, and the start of a backtrace.
+      let before = lines[..<marker].suffix(5)
+      let after = Array(lines[marker...].prefix(Self.maxLines - before.count))
+      window = Array(before) + after
+      while window.count > 1, window.joined(separator: "\n").utf8.count > Self.maxBytes {
+        if window.first != lines[marker] { window.removeFirst() } else { window.removeLast() }
+      }
+    } else {
+      window = Array(lines.suffix(Self.maxLines))
+      while window.count > 1, window.joined(separator: "\n").utf8.count > Self.maxBytes { window.removeFirst() }
+    }
+    lastLines = window.map { Self.clipped($0) }
+    crashLine = marker.map { Self.clipped(lines[$0]) }
+  }
+
+  /// A stream's non-blank lines without the test frameworks' progress and SwiftPM's lines.
+  static func ownLines(_ text: String) -> [String] {
+    text.split(whereSeparator: \.isNewline).map(String.init).filter { line in
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      if trimmed.isEmpty { return false }
+      if trimmed.hasPrefix("error: Exited with ") || trimmed.hasPrefix("error: Process '") { return false }
+      if trimmed.contains("exited with unexpected signal code") { return false }
+      if trimmed.hasPrefix("["), let close = trimmed.firstIndex(of: "]"),
+        trimmed[trimmed.index(after: trimmed.startIndex)..<close].allSatisfy({ $0.isNumber || $0 == "/" })
+      {
+        return false
+      }
+      let framework = [
+        "Test Suite '", "Test Case '", "Executed ", "Building for ", "Build complete!", "◇ ", "✔ ", "✘ ", "↳ ",
+        "􀟈 ", "􁁛 ", "􀢄 ", "􀄵 ",
+      ]
+      return !framework.contains { trimmed.hasPrefix($0) }
+    }
+  }
+
+  private static func clipped(_ line: String) -> String {
+    line.utf8.count <= maxBytes ? line : String(decoding: Array(line.utf8.prefix(maxBytes)), as: UTF8.self) + "…"
   }
 }

@@ -233,9 +233,18 @@ public struct TestRunner: Sendable {
   /// A test process that failed without a failing test: a synthetic failing `(test process)` entry in
   /// `target` (the first selected one), with the process's failure as its message and the package's.
   static func addCrash(of test: ProcessResult, to package: inout PackageResult, target: String?) {
+    var message = ProcessError.failed(test).description
+    let ending = TestProcessEnding(test)
+    if let crashLine = ending.crashLine {
+      // The crash's own message first: the markdown summary and JUnit's `message` show the first line.
+      message =
+        "the test process \(ending.description): \(crashLine.trimmingCharacters(in: .whitespaces))\n"
+        + "the test process printed last:\n" + ending.lastLines.map { "    " + $0 }.joined(separator: "\n")
+        + "\n" + message
+    }
     var crashed = TestCaseResult(
       suite: "", name: "(test process)", framework: .xctest, status: .failed,
-      failures: [TestFailure(message: ProcessError.failed(test).description)])
+      failures: [TestFailure(message: message)])
     crashed.unreported = .crashed
     let name = target ?? "(unknown target)"
     if let index = package.targets.firstIndex(where: { $0.name == name }) {
@@ -244,7 +253,7 @@ public struct TestRunner: Sendable {
     } else {
       package.targets.append(TargetResult(name: name, tests: [crashed]))
     }
-    package.message = ProcessError.failed(test).description
+    package.message = message
   }
 
   /// What an attempt gave: the test process and its results, or results that could not be read (the

@@ -14,6 +14,24 @@ import Testing
     #expect(BuildInfo.version.split(separator: ".").count >= 3)
   }
 
+  /// A new user reads the quick start before scrolling (issue 52): it starts within README.md's first 60 lines,
+  /// installing is a short block there, and `make demo` and `make test` are named in it.
+  @Test func theReadmesQuickStartIsWithinItsFirst60Lines() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    let lines = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+      .split(separator: "\n", omittingEmptySubsequences: false)
+    let start = try #require(lines.firstIndex { $0.hasPrefix("## Quick start") })
+    #expect(start < 60, "the quick start starts at line \(start + 1)")
+    let end = lines[(start + 1)...].firstIndex { $0.hasPrefix("## ") } ?? lines.endIndex
+    let quickStart = lines[start..<end].joined(separator: "\n")
+    #expect(end <= 60, "the quick start ends at line \(end)")
+    for text in ["install.sh", "ripple init", "ripple affected", "ripple test", "`make demo`", "`make test`"] {
+      #expect(quickStart.contains(text), "\(text)")
+    }
+    #expect(lines[..<start].allSatisfy { !$0.hasPrefix("## Install") }, "install details come after it")
+  }
+
   @Test func verboseDescriptionNamesEveryComponent() {
     let text = BuildInfo.verboseDescription(
       program: "ripple", libraries: [("libgit2", "1.5.1"), ("libarchive", "libarchive 3.6.2")])

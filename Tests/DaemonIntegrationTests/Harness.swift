@@ -96,7 +96,7 @@ final class DaemonHarness: @unchecked Sendable {
   func start(
     repositories: String? = nil, http: String = "", extra: String = "", grace: String = "30s",
     environment: [String: String] = [:], address: String = "127.0.0.1:0", stderrToClosedPipe: Bool = false,
-    sandbox: String = "off", openFileLimit: Int? = nil
+    sandbox: String = "off", openFileLimit: Int? = nil, journald: Bool = true
   ) throws {
     try writeConfig(
       repositories: repositories, http: http, extra: extra, grace: grace, address: address, sandbox: sandbox)
@@ -114,8 +114,6 @@ final class DaemonHarness: @unchecked Sendable {
     env["WATCHDOG_USEC"] = "2000000"
     env["RIPPLE_TEST_GATE"] = gate
     env["RIPPLED_DEBUG"] = "1"
-    for (key, value) in environment { env[key] = value }
-    process.environment = env
     _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
     handle.seekToEndOfFile()
@@ -123,6 +121,17 @@ final class DaemonHarness: @unchecked Sendable {
     // A pipe nobody reads: its read end is closed as soon as the daemon runs.
     let pipe = stderrToClosedPipe ? Pipe() : nil
     process.standardError = pipe ?? handle
+    // As systemd does for a unit whose stderr is the journal: the device and inode of that stream. The daemon's
+    // lines then carry syslog priorities (`<6>ready`), as under systemd; `journald: false` is a foreground run.
+    env["JOURNAL_STREAM"] = nil
+    if journald {
+      var info = stat()
+      if fstat((pipe?.fileHandleForWriting ?? handle).fileDescriptor, &info) == 0 {
+        env["JOURNAL_STREAM"] = "\(info.st_dev):\(info.st_ino)"
+      }
+    }
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
     try process.run()
     if let pipe {
       try pipe.fileHandleForReading.close()
@@ -134,10 +143,12 @@ final class DaemonHarness: @unchecked Sendable {
 
   /// An empty bare remote: the daemon fetches it and has nothing to run (for tests of its interfaces).
   func startIdle(
-    address: String = "127.0.0.1:0", environment: [String: String] = [:], stderrToClosedPipe: Bool = false
+    address: String = "127.0.0.1:0", environment: [String: String] = [:], stderrToClosedPipe: Bool = false,
+    journald: Bool = true
   ) throws {
     if !FileManager.default.fileExists(atPath: remote) { try git(["init", "-q", "--bare", "-b", "main", remote]) }
-    try start(environment: environment, address: address, stderrToClosedPipe: stderrToClosedPipe)
+    try start(
+      environment: environment, address: address, stderrToClosedPipe: stderrToClosedPipe, journald: journald)
   }
 
   /// `sandbox`: `runs.sandbox`. Off by default: the gate's `.started` file and the pid in it cross the

@@ -40,6 +40,27 @@ struct StartupTests {
     try await h.eventually("the ready line on stderr", timeout: .seconds(10)) { h.output.contains("<6>ready") }
   }
 
+  /// Syslog priorities only when journald reads stderr (issue 52): the harness sets `JOURNAL_STREAM` to its stderr
+  /// file's device and inode as systemd would (the tests above see `<6>ready`); a foreground run (no variable) and
+  /// a process that inherited the variable with another stderr write plain lines.
+  @Test func aForegroundRunLogsPlainLinesWithoutSyslogPrefixes() async throws {
+    for environment in [[:], ["JOURNAL_STREAM": "1:2"]] as [[String: String]] {
+      let h = try DaemonHarness()
+      try h.startIdle(environment: environment, journald: false)
+      try await h.waitForReady()
+      try await h.eventually("the ready line on stderr", timeout: .seconds(10)) {
+        h.output.split(separator: "\n").contains { $0.hasPrefix("ready: ") }
+      }
+      let prefixed = h.output.split(separator: "\n").filter { $0.first == "<" }
+      #expect(prefixed.isEmpty, "\(environment): \(prefixed)")
+    }
+    // An error of the command line: `rippled: error: …`, no `<3>`, when stderr is a pipe.
+    let h = try DaemonHarness()
+    let failed = try runCommand([DaemonHarness.binary, "--config", h.root + "/missing.yml"])
+    #expect(failed.status != 0)
+    #expect(failed.standardError.hasPrefix("rippled: error: "), "\(failed.standardError)")
+  }
+
   /// libgit2 refuses a local remote owned by another user; the fetch child's error reaches the daemon's log as one
   /// line with one priority, naming the cause and the fix.
   @Test(.enabled(if: getuid() == 0, "chown needs root"))

@@ -273,6 +273,8 @@ import Testing
       ["--dry-run"], in: repo.root,
       environment: environment(repo, branch: "main", ["RIPPLE_RESULT_SIGNING_KEY": "c2hvcnQ="]))
     #expect(badKey.standardError.contains("RIPPLE_RESULT_SIGNING_KEY is not a base64 Ed25519 private key"))
+    #expect(
+      badKey.standardError.contains("(it decodes to 5 bytes; an Ed25519 private key is 32"), "\(badKey.standardError)")
     let unset = try RippleBinary.test(["--dry-run"], in: repo.root, environment: env)
     // What was compared comes first (issue 43): in `test`'s output and on `changes`' stderr.
     #expect(unset.standardOutput.hasPrefix("Comparing the working tree with "), "\(unset.standardOutput)")

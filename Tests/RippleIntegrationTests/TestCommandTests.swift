@@ -72,6 +72,30 @@ import Testing
     return repo
   }
 
+  /// Piped into one log (a CI job's `2>&1`), the "Comparing" line (stdout, block-buffered) comes before the
+  /// build's lines (stderr), as on a terminal (issue 52).
+  @Test func pipedIntoOneLogTheComparingLineComesBeforeTheBuild() throws {
+    let repo = try Self.makeRepository()
+    try repo.append("Sources/Other/Other.swift", "// edit\n")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: RippleBinary.path)
+    process.arguments = ["test"] + RippleBinary.testArguments([])
+    process.currentDirectoryURL = URL(fileURLWithPath: repo.root)
+    process.environment = ProcessInfo.processInfo.environment.merging(
+      ["RIPPLE_CACHE_DIR": RippleBinary.cacheDirectory, "NO_COLOR": "1", "RIPPLE_NO_CACHE_RESULTS": "1"]) { $1 }
+    let log = Pipe()
+    process.standardOutput = log
+    process.standardError = log
+    try process.run()
+    let data = log.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(process.terminationStatus == 0, "\(text)")
+    let comparing = try #require(text.range(of: "Comparing the working tree with "), "\(text)")
+    let building = try #require(text.range(of: "Building "), "\(text)")
+    #expect(comparing.lowerBound < building.lowerBound, "\(text)")
+  }
+
   @Test func runsOnlyTheAffectedTestsAndReportsFailures() throws {
     let repo = try Self.makeRepository()
     try repo.append("Packages/Shared/Sources/Greeting/Greeting.swift", "// edit\n")

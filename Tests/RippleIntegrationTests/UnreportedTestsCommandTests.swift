@@ -85,11 +85,19 @@ import Testing
       let mode = repo.root + "/Tests/BTests/mode"
 
       try "crash".write(toFile: mode, atomically: true, encoding: .utf8)
-      let crash = try RippleBinary.test(["--all", "--report-json", "out/crash.json"], in: repo.root)
+      let crash = try RippleBinary.test(
+        ["--all", "--report-json", "out/crash.json", "--junit", "out/crash.xml", "--summary-md", "out/crash.md"],
+        in: repo.root)
       let crashText = crash.standardOutput
       #expect(crash.status == 1, "\(crashText)\(crash.standardError)")
       #expect(
         crashText.contains("crashed: the test process ended with signal 4 while this test ran"), "\(crashText)")
+      // The crash's own message, in the report, the JUnit failure and the markdown summary (issue 52).
+      #expect(crashText.contains("Fatal error: the fixture is gone"), "\(crashText)")
+      for file in ["out/crash.json", "out/crash.xml", "out/crash.md"] {
+        let text = try String(contentsOfFile: repo.root + "/" + file, encoding: .utf8)
+        #expect(text.contains("Fatal error: the fixture is gone"), "\(file): \(text)")
+      }
       #expect(
         crashText.contains("did not run: the test process ended with signal 4 during BTests.BCase/testBLeaves"),
         "\(crashText)")

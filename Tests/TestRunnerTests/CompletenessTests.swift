@@ -94,7 +94,13 @@ import Testing
     let result = try await Self.run(Self.crashingPackage())
     let crashed = try #require(Self.test(result, "BTests.BCase/testLeaves"))
     #expect(crashed.status == .failed && crashed.unreported == .crashed)
-    #expect(crashed.failures.first?.message == "crashed: the test process ended with signal 4 while this test ran")
+    #expect(
+      crashed.failures.first?.message == """
+        crashed: the test process ended with signal 4 while this test ran: BTests/B.swift:6: Fatal error: boom
+        the test process printed last:
+            BTests/B.swift:6: Fatal error: boom
+            *** Signal 4: Backtracing from 0x7f3b352f9361... done ***
+        """)
     let hidden = try #require(Self.test(result, "BTests.BCase/testLast"))
     #expect(hidden.unreported == .didNotRun)
     #expect(
@@ -124,7 +130,9 @@ import Testing
   @Test func anExitZeroMidRunStillFailsTheTestsItNeverReported() async throws {
     let result = try await Self.run(Self.crashingPackage(status: 0, stderr: ""))
     let left = try #require(Self.test(result, "BTests.BCase/testLeaves"))
-    #expect(left.failures.first?.message == "crashed: the test process exited with status 0 while this test ran")
+    #expect(
+      left.failures.first?.message.hasPrefix("crashed: the test process exited with status 0 while this test ran")
+        == true)
     #expect(
       Self.test(result, "BTests.BCase/testLast")?.failures.first?.message
         == "did not run: the test process exited with status 0 during BTests.BCase/testLeaves")
@@ -136,7 +144,38 @@ import Testing
     let result = try await Self.run(Self.crashingPackage(stderr: killed))
     #expect(
       Self.test(result, "BTests.BCase/testLeaves")?.failures.first?.message
-        == "crashed: the test process ended with signal 9 while this test ran")
+        .hasPrefix("crashed: the test process ended with signal 9 while this test ran") == true)
+  }
+
+  /// The crash's own message (what the process printed last) is in the failure, the JUnit file and the
+  /// markdown summary, whose first line is what they show (issue 52).
+  @Test func theCrashsOwnMessageIsInTheFailureTheJUnitAndTheSummary() async throws {
+    let result = try await Self.run(Self.crashingPackage())
+    let message = try #require(Self.test(result, "BTests.BCase/testLeaves")?.failures.first?.message)
+    #expect(message.split(separator: "\n").first?.hasSuffix("Fatal error: boom") == true, "\(message)")
+    let junit = JUnitRenderer.render(result)
+    #expect(junit.contains("message=\"crashed: the test process ended with signal 4 while this test ran: "), "\(junit)")
+    #expect(junit.contains("Fatal error: boom"), "\(junit)")
+    let markdown = MarkdownSummary.render(result)
+    #expect(markdown.contains("Fatal error: boom"), "\(markdown)")
+  }
+
+  /// Bounded: the last 20 lines and 4 KiB at most, the crash's own line kept; without one, the last lines.
+  @Test func theCrashOutputIsBoundedAndKeepsTheCrashLine() {
+    let chatter = (1...100).map { "line \($0)" }.joined(separator: "\n")
+    let backtrace = (1...100).map { "frame \($0) " + String(repeating: "x", count: 100) }.joined(separator: "\n")
+    let output = CrashOutput(
+      standardError: "", standardOutput: chatter + "\nT.swift:3: Fatal error: Division by zero\n" + backtrace)
+    #expect(output.crashLine == "T.swift:3: Fatal error: Division by zero")
+    #expect(output.lastLines.contains("T.swift:3: Fatal error: Division by zero"))
+    #expect(output.lastLines.count <= CrashOutput.maxLines)
+    #expect(output.lastLines.joined(separator: "\n").utf8.count <= CrashOutput.maxBytes)
+    let plain = CrashOutput(standardError: chatter, standardOutput: "Test Case 'A.b' started\n")
+    #expect(plain.crashLine == nil)
+    #expect(plain.lastLines == (81...100).map { "line \($0)" })
+    let huge = CrashOutput(standardError: "Fatal error: " + String(repeating: "y", count: 10_000), standardOutput: "")
+    #expect((huge.crashLine?.utf8.count ?? 0) <= CrashOutput.maxBytes + 3)
+    #expect(CrashOutput(standardError: Self.crashError, standardOutput: "").lastLines.isEmpty)
   }
 
   @Test func aRetryRerunsOnlyWhatDidNotFinish() async throws {
