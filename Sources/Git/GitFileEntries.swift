@@ -51,14 +51,7 @@ extension GitRepository {
       let tree = try tree(of: head, repo)
       defer { git_tree_free(tree) }
       let walk = EntryWalk(skipping: skipping.map { Array($0.utf8) })
-      let code = withExtendedLifetime(walk) {
-        git_tree_walk(
-          tree, GIT_TREEWALK_PRE,
-          { root, entry, payload in
-            guard let root, let entry, let payload else { return 0 }
-            return Unmanaged<EntryWalk>.fromOpaque(payload).takeUnretainedValue().visit(root: root, entry: entry)
-          }, Unmanaged.passUnretained(walk).toOpaque())
-      }
+      let code = Self.walk(tree, walk)
       try check(code, "list the files of \(head.short)")
       return walk.found
     }
@@ -111,7 +104,7 @@ extension GitRepository {
 }
 
 /// Collects every blob (with its mode) and gitlink of a tree walk.
-private final class EntryWalk {
+private final class EntryWalk: TreeVisitor {
   let skipping: [[UInt8]]
   var found: [String: GitFileEntry] = [:]
 
@@ -121,13 +114,7 @@ private final class EntryWalk {
   func visit(root: UnsafePointer<CChar>, entry: OpaquePointer) -> Int32 {
     let name = git_tree_entry_name(entry)!
     let type = git_tree_entry_type(entry)
-    if type == GIT_OBJECT_TREE {
-      let length = strlen(name)
-      for skipped in skipping where skipped.count == length {
-        if skipped.withUnsafeBufferPointer({ memcmp($0.baseAddress!, name, length) == 0 }) { return 1 }
-      }
-      return 0
-    }
+    if type == GIT_OBJECT_TREE { return GitRepository.isSkipped(name, skipping) ? 1 : 0 }
     guard type == GIT_OBJECT_BLOB || type == GIT_OBJECT_COMMIT else { return 0 }
     let path = String(cString: root) + String(cString: name)
     found[path] = GitFileEntry(

@@ -47,15 +47,7 @@ extension GitRepository {
       let tree = try tree(of: commit, repo)
       defer { git_tree_free(tree) }
       let walk = BlobWalk(prefix: Array(prefix.utf8), skipping: skipping.map { Array($0.utf8) })
-      let code = withExtendedLifetime(walk) {
-        git_tree_walk(
-          tree, GIT_TREEWALK_PRE,
-          { root, entry, payload in
-            guard let root, let entry, let payload else { return 0 }
-            let walk = Unmanaged<BlobWalk>.fromOpaque(payload).takeUnretainedValue()
-            return walk.visit(root: root, entry: entry)
-          }, Unmanaged.passUnretained(walk).toOpaque())
-      }
+      let code = Self.walk(tree, walk)
       try check(code, "list the files of \(commit.short)")
       return walk.found.filter { isWanted($0.name) }.map { GitTreeFile(path: $0.path, id: $0.id) }
         .sorted { $0.path < $1.path }
@@ -70,14 +62,7 @@ extension GitRepository {
       let tree = try tree(of: commit, repo)
       defer { git_tree_free(tree) }
       let walk = BlobWalk(prefix: [], skipping: skipping.map { Array($0.utf8) }, mode: GIT_FILEMODE_LINK)
-      let code = withExtendedLifetime(walk) {
-        git_tree_walk(
-          tree, GIT_TREEWALK_PRE,
-          { root, entry, payload in
-            guard let root, let entry, let payload else { return 0 }
-            return Unmanaged<BlobWalk>.fromOpaque(payload).takeUnretainedValue().visit(root: root, entry: entry)
-          }, Unmanaged.passUnretained(walk).toOpaque())
-      }
+      let code = Self.walk(tree, walk)
       try check(code, "list the symbolic links of \(commit.short)")
       return try walk.found.map { GitSymbolicLink(path: $0.path, destination: try linkText($0.id, repo)) }
         .sorted { $0.path < $1.path }
@@ -240,7 +225,40 @@ extension GitRepository {
 
 /// The state of one `blobs(at:named:…)` walk, reached from libgit2's C callback through its payload.
 /// Names are compared as bytes: most entries are rejected without building a Swift string.
-private final class BlobWalk {
+/// What a pre-order walk of a tree hands each entry to: 0 to go on, 1 to skip a directory.
+protocol TreeVisitor: AnyObject {
+  func visit(root: UnsafePointer<CChar>, entry: OpaquePointer) -> Int32
+}
+
+extension GitRepository {
+  /// Walks `tree` pre-order, each entry to `visitor` (libgit2's C callback reaches it through the payload).
+  static func walk(_ tree: OpaquePointer?, _ visitor: any TreeVisitor) -> Int32 {
+    let box = VisitorBox(visitor)
+    return withExtendedLifetime(box) {
+      git_tree_walk(
+        tree, GIT_TREEWALK_PRE,
+        { root, entry, payload in
+          guard let root, let entry, let payload else { return 0 }
+          return Unmanaged<VisitorBox>.fromOpaque(payload).takeUnretainedValue().visitor.visit(root: root, entry: entry)
+        }, Unmanaged.passUnretained(box).toOpaque())
+    }
+  }
+
+  /// Whether a directory entry named `name` is one of `skipping` (compared as bytes: no string per entry).
+  static func isSkipped(_ name: UnsafePointer<CChar>, _ skipping: [[UInt8]]) -> Bool {
+    let length = strlen(name)
+    return skipping.contains { skipped in
+      skipped.count == length && skipped.withUnsafeBufferPointer { memcmp($0.baseAddress!, name, length) == 0 }
+    }
+  }
+}
+
+private final class VisitorBox {
+  let visitor: any TreeVisitor
+  init(_ visitor: any TreeVisitor) { self.visitor = visitor }
+}
+
+private final class BlobWalk: TreeVisitor {
   let prefix: [UInt8]
   let skipping: [[UInt8]]
   /// Only blobs of this mode (symbolic links), when set.
@@ -257,13 +275,7 @@ private final class BlobWalk {
   func visit(root: UnsafePointer<CChar>, entry: OpaquePointer) -> Int32 {
     let name = git_tree_entry_name(entry)!
     let type = git_tree_entry_type(entry)
-    if type == GIT_OBJECT_TREE {
-      let length = strlen(name)
-      for skipped in skipping where skipped.count == length {
-        if skipped.withUnsafeBufferPointer({ memcmp($0.baseAddress!, name, length) == 0 }) { return 1 }
-      }
-      return 0
-    }
+    if type == GIT_OBJECT_TREE { return GitRepository.isSkipped(name, skipping) ? 1 : 0 }
     if let mode, git_tree_entry_filemode(entry) != mode { return 0 }
     guard type == GIT_OBJECT_BLOB, strlen(name) >= prefix.count,
       prefix.isEmpty || prefix.withUnsafeBufferPointer({ memcmp($0.baseAddress!, name, prefix.count) == 0 })

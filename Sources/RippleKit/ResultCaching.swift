@@ -251,11 +251,15 @@ extension Workspace {
       var inputs = KeyInputs()
       for name in variables { inputs.add("manifest-environment", name, services.environment[name] ?? "(unset)") }
       packageInputs[path] = inputs
+      let scrubbed = variables.filter { !ManifestEnvironment.isToolchainVariable($0) }
       warnings.append(
         "\(RepoPath.join(path, graph.package(at: path)?.manifestFile ?? "Package.swift")) reads "
           + variables.joined(separator: ", ")
-          + ", which no selection.manifestEnvironments entry sets: Ripple evaluates manifests without them, a build "
-          + "with this shell's values (keyed as they are now); name them in an entry to select on them")
+          + ", which no selection.manifestEnvironments entry sets: a build evaluates it with this shell's values, "
+          + "keyed as they are now"
+          + (scrubbed.isEmpty
+            ? "" : " (Ripple's own evaluation, for selection, runs without \(scrubbed.joined(separator: ", ")))")
+          + "; name them in an entry to select on their changes")
     }
     let context = ContentKeys.Context(
       files: files, selection: configuration.selection, assets: configuration.assets,

@@ -56,7 +56,7 @@ import Testing
       try await client.execute(uri: "/runs/\(run.id)", method: .get) { response in
         let page = String(buffer: response.body)
         #expect(page.contains("Fix &lt;login&gt; &amp; more"))
-        #expect(page.contains("<span class=\"author\">· Ada</span>"))
+        #expect(page.contains("<span class=\"author\">· <bdi>Ada</bdi></span>"))
         #expect(page.contains(">on GitHub</a>"))
         #expect(!page.contains("TOKEN"))
       }

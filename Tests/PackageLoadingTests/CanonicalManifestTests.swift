@@ -1,4 +1,6 @@
+import Foundation
 import PackageModel
+import TestSupport
 import Testing
 
 @testable import PackageLoading
@@ -77,5 +79,31 @@ import Testing
     }
     #expect(key(["HOME": "/a"]) != key(["HOME": "/b"]))
     #expect(key(["HOME": "/a", "UNRELATED": "1"]) == key(["HOME": "/a", "UNRELATED": "2"]))
+  }
+
+  /// A real manifest with traits (Hummingbird, from the package mirror), evaluated afresh four times by the real
+  /// `swift package dump-package`: its set-valued fields come out in varying order, its fingerprints never.
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "/opt/swift-packages/hummingbird-project/hummingbird.git")))
+  func aRealManifestWithTraitsGivesOneFingerprintPerEvaluation() throws {
+    let folder = try TemporaryDirectory()
+    let archive = try Command.run(
+      [
+        "sh", "-c", "git -C \"$0\" archive HEAD Package.swift | tar -x -C \"$1\"",
+        "/opt/swift-packages/hummingbird-project/hummingbird.git", folder.path,
+      ])
+    try #require(archive.status == 0, "\(archive.standardError)")
+    var packages: [Package] = []
+    for _ in 0..<4 {
+      let dump = try Command.run(["swift", "package", "dump-package", "--package-path", folder.path])
+      try #require(dump.status == 0, "\(dump.standardError)")
+      let document = try JSONValue.parse(Array(dump.standardOutput.utf8))
+      #expect(document["traits"]?.array?.isEmpty == false, "the manifest declares traits")
+      packages.append(try mapped(document))
+    }
+    for package in packages.dropFirst() {
+      #expect(package.packageFingerprint == packages[0].packageFingerprint)
+      #expect(package.targets.map(\.fingerprint) == packages[0].targets.map(\.fingerprint))
+      #expect(package.dependencies.map(\.fingerprint) == packages[0].dependencies.map(\.fingerprint))
+    }
   }
 }

@@ -93,13 +93,19 @@ import Testing
   @Test func aManifestReadingAVariableIsWarnedAndKeyedByItsValue() throws {
     let repo = try TestCommandTests.makeRepository()
     try repo.append(
-      "Package.swift", "if Context.environment[\"RIPPLE_IT_FLAG\"] != nil { package.targets[1].path = nil }\n")
+      "Package.swift",
+      "if Context.environment[\"RIPPLE_IT_FLAG\"] != nil { package.targets[1].path = nil }\n"
+        + "if Context.environment[\"HOME\"] == \"/nonexistent\" { package.targets[1].path = nil }\n")
     try repo.append("Sources/Other/Other.swift", "// edit\n")
     let unset = try plan(repo, environment(repo))
-    #expect(unset.stderr.contains("Package.swift reads RIPPLE_IT_FLAG"), "\(unset.stderr)")
+    #expect(unset.stderr.contains("Package.swift reads HOME, RIPPLE_IT_FLAG"), "\(unset.stderr)")
     #expect(unset.stderr.contains("no selection.manifestEnvironments entry sets"))
+    #expect(unset.stderr.contains("runs without RIPPLE_IT_FLAG)"), "HOME is passed to evaluations, the flag is not")
     let set = try plan(repo, environment(repo, ["RIPPLE_IT_FLAG": "1"]))
     #expect(changed(unset.keys, set.keys) == ["OtherTests"], "\(unset.keys) \(set.keys)")
+    // HOME reaches the evaluation (the toolchain needs it): named in the warning, its value keyed.
+    let home = try plan(repo, environment(repo, ["HOME": repo.root + "/.build/other-home"]))
+    #expect(changed(unset.keys, home.keys) == ["OtherTests"], "another HOME, another key")
   }
 
   @Test func aLinkLeavingTheRepositoryMakesItsTargetUnkeyableAndSaysSo() throws {
