@@ -114,7 +114,7 @@ if [[ -n "$toolchain" && "$toolchain" != /usr ]] && unshare -m true 2>/dev/null;
     || fail "ripple affected without any swift: exit $status, $(cat "$work/affected-hidden.txt")"
   (cd "$repo" && hidden ripple changes >/dev/null) || fail "ripple changes failed with $toolchain hidden"
   [[ "$(hidden rippled --version)" == "$version" ]] || fail "rippled --version with $toolchain hidden"
-  hidden rippled check-config --config "$extracted/share/ripple/config/rippled.yml" >/dev/null \
+  hidden rippled check-config --offline --config "$extracted/share/ripple/config/rippled.yml" >/dev/null \
     || fail "rippled check-config failed with $toolchain hidden"
   ok "with $toolchain hidden: ripple changes, rippled --version, rippled check-config; ripple affected says: $(head -1 "$work/affected-hidden.txt")"
 

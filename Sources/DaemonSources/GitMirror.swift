@@ -370,6 +370,10 @@ public enum RemoteProbe {
     }
   }
 
+  /// Whether `url` is a local remote (an absolute path or a `file://` URL): `check-config --offline` still
+  /// checks those.
+  public static func isLocal(_ url: String) -> Bool { localPath(url) != nil }
+
   /// The path of a local remote (an absolute path or a `file://` URL), nil for a network one.
   static func localPath(_ url: String) -> String? {
     if url.hasPrefix("/") { return url }

@@ -16,6 +16,12 @@ struct CheckConfig: AsyncParsableCommand {
     commandName: "check-config",
     abstract: "Validate the config file, read its secret files, reach its remotes and print what the service would do.")
   @OptionGroup var options: ConfigOption
+  @Flag(
+    help: """
+      Do not reach the remotes (a package's own check of its example config, a machine without the network); \
+      local paths are still checked.
+      """)
+  var offline = false
 
   /// How long a network remote has to answer ls-remote (at most; its `fetchTimeout` when shorter).
   static let remoteTimeout: Duration = .seconds(10)
@@ -62,6 +68,7 @@ struct CheckConfig: AsyncParsableCommand {
     for repository in configuration.repositories {
       switch repository.source {
       case .remote(let url):
+        if offline && !RemoteProbe.isLocal(url) { continue }
         if let problem = RemoteProbe.problem(url: url, timeout: min(Self.remoteTimeout, repository.fetchTimeout)) {
           fail("remote", value: url, "repository \(repository.name): remote: \(problem)", .environment)
         }

@@ -122,6 +122,14 @@ struct CheckConfigTests {
       let at = "\(h.root)/rippled.yml:\(try line(h, "remote:")): repository app: remote: "
       #expect(check.standardError.contains(at), "\(check.standardError)")
       #expect(check.standardError.contains(says), "\(remote): \(check.standardError)")
+      // --offline (a package's check of its example config) leaves network remotes alone, never local ones.
+      let offline = try runCommand(
+        [DaemonHarness.binary, "check-config", "--offline", "--config", h.root + "/rippled.yml"])
+      if remote.hasPrefix("http") {
+        #expect(offline.status == 0, "\(offline.standardError)")
+      } else {
+        #expect(offline.status == 3 && offline.standardError.contains(says), "\(remote): \(offline.standardError)")
+      }
     }
     // A bare repository, by path and by file URL, answers.
     try h.git(["init", "-q", "--bare", "-b", "main", h.remote])
