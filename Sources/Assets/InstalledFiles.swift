@@ -22,8 +22,8 @@ public struct InstalledFiles: Sendable, Hashable {
     self.recorded = recorded
   }
 
-  /// Every receipt of the checkout at `repositoryRoot` (`.build/ripple/receipts`). A receipt that cannot be
-  /// read vouches for nothing: its files stay changes.
+  /// Every receipt of the checkout at `repositoryRoot` (`.build/ripple/receipts`), and the reports `ripple test`
+  /// wrote there (`RippleOutputs`). A receipt that cannot be read vouches for nothing: its files stay changes.
   public static func load(repositoryRoot: String) -> InstalledFiles {
     let state = RepositoryState(repositoryRoot: repositoryRoot)
     let names = (try? FileManager.default.contentsOfDirectory(atPath: state.receiptsDirectory)) ?? []
@@ -35,6 +35,9 @@ public struct InstalledFiles: Sendable, Hashable {
           recorded[destination + "/" + file.path] = Digest(size: file.size, sha256: file.sha256)
         }
       }
+    }
+    for (path, digest) in RippleOutputs.load(repositoryRoot: repositoryRoot) where recorded[path] == nil {
+      recorded[path] = digest
     }
     return InstalledFiles(recorded: recorded)
   }

@@ -48,7 +48,7 @@ struct ChangesCommand: ParsableCommand {
       // On stderr, like the "no changes" note: stdout stays one change per line for scripts.
       if !changeSet.installedByBootstrap.isEmpty {
         Terminal.standardError.write(
-          "installed by bootstrap, as its receipts record them (not changes):\n"
+          "installed by bootstrap or written by ripple test, holding the bytes recorded (not changes):\n"
             + changeSet.installedByBootstrap.map { "  \($0)\n" }.joined())
       }
     }

@@ -1,5 +1,6 @@
 import Affected
 import ArgumentParser
+import Assets
 import Foundation
 import PackageModel
 import RippleKit
@@ -207,6 +208,10 @@ struct TestCommand: AsyncParsableCommand {
     }
     try TestReportWriter.writeCoverage(
       result, lcovPath: coverageLcov.map(absolute), xmlPath: coverageXml.map(absolute))
+    // Ripple's own outputs in the work tree are no change for the next run while they hold these bytes.
+    RippleOutputs.record(
+      [junit, reportJson, summaryMd, coverageLcov, coverageXml].compactMap { $0.map(absolute) },
+      repositoryRoot: workspace.root)
     // The summary (stdout) before the error pointing at it (stderr): piped, stdout is block-buffered.
     fflush(nil)
     try result.check()
