@@ -7,7 +7,7 @@ import RippleCore
 enum ResultCacheParser {
   static let keys = [
     "store", "protocol", "rippled", "tokenEnv", "region", "endpoint", "pathStyle", "credentials", "maxSize", "timeout",
-    "keyEnvironment", "publicKeys", "protectedBranches", "signingKeyEnv",
+    "keyEnvironment", "publicKeys", "protectedBranches", "signingKeyEnv", "unsignedRecords",
   ]
   private static let storeForms =
     "write local, a folder (/path, ~/path, ./path), s3://bucket/prefix, bazel+https://host/path, "
@@ -40,6 +40,13 @@ enum ResultCacheParser {
     if let keys = entries["publicKeys"] { config.publicKeys = try publicKeys(keys) }
     if let branches = entries["protectedBranches"] { config.protectedBranches = try branchGlobs(branches) }
     if let variable = entries["signingKeyEnv"] { config.signingKeyVariable = try SourceParser.variableName(variable) }
+    if let value = entries["unsignedRecords"] {
+      guard let source = UnsignedRecordSource(rawValue: try value.string()) else {
+        throw value.error(
+          "expected private or any", hint: "private: only a local folder of this user's; any: every store (see docs)")
+      }
+      config.unsignedFrom = source
+    }
     return config
   }
 

@@ -9,8 +9,9 @@ import RippleCore
 /// - A record signed by one of the listed public keys is believed by every run: only trusted writers
 ///   (rippled's protected-branch runs, a CI job on a protected ref) hold the private key.
 /// - A run of a protected branch believes nothing else.
-/// - A run of another branch also believes unsigned records written by runs of its own branch: whoever
-///   can forge those could already push to that branch.
+/// - A run of another branch also believes unsigned records of its own branch, but only from a store whose
+///   writers are that branch's (`believesUnsigned`: a local folder only this user can write, or a store the
+///   team declared so, `unsignedRecords: any`): write access to a shared store is not push access.
 /// - Whatever fails to parse, is another format or version, names another key or target, was written
 ///   more than `allowedClockSkew` in the future, or carries a signature that does not verify with a listed
 ///   key, is ignored with a reason (a warning for the user), never believed.
@@ -19,16 +20,20 @@ public struct TrustPolicy: Sendable {
   public var branch: String
   public var branchIsProtected: Bool
   public var now: Date
+  /// Whether unsigned records (and history) of the run's own branch may be believed from this store; nil: yes.
+  /// Otherwise the reason they are not, said with each ignored record.
+  public var unsignedRefused: String?
   public static let allowedClockSkew: TimeInterval = 300
 
   public init(
     trustedKeys: [(name: String, key: Curve25519.Signing.PublicKey)], branch: String, branchIsProtected: Bool,
-    now: Date
+    now: Date, unsignedRefused: String? = nil
   ) {
     self.trustedKeys = trustedKeys
     self.branch = branch
     self.branchIsProtected = branchIsProtected
     self.now = now
+    self.unsignedRefused = unsignedRefused
   }
 
   public enum Verdict: Sendable, Equatable {
@@ -81,6 +86,7 @@ public struct TrustPolicy: Sendable {
     guard record.branch == branch else {
       return .ignored(reason: "an unsigned pass record of another branch (\(TerminalText.quoted(record.branch)))")
     }
+    if let refused = unsignedRefused { return .ignored(reason: "an unsigned pass record (\(refused))") }
     return .trusted(record, signer: nil)
   }
 }
@@ -124,6 +130,9 @@ extension TrustPolicy {
     }
     guard scope == HistoryRecord.scope(branch: branch, protected: false), !branchIsProtected else {
       return .ignored(reason: "an unsigned shared history record of \(scope): only signed ones count there")
+    }
+    if let refused = unsignedRefused {
+      return .ignored(reason: "an unsigned shared history record of \(scope) (\(refused))")
     }
     return .trusted(record, signer: nil)
   }

@@ -21,6 +21,10 @@ public struct ResultStoreClient: Sendable {
   /// engine can be (the local folder under its lock, rippled in its database, S3 with a conditional PUT). Nil:
   /// the check reads the record first, then writes, and a writer racing between the two may still win.
   public var saveChecked: (@Sendable (RecordKey, Data, RecordReplacement) async throws -> RecordReplacement.Decision)?
+  /// Whether only this machine's user can write it (a local folder of theirs no one else may write): only such
+  /// a store's unsigned records and history are believed by default (docs/DESIGN.md, "What a store writer
+  /// can make a branch skip"). Every shared store (S3, a Bazel cache, rippled) is written by others too.
+  public var writtenOnlyByThisUser = false
 
   public init(
     name: String, load: @escaping @Sendable (RecordKey) async throws -> Data?,
@@ -87,9 +91,12 @@ extension ResultStoreClient {
   /// A working store in memory, for tests of what uses a store.
   public static func memory(name: String = "memory") -> ResultStoreClient {
     let box = MemoryRecords()
-    return ResultStoreClient(
+    var client = ResultStoreClient(
       name: name, load: { key in box.get(key) }, save: { key, data in box.set(key, data) },
       saveChecked: { key, data, rule in box.set(key, data, unlessLowering: rule) })
+    // A test double of a store only this process writes.
+    client.writtenOnlyByThisUser = true
+    return client
   }
 }
 

@@ -46,10 +46,25 @@ final class LocalFolderStore: @unchecked Sendable {
   }
 
   var client: ResultStoreClient {
-    ResultStoreClient(
+    var client = ResultStoreClient(
       name: folder, load: { key in try self.load(key) },
       save: { key, data in _ = try self.save(key, data, unlessLowering: nil) },
       saveChecked: { key, data, rule in try self.save(key, data, unlessLowering: rule) })
+    client.writtenOnlyByThisUser = Self.writableOnlyByThisUser(folder)
+    return client
+  }
+
+  /// The folder (or, before its first write, the nearest existing parent) is this user's, and neither its
+  /// group nor others may write it: no other account can plant a record there.
+  static func writableOnlyByThisUser(_ folder: String) -> Bool {
+    var path = folder
+    var status = stat()
+    while lstat(path, &status) != 0 {
+      let parent = (path as NSString).deletingLastPathComponent
+      guard parent != path, !parent.isEmpty else { return false }
+      path = parent
+    }
+    return status.st_mode & S_IFMT == S_IFDIR && status.st_uid == geteuid() && status.st_mode & 0o022 == 0
   }
 
   func path(_ key: RecordKey) -> String { "\(folder)/\(key.hex.prefix(2))/\(key.hex)" }

@@ -17,6 +17,10 @@ public struct ResultCacheConfig: Sendable, Hashable {
   /// The variable holding the signing key (base64 of the 32-byte Ed25519 private key): set only for
   /// trusted writers (rippled's protected-branch runs, a CI job on a protected ref).
   public var signingKeyVariable: String
+  /// Where an unprotected branch believes unsigned records and history of its own from: `.privateStore` (a
+  /// local folder only this user can write; the default) or `.anyStore` (also a shared store: then any job
+  /// that can write the store can make this branch skip a test).
+  public var unsignedFrom: UnsignedRecordSource = .privateStore
   public var location: ConfigLocation?
 
   public static let defaultMaxSize: Int64 = 1 << 30
@@ -92,4 +96,13 @@ extension CredentialReference {
     case .awsEnvironment(let access, let secret, let token): [access, secret] + (token.map { [$0] } ?? [])
     }
   }
+}
+
+/// `test.resultCache.unsignedRecords`: which stores' unsigned records a branch's run believes.
+public enum UnsignedRecordSource: String, Sendable, Hashable {
+  /// Only a local folder no other account can write (`private`, the default): store write access is not push
+  /// access, so a shared store's unsigned records prove nothing.
+  case privateStore = "private"
+  /// Any store (`any`): whoever can write the store can make an unprotected branch skip a test.
+  case anyStore = "any"
 }

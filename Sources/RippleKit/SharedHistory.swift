@@ -18,9 +18,21 @@ struct ResultStoreAccess: Sendable {
   var signingKey: Curve25519.Signing.PrivateKey?
   var writer: String
   var runLabel: String
+  /// `test.resultCache.unsignedRecords`.
+  var unsignedFrom: UnsignedRecordSource = .privateStore
 
   func policy(now: Date = Date()) -> TrustPolicy {
-    TrustPolicy(trustedKeys: trusted, branch: branch, branchIsProtected: isProtected, now: now)
+    TrustPolicy(
+      trustedKeys: trusted, branch: branch, branchIsProtected: isProtected, now: now,
+      unsignedRefused: Self.unsignedRefused(store: store, unsignedFrom: unsignedFrom))
+  }
+
+  /// Why a branch's unsigned records are not believed from `store`; nil when they are: a store only this user
+  /// writes, or any store where ripple.yml says `unsignedRecords: any`.
+  static func unsignedRefused(store: ResultStoreClient, unsignedFrom: UnsignedRecordSource) -> String? {
+    if store.writtenOnlyByThisUser || unsignedFrom == .anyStore { return nil }
+    return "\(TerminalText.quoted(store.name)) is written by others too, and writing a store is not pushing a "
+      + "branch: only signed records count there; `test.resultCache.unsignedRecords: any` believes them anyway"
   }
 }
 
@@ -111,7 +123,8 @@ extension Workspace {
     return ResultStoreAccess(
       store: store, branch: branch, isProtected: isProtected, trusted: trusted, signingKey: signingKey,
       writer: signer ?? "\(environment["USER"] ?? "unknown")@\(host)",
-      runLabel: use.runLabel ?? RunBranch.jobURL(environment) ?? "ripple test on \(host)")
+      runLabel: use.runLabel ?? RunBranch.jobURL(environment) ?? "ripple test on \(host)",
+      unsignedFrom: settings.unsignedFrom)
   }
 
   /// The repository's name in the store: its `origin` URL without scheme, credentials or `.git`

@@ -53,6 +53,18 @@ struct TrustPolicyTests {
     #expect(ignoredReason(reader.judge(other, key: key, unit: ".:CoreTests"))?.contains("another branch") == true)
   }
 
+  /// Store write access is not push access (issue 48): from a store others write too, a branch's own unsigned
+  /// record is ignored, saying why; signed records still count there.
+  @Test func aBranchsOwnUnsignedRecordFromAStoreOthersWriteIsIgnored() throws {
+    let own = try RecordEnvelope.seal(record(branch: "feature/x"), signingKey: nil)
+    var reader = policy(branch: "feature/x", protected: false)
+    reader.unsignedRefused = "s3://team is written by others too"
+    let reason = ignoredReason(reader.judge(own, key: key, unit: ".:CoreTests"))
+    #expect(reason == "an unsigned pass record (s3://team is written by others too)")
+    let signed = try RecordEnvelope.seal(record(branch: "main"), signingKey: trustedSigner)
+    #expect(reader.judge(signed, key: key, unit: ".:CoreTests") == .trusted(record(branch: "main"), signer: "ci-main"))
+  }
+
   @Test func aRecordSignedByAnUnknownKeyIsIgnored() throws {
     let data = try RecordEnvelope.seal(record(), signingKey: strangerSigner)
     for protected in [true, false] {

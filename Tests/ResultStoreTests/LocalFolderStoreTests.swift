@@ -396,4 +396,24 @@ import Testing
     }
     return total
   }
+
+  /// Only a folder this user owns and no group or other account may write vouches for its unsigned records
+  /// (issue 48: store write access is not push access).
+  @Test func onlyAFolderNoOtherAccountCanWriteIsThisUsersOwn() throws {
+    let dir = try TemporaryDirectory()
+    let folder = dir.child("records")
+    #expect(try store(folder).writtenOnlyByThisUser, "not made yet: its parent, this user's, decides")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    #expect(chmod(folder, 0o755) == 0)
+    #expect(try store(folder).writtenOnlyByThisUser)
+    #expect(chmod(folder, 0o777) == 0)
+    #expect(try !store(folder).writtenOnlyByThisUser, "anyone may write it")
+    #expect(chmod(folder, 0o775) == 0)
+    #expect(try !store(folder).writtenOnlyByThisUser, "its group may write it")
+    if geteuid() == 0 {
+      #expect(chmod(folder, 0o755) == 0)
+      #expect(chown(folder, 65534, 65534) == 0)
+      #expect(try !store(folder).writtenOnlyByThisUser, "another account's folder")
+    }
+  }
 }

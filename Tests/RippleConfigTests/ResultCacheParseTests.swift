@@ -103,6 +103,7 @@ import Testing
             - {name: ci-main, key: "\(publicKey)"}
           protectedBranches: [main, release/*]
           signingKeyEnv: RIPPLE_SIGNING_KEY
+          unsignedRecords: any
       """)
     #expect(config.maxSize == 512 << 20)
     #expect(config.timeout == 2.5)
@@ -110,6 +111,8 @@ import Testing
     #expect(config.publicKeys == [TrustedPublicKey(name: "ci-main", base64: publicKey)])
     #expect(config.protectedBranches == ["main", "release/*"])
     #expect(config.signingKeyVariable == "RIPPLE_SIGNING_KEY")
+    #expect(config.unsignedFrom == .anyStore)
+    #expect(try parse("\n    maxSize: 2GiB\n").unsignedFrom == .privateStore, "the default: a private store only")
     #expect(config.location?.line == 3)  // the mapping's first key
     #expect(try parse("\n    maxSize: 2GiB\n    timeout: 30s\n").maxSize == 2 << 30)
     #expect(try parse("\n    timeout: 500ms\n").timeout == 0.5)
@@ -137,6 +140,7 @@ import Testing
     ("    timeout: 0\n", 3, 14, "a timeout must be more than 0"),
     ("    protectedBranches: [\"release/[\"]\n", 3, 25, "invalid branch glob"),
     ("    signingKeyEnv: \"my secret\"\n", 3, 20, "is not an environment variable name"),
+    ("    unsignedRecords: everywhere\n", 3, 22, "expected private or any"),
     (
       "    publicKeys: [{name: a, key: \"\(Data(count: 32).base64EncodedString())\"}, {name: a, key: \"\(Data(count: 32).base64EncodedString())\"}]\n",
       3, 89, "used twice"
