@@ -125,6 +125,19 @@ import Testing
     #expect(twice.standardOutput.contains("shard 2/3 has 2 reports"), "\(twice.standardOutput)")
     #expect(twice.standardOutput.contains("ran in 2 shards"), "\(twice.standardOutput)")
 
+    // Shard 3 as another Ripple version would stamp it: the shards did not split one plan.
+    var other = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: reports[2]))) as? [String: Any])
+    var stamp = try #require(other["shardPlan"] as? [String: Any])
+    (stamp["id"], stamp["rippleVersion"]) = ("0123456789abcdef", "9.9.9")
+    other["shardPlan"] = stamp
+    let otherPath = repo.root + "/shard3-other.json"
+    try JSONSerialization.data(withJSONObject: other).write(to: URL(fileURLWithPath: otherPath))
+    let mixed = try RippleBinary.run(["shards", "check", reports[0], reports[1], otherPath], in: repo.root)
+    #expect(mixed.status == 1)
+    #expect(mixed.standardOutput.contains("the shards ran different plans"), "\(mixed.standardOutput)")
+    #expect(mixed.standardOutput.contains("(ripple 9.9.9)"), "\(mixed.standardOutput)")
+
     let unreadable = try RippleBinary.run(["shards", "check", repo.root + "/none.json"], in: repo.root)
     #expect(unreadable.status == 2)
   }
