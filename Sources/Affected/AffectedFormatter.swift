@@ -75,7 +75,9 @@ public enum AffectedFormatter {
       let filter =
         names.contains(ShardJob.wholePackage)
         ? "" : scopes.isEmpty ? filter(names: names) ?? "" : SuiteFilter.pattern(targets: names, scopes: scopes)
-      return MatrixEntry(shard: job.shard, of: job.of, targets: names, ids: job.ids, filter: filter)
+      // A remainder's `swift test --filter` must go with its `--skip` (SuiteFilter.skipPattern).
+      let skip = names.contains(ShardJob.wholePackage) ? nil : SuiteFilter.skipPattern(targets: names, scopes: scopes)
+      return MatrixEntry(shard: job.shard, of: job.of, targets: names, ids: job.ids, filter: filter, skip: skip)
     }
     return encode(Matrix(include: include), pretty: false)
   }
@@ -91,6 +93,8 @@ public enum AffectedFormatter {
     /// `package:Name,…` for `ripple test --targets`.
     var ids: String
     var filter: String
+    /// `swift test --skip` with `filter`: what a split target's remainder leaves out; absent when none.
+    var skip: String?
   }
 
   /// Escapes the characters that are special in a regular expression.

@@ -52,6 +52,13 @@ struct TestCommand: AsyncParsableCommand {
 
   @Option(
     help: ArgumentHelp(
+      "With --shard: the job's one shard plan, read when it exists and written when not; give every shard of a "
+        + "job the same file (default: .build/ripple/shards/<job>.json, the job from RIPPLE_JOB_ID or the CI's run).",
+      valueName: "FILE"))
+  var plan: String?
+
+  @Option(
+    help: ArgumentHelp(
       "Run only these selected test targets (package:Name or package:*, comma-separated; \\, is a comma in an id), as a CI plan job "
         + "assigned them; one not selected is an error. package:Name/Suite runs one suite of a target, "
         + "package:Name/-Suite all of it but that suite.", valueName: "IDS"))
@@ -136,6 +143,7 @@ struct TestCommand: AsyncParsableCommand {
     if let shard {
       do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) }
     }
+    if plan != nil && shard == nil { throw ValidationError("--plan goes with --shard I/N.") }
     if let coverageMin, !(0...100).contains(coverageMin) {
       throw ValidationError("--coverage-min must be a percentage from 0 to 100 (got \(coverageMin)).")
     }
@@ -157,6 +165,7 @@ struct TestCommand: AsyncParsableCommand {
         timingsPath: timings.map(absolute), extraArguments: passthrough, requireAll: requireAll,
         targets: targets.isEmpty ? nil : targetIDs)
     request.failOnFlaky = failOnFlaky
+    request.shardPlanPath = plan.map(absolute)
     request.quarantine = !noQuarantine
     request.resultCache.enabled = !noCacheResults
     request.resultCache.rerunCached = rerunCached || explainKey != nil

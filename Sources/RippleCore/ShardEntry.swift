@@ -186,6 +186,18 @@ public enum SuiteFilter {
     return "^(" + parts.joined(separator: "|") + ")"
   }
 
+  /// What a target's remainder leaves out, for `swift test --skip`: `^(C\.(V(/|\.|$)|S/t\(\)(/|$)))`; nil when
+  /// no target runs as a remainder. Swift Testing runs a whole suite when the suite's own identifier matches a
+  /// `--filter` (the look-ahead of `pattern` lets `C.S` through, and with it `S/t()`, which another shard runs),
+  /// but skips exactly what `--skip` matches, as XCTest does: the remainder is `--filter` `C\.` less this.
+  public static func skipPattern(targets: [String], scopes: [String: SuiteScope]) -> String? {
+    let parts = Array(Set(targets)).sorted().compactMap { name -> String? in
+      guard case .allBut(let items) = scopes[name] else { return nil }
+      return escape(name) + "\\." + suiteGroup(items)
+    }
+    return parts.isEmpty ? nil : "^(" + parts.joined(separator: "|") + ")"
+  }
+
   /// Suites only: `(S|U)(/|\.|$)`, the form from before tests. With tests: one alternative each, a test
   /// ending where its identifier does (`(/|$)`, as `TestFilter.tests`): `(S(/|\.|$)|U/t\(\)(/|$))`.
   static func suiteGroup(_ items: [String]) -> String {
@@ -194,7 +206,16 @@ public enum SuiteFilter {
       return "(" + sorted.map(escape).joined(separator: "|") + ")(/|\\.|$)"
     }
     return "("
-      + sorted.map { escape($0) + ($0.contains("/") ? "(/|$)" : "(/|\\.|$)") }.joined(separator: "|") + ")"
+      + sorted.map { $0.contains("/") ? escapeTest($0) + "(/|$)" : escape($0) + "(/|\\.|$)" }.joined(separator: "|")
+      + ")"
+  }
+
+  /// A test `Outer.Inner/t()` as a pattern: results join nested suites with `.`, Swift Testing's identifiers
+  /// with `/` (`T.Outer/Inner/t()`), XCTest has none; so the suites' separators match either: `Outer[./]Inner/t\(\)`.
+  public static func escapeTest(_ item: String) -> String {
+    guard let slash = item.firstIndex(of: "/") else { return escape(item) }
+    let suites = item[..<slash].split(separator: ".", omittingEmptySubsequences: false).map { escape(String($0)) }
+    return suites.joined(separator: "[./]") + escape(String(item[slash...]))
   }
 
   /// Escapes every character with a meaning in an ICU / Swift regular expression.

@@ -123,6 +123,8 @@ public struct TestRequest: Sendable {
   public var resultCache = ResultCacheUse()
   /// `--coverage`: per-target coverage, recorded with pass records and merged (CoverageMerging.swift).
   public var coverage: CoverageRequest?
+  /// `--plan FILE`: the sharded job's one plan (`ShardPlanSnapshot`); nil: the job's default snapshot.
+  public var shardPlanPath: String?
 
   public init(
     scope: Scope, shard: Shard? = nil, retryFailed: Int = 0, jobs: Int = 1, scratchPath: String? = nil,
@@ -176,6 +178,8 @@ public struct TestJob: Sendable {
   public var restricted = false
   /// `--coverage`; nil: none.
   public var coverage: CoverageRequest?
+  /// `--shard`: the file the job's plan is kept in (`ShardPlanSnapshot`); nil when not sharding.
+  public var shardPlanPath: String?
 
   /// The packages, targets and exact commands, as `--dry-run` prints them.
   public var commands: TestPlan { TestRunner.plan(selection, options: options, history: history) }
@@ -305,6 +309,14 @@ extension Workspace {
         "no timing history here and no result store to read the team's from: shards are planned "
           + "on defaults (every target weighs the same)")
     }
+    if let shard = request.shard {
+      // One plan per sharded job, from the history as it is now: later shards read it (ShardPlanSnapshot).
+      let (plan, path) = try ShardPlanSnapshot.resolve(
+        job.selection, shard: shard, history: job.history, explicitPath: request.shardPlanPath, repositoryRoot: root,
+        environment: services.environment)
+      job.options.shardPlan = plan
+      job.shardPlanPath = path
+    }
     if var coverage = request.coverage {
       coverage.platform = request.platform
       let (units, warnings) = await coverageUnits(job, platform: request.platform)
@@ -340,6 +352,10 @@ extension Workspace {
       result = try await runner.run(plan.selection, options: plan.options, history: plan.history)
     }
     if let shard = plan.appliedShard { result.shard = shard }
+    if let shard = plan.appliedShard ?? plan.options.shard, let shardPlan = plan.options.shardPlan {
+      result.shardPlan = ShardPlanStamp(plan: shardPlan, index: shard.index)
+      if let path = plan.shardPlanPath { ShardPlanSnapshot.markRan(shard, path: path) }
+    }
     result.cached = plan.cached
     if let recording = plan.passRecording {
       var blobs: [KeyedUnit: RecordKey] = [:]

@@ -71,8 +71,9 @@ extension TestPlan {
       var request = test
       // Built again rather than `SwiftPMTests.replacing`, which would also replace a `--filter` after `--`.
       request.arguments =
-        ["test", "--skip-build"] + common + ["--filter", filter, "--xunit-output", targetXunit]
-        + options.extraArguments
+        ["test", "--skip-build"] + common + ["--filter", filter]
+        + (TestFilter.skip([target], suites: package.suites).map { ["--skip", $0] } ?? [])
+        + ["--xunit-output", targetXunit] + options.extraArguments
       request.environment["LLVM_PROFILE_FILE"] = folder + "/%p.profraw"
       var step = PackageStep(
         package: package.path, directory: directory, testTargets: [target], runAll: false, filter: filter,

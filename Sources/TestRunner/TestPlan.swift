@@ -80,6 +80,9 @@ public struct TestPlan: Sendable, Hashable {
       let xunit = (xunitDirectory as NSString).appendingPathComponent("\(xunitName).xml")
       var testArguments = ["test", "--skip-build"] + common
       if let filter { testArguments += ["--filter", filter] }
+      if !package.runAll, let skip = TestFilter.skip(targets, suites: package.suites) {
+        testArguments += ["--skip", skip]
+      }
       testArguments += ["--xunit-output", xunit] + options.extraArguments
       let test = ProcessRequest(options.swiftExecutable, testArguments, environment: environment)
       let list = ProcessRequest(

@@ -25,6 +25,8 @@ public struct TestRunResult: Sendable, Codable, Hashable {
   public var schemaVersion: Int = 1
   public var packages: [PackageResult]
   public var shard: Shard?
+  /// `--shard`: the job's plan this shard ran its part of (`ripple shards check`); nil otherwise.
+  public var shardPlan: ShardPlanStamp?
   /// The selection was empty: nothing was built or run (the outputs still say so).
   public var nothingAffected: Bool
   /// Interrupted by Ctrl-C / SIGTERM; `packages` holds what finished.
@@ -103,7 +105,8 @@ public struct TestRunResult: Sendable, Codable, Hashable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case schemaVersion, succeeded, cancelled, nothingAffected, shard, duration, totals, packages, notRunHere, cached,
+    case schemaVersion, succeeded, cancelled, nothingAffected, shard, shardPlan, duration, totals, packages, notRunHere,
+      cached,
       warnings, wallClock, comparison, coverage
   }
 
@@ -114,6 +117,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     try c.encode(cancelled, forKey: .cancelled)
     try c.encode(nothingAffected, forKey: .nothingAffected)
     try c.encode(shard, forKey: .shard)
+    try c.encodeIfPresent(shardPlan, forKey: .shardPlan)
     try c.encode(duration, forKey: .duration)
     try c.encode(totals, forKey: .totals)
     try c.encode(packages, forKey: .packages)
@@ -131,6 +135,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     cancelled = try c.decode(Bool.self, forKey: .cancelled)
     nothingAffected = try c.decode(Bool.self, forKey: .nothingAffected)
     shard = try c.decodeIfPresent(Shard.self, forKey: .shard)
+    shardPlan = try c.decodeIfPresent(ShardPlanStamp.self, forKey: .shardPlan)
     duration = try c.decode(Double.self, forKey: .duration)
     packages = try c.decode([PackageResult].self, forKey: .packages)
     notRunHere = try c.decodeIfPresent([NotRunTarget].self, forKey: .notRunHere) ?? []

@@ -28,6 +28,9 @@ public struct TestRunner: Sendable {
     -> TestSelection
   {
     guard let shard = options.shard else { return selection }
+    if let plan = options.shardPlan, plan.count == shard.count {
+      return TestSharding.select(selection, entries: plan.entries(ofShard: shard.index))
+    }
     return TestSharding.select(selection, shard: shard, history: history)
   }
 

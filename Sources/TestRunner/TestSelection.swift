@@ -112,6 +112,8 @@ public struct TestRunOptions: Sendable, Hashable {
   public var retryFailed: Int
   /// Run only this shard of the selection.
   public var shard: Shard?
+  /// The job's fixed plan `shard` takes its part from (`ShardPlan`); nil: planned from the run's history.
+  public var shardPlan: ShardPlan?
   /// `swift`, looked up on PATH, or a path to it.
   public var swiftExecutable: String
   /// Where the xunit files of the runs go; nil: a temporary directory, removed afterwards.

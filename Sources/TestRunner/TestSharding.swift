@@ -28,7 +28,11 @@ public enum TestSharding {
 
   /// The part of `selection` that shard `shard` runs.
   public static func select(_ selection: TestSelection, shard: Shard, history: TimingHistory) -> TestSelection {
-    let mine = plan(selection, shards: shard.count, history: history)[shard.index - 1]
+    select(selection, entries: plan(selection, shards: shard.count, history: history)[shard.index - 1])
+  }
+
+  /// The part of `selection` these entries of a plan name (`ShardPlan`).
+  public static func select(_ selection: TestSelection, entries mine: [ShardEntry]) -> TestSelection {
     guard !mine.isEmpty else { return TestSelection(packages: []) }
     // The planner's own ids are well-formed and never name a target in two ways.
     return (try? selection.restricted(to: mine.map(\.description)).selection) ?? TestSelection(packages: [])

@@ -175,7 +175,7 @@ import Testing
     #expect(all.count == 3, "no target in two shards")
   }
 
-  @Test(arguments: ["0/3", "4/3", "x"])
+  @Test(arguments: ["0/3", "4/3", "3/2", "x"])
   func badShardsAreUsageErrors(shard: String) throws {
     let repo = try TestRepository.checkout()
     let result = try RippleBinary.run(["test", "--shard", shard], in: repo.root)

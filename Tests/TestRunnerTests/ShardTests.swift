@@ -5,7 +5,7 @@ import Testing
 @testable import TestRunner
 
 @Suite struct ShardTests {
-  @Test(arguments: ["0/3", "4/3", "x", "1/0", "1/", "/2", "1/2/3", "-1/2"])
+  @Test(arguments: ["0/3", "4/3", "3/2", "x", "1/0", "1/", "/2", "1/2/3", "-1/2"])
   func invalidShardsAreUsageErrors(text: String) {
     #expect {
       try Shard(parsing: text)
