@@ -6,9 +6,10 @@ enum CIExamples {
   static let githubActions = ##"""
 # Selective tests on GitHub Actions: one job asks Ripple what a change reaches and plans shards, a
 # matrix of jobs runs `ripple test --targets` with its shard's targets and uploads JUnit. This is the workflow Ripple's
-# own repository would use (`uses: ./` is this repository's action.yml); in another repository, use
-# `uses: <owner>/ripple@v1` instead. Copy to .github/workflows/tests.yml. The action makes Ripple's
-# release archive once per version and toolchain (actions/cache) and every job extracts it in seconds.
+# own repository would use (`uses: ./` is this repository's action.yml); `ripple init --ci github` writes it into
+# another repository as .github/workflows/tests.yml with `uses: ripple-swift/ripple@v<its version>` instead. The
+# action downloads that version's release archive once (checked with its .sha256, cached with actions/cache)
+# and every job extracts it in seconds.
 name: tests
 
 on:
@@ -60,6 +61,12 @@ jobs:
       fail-fast: false
       matrix: ${{ fromJSON(needs.affected.outputs.matrix) }}
     name: test ${{ matrix.shard }}/${{ matrix.of }}
+    # Pass records: a push to main signs them with the secret of the ripple-signing environment (restrict its
+    # deployment branches to protected ones, so no other branch's workflow can read it); other branches write
+    # unsigned records that only they believe. Without the secret, main says once what it ignored (docs/CI.md).
+    environment: ${{ github.event_name == 'push' && github.ref_name == github.event.repository.default_branch && 'ripple-signing' || '' }}
+    env:
+      RIPPLE_RESULT_SIGNING_KEY: ${{ secrets.RIPPLE_RESULT_SIGNING_KEY }}
     steps:
       - uses: actions/checkout@v4
         with:
