@@ -96,6 +96,10 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(onMain.standardOutput.utf8)) as? [String: Any])
     #expect(cachedTargets(mainPlan).isEmpty)
     #expect(onMain.standardError.contains("unsigned pass record"), "\(onMain.standardError)")
+    // Once, with how to sign (issue 52).
+    let ignoredLines = onMain.standardError.split(separator: "\n").filter { $0.contains("ignored") }
+    #expect(ignoredLines.count == 1, "\(onMain.standardError)")
+    #expect(ignoredLines.first?.contains("ripple results keygen --out FILE") == true, "\(onMain.standardError)")
 
     // --explain-key lists what went into a key.
     let explained = try RippleBinary.test(["--explain-key", "GreetingTests"], in: repo.root, environment: env)
