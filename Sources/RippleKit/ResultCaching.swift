@@ -115,6 +115,9 @@ public struct PassRecording: Sendable {
   /// Set when the tree tested is not the commit the run names (`--head REV` over another commit or an
   /// edited work tree): why no record is written.
   public var notTheTestedTree: String? = nil
+  /// The store did not answer the lookup (or the shared history's read): its one warning was given, and no record
+  /// is written after the run (each write would wait for the timeout and warn again).
+  public var storeDown = false
 }
 
 extension Workspace {
@@ -163,7 +166,8 @@ extension Workspace {
         "\(unit.unit) is not looked up and will not be recorded: " + unit.unkeyable.joined(separator: "; "))
     }
     var cached: [KeyedUnit: CachedTarget] = [:]
-    var storeDown = false
+    // One warning per store that is down: the shared history's read already said so for this store.
+    var storeDown = job.sharedHistory?.storeAnswered == false
     var ignored: [(unit: KeyedUnit, reason: String)] = []
     for unit in keys where !storeDown && unit.isKeyable {
       do {
@@ -183,6 +187,7 @@ extension Workspace {
         job.warnings.append("the result store could not be read (\(error)); the selected tests run")
       }
     }
+    job.passRecording?.storeDown = storeDown
     let unsignedHint =
       access.isProtected && access.signingKey == nil
       ? "; to sign this branch's records, set \(settings.signingKeyVariable) on its jobs to a key from `ripple results "
@@ -325,6 +330,7 @@ extension Workspace {
   ) async -> [String] {
     guard !recording.userFiltered, !result.cancelled else { return [] }
     if let problem = recording.notTheTestedTree { return [problem] }
+    guard !recording.storeDown else { return [] }
     var warnings: [String] = []
     let now = Date()
     // The pins SwiftPM resolved for this build: what it built with, read after resolution.
