@@ -49,6 +49,7 @@ struct InitCommand: AsyncParsableCommand {
           "without --force, ripple init would refuse to replace \(plan.conflicts.joined(separator: ", "))\n")
       }
       if plan.changes.isEmpty { Terminal.standardError.write("nothing to change\n") }
+      for note in plan.notes { Terminal.standardError.write("note: \(note)\n") }
       return
     }
     if !plan.conflicts.isEmpty && !force { throw InitError.wouldReplace(plan.conflicts) }

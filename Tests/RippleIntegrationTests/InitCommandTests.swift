@@ -128,6 +128,7 @@ import XcodeFixtures
     #expect(dry.standardOutput.contains("--- /dev/null\n+++ b/ripple.yml\n@@ -0,0 +1,"))
     #expect(dry.standardOutput.contains("--- /dev/null\n+++ b/.github/workflows/tests.yml\n"))
     #expect(dry.standardOutput.contains("\n+#       workspace: MyApp.xcworkspace\n"))
+    #expect(dry.standardError.contains("note: this repository has no remote"), "\(dry.standardError)")
     #expect(try snapshot(repo) == before)
 
     let result = try initialize(["--ci", "github"], in: repo)
