@@ -97,6 +97,11 @@ jobs:
 # RIPPLE_GIT_URL at RIPPLE_REF, both CI/CD variables); the child jobs take it as an artifact of the parent
 # pipeline (`--job-artifacts-from ripple-plan` → `needs: pipeline: $PARENT_PIPELINE_ID`) and install it in
 # seconds. Or download a release archive (README, "Install") into ripple-dist/ and drop the make line.
+#
+# Shared pass records (docs/CI.md, "The recipe"): set test.resultCache.store in ripple.yml
+# (examples/ci/ripple-shared-store.yml) and the store's credentials as CI/CD variables. Make
+# RIPPLE_RESULT_SIGNING_KEY a Protected (and Masked) variable: only pipelines of protected branches get
+# it and sign their records; merge requests write unsigned ones.
 stages: [plan, test]
 
 variables:
@@ -159,6 +164,11 @@ ripple-tests:
 # first time, makes it (`make dist` in a clone of RIPPLE_GIT_URL at RIPPLE_REF), and uploads it as an
 # artifact; each shard's step downloads it (`buildkite-agent artifact download`) and installs it in
 # seconds. `$$` is a `$` for the shell: the agent interpolates variables when it uploads this file.
+#
+# Shared pass records (docs/CI.md, "The recipe"): set test.resultCache.store in ripple.yml
+# (examples/ci/ripple-shared-store.yml) and give the agents the store's credentials. The signing key,
+# RIPPLE_RESULT_SIGNING_KEY, only agents that build the default branch may hold (an environment hook
+# of a queue only default-branch builds use); every other build writes unsigned records.
 env:
   RIPPLE_REF: v0.3.0
 steps:
