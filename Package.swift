@@ -244,7 +244,7 @@ let package = Package(
       name: "RippleKitTests",
       dependencies: [
         "RippleKit", "TestSupport", "SystemClients", "TestRunner", "PackageModel", "Git", "RippleCore", "RippleConfig",
-        "Coverage", "PassRecords", "ResultStore", "Affected",
+        "Coverage", "PassRecords", "ResultStore", "Affected", "BuildInfo", "ConfigLoading",
       ]),
     .testTarget(
       name: "PackageLoadingTests",

@@ -75,6 +75,11 @@ schema buildkite "$out/buildkite-upload.yml"
 [ "$(grep -c '"ripple test --targets ' "$out/buildkite-upload.yml")" = 3 ] || fail "expected 3 Buildkite steps"
 [ "$(grep -o '"ids":"[^"]*"' "$out/github-matrix.json" | wc -l)" = 3 ] || fail "expected 3 matrix entries with ids"
 
+# The team's ripple.yml with a shared store (docs/CI.md) loads as a repository's ripple.yml.
+"$ripple" affected --config "$root/examples/ci/ripple-shared-store.yml" --format json >/dev/null \
+  || fail "examples/ci/ripple-shared-store.yml does not load"
+printf 'ok  %-17s %s\n' "ripple.yml" "$root/examples/ci/ripple-shared-store.yml"
+
 # Nothing affected (a commit against itself): one no-op job each, still valid.
 "$ripple" affected --base HEAD --head HEAD --format gitlab --shards 3 >"$out/gitlab-nothing.yml"
 "$ripple" affected --base HEAD --head HEAD --format buildkite --shards 3 >"$out/buildkite-nothing.yml"
@@ -104,4 +109,57 @@ print(",".join(sorted(run["package"] + ":" + t for run in plan["runs"] for t in 
   "$out/github-action-test-plan.json")
 [ "$planned" = "$(tr , '\n' <<<"$ids" | LC_ALL=C sort | paste -sd,)" ] \
   || fail "the action's test step planned $planned, not the matrix entry's $ids"
+# The action's install on a Linux runner, against a loopback server standing in for the release host:
+# the published archive of its version is downloaded, checked with its .sha256 and installed; a damaged
+# one is refused; where none is published (404) it is built from source (a stand-in build here).
+version=$(tr -d ' \n' <"$root/VERSION")
+name="ripple-$version-linux-$(uname -m)"
+host="$work/release-host"
+mkdir -p "$host/v$version" "$work/stage/$name/bin" "$work/stage/$name/share/ripple"
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$ripple" >"$work/stage/$name/bin/ripple"
+printf '#!/bin/sh\necho "rippled %s"\n' "$version" >"$work/stage/$name/bin/rippled"
+chmod +x "$work/stage/$name/bin/"*
+: >"$work/stage/$name/share/ripple/runtime-packages"
+cp "$root/packaging/install.sh" "$work/stage/$name/"
+(cd "$work/stage/$name" && find . -type f ! -name SHA256SUMS | LC_ALL=C sort | sed 's|^\./||' | xargs sha256sum >SHA256SUMS)
+tar -C "$work/stage" -czf "$host/v$version/$name.tar.gz" "$name"
+(cd "$host/v$version" && sha256sum "$name.tar.gz" >"$name.tar.gz.sha256")
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+python3 -m http.server "$port" --bind 127.0.0.1 --directory "$host" >"$work/http.log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true; rm -rf "$work"' EXIT
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+fetch() { # fetch DIST-DIR [ACTION-PATH]: the action's download and install steps; outputs in $work/fetch-output
+  : >"$work/fetch-output"
+  GITHUB_OUTPUT="$work/fetch-output" RIPPLE_DIST_DIR="$1" RIPPLE_RELEASE_URL="http://127.0.0.1:$port" \
+    GITHUB_ACTION_PATH="${2:-$root}" RUNNER_TEMP="$work/runner" "${2:-$root}/scripts/action-run.sh" fetch
+}
+GITHUB_OUTPUT="$work/fetch-output" "$root/scripts/action-run.sh" build-key
+grep -q "^key=ripple-dist-$version-Linux-" "$work/fetch-output" || fail "the cache key does not name the version: $(cat "$work/fetch-output")"
+fetch "$work/dist" >"$work/fetch.txt" || fail "the action did not install the published archive: $(cat "$work/fetch.txt")"
+grep -q "downloaded $name.tar.gz (ripple $version, checked against its .sha256)" "$work/fetch.txt" || fail "$(cat "$work/fetch.txt")"
+GITHUB_OUTPUT="$work/fetch-output" RIPPLE_DIST_DIR="$work/dist" RUNNER_TEMP="$work/runner" \
+  "$root/scripts/action-run.sh" install >/dev/null
+bin_dir=$(sed -n 's/^bin-dir=//p' "$work/fetch-output")
+[ "$("$bin_dir/ripple" --version)" = "$version" ] || fail "the installed ripple is not $version"
+grep -q "GET /v$version/$name.tar.gz.sha256 " "$work/http.log" || fail "the .sha256 was not fetched"
+# A damaged archive: refused, nothing left to install.
+echo garbage >>"$host/v$version/$name.tar.gz"
+if fetch "$work/damaged" >"$work/damaged.txt" 2>&1; then fail "a damaged archive was installed"; fi
+grep -q "does not match its .sha256: not installed" "$work/damaged.txt" || fail "$(cat "$work/damaged.txt")"
+[ ! -e "$work/damaged/$name.tar.gz" ] || fail "the damaged archive was kept"
+# No archive published for this version: built from source (release-build.sh and dist.sh stand-ins).
+rm -rf "${host:?}/v$version"
+mkdir -p "$work/action/scripts"
+cp "$root/VERSION" "$work/action/"
+cp "$root/scripts/action-run.sh" "$work/action/scripts/"
+printf '#!/bin/sh\necho "built from source into $1"\n' >"$work/action/scripts/release-build.sh"
+printf '#!/bin/sh\necho "dist into $DIST_DIR"\n' >"$work/action/scripts/dist.sh"
+chmod +x "$work/action/scripts/"*.sh
+fetch "$work/unpublished" "$work/action" >"$work/unpublished.txt" || fail "$(cat "$work/unpublished.txt")"
+grep -q "No release archive of Ripple $version is published at http://127.0.0.1:$port/v$version/$name.tar.gz: building it from source" \
+  "$work/unpublished.txt" && grep -q "built from source into" "$work/unpublished.txt" && grep -q "dist into $work/unpublished" "$work/unpublished.txt" \
+  || fail "no build from source where none is published: $(cat "$work/unpublished.txt")"
+printf 'ok  %-17s %s\n' "action install" "the published archive downloaded and checked; a damaged one refused; none published: built"
+
 echo "CI examples and generated pipelines are valid${2:+ (pipelines in $out)}"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Ripple builds and tests against, only when it is missing.
 #   scripts/install-deps.sh            build: libgit2, libarchive, sqlite3 (with headers and the CLI: `make demo`
-#                                      and the generate tests build a SQLite dictionary), pkg-config, git
+#                                      and the generate tests build a SQLite dictionary), pkg-config, git, curl
+#                                      (the action's download)
 #   scripts/install-deps.sh --test     also what the tests use: python3 with moto[server] and boto3
 #                                      (a real S3 endpoint), check-jsonschema (CI files), openssl (test CAs),
 #                                      ffmpeg (transforms), zip (archives), bubblewrap (rippled's run sandbox),
@@ -32,6 +33,8 @@ pkg-config --exists libarchive 2>/dev/null || missing+=(libarchive-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 command -v git >/dev/null 2>&1 || missing+=(git)
 command -v sqlite3 >/dev/null 2>&1 || missing+=(sqlite3)
+# The GitHub Action downloads Ripple's release archive with curl (scripts/action-run.sh fetch).
+command -v curl >/dev/null 2>&1 || missing+=(curl ca-certificates)
 if $want_test; then
   command -v python3 >/dev/null 2>&1 || missing+=(python3 python3-pip)
   command -v openssl >/dev/null 2>&1 || missing+=(openssl)

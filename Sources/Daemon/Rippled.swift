@@ -165,7 +165,8 @@ public struct Rippled: Sendable {
         maxBytes: configuration.records.maxBytes,
         trustedKeys: passRecords?.publicKey.flatMap { entry in
           SigningKeys.publicKey(base64: entry.base64).map { [(entry.name, $0)] }
-        } ?? []))
+        } ?? []),
+      coverageRepositories: Set(configuration.repositories.filter(\.coverage).map(\.name)))
 
     var logger = Logger(label: "rippled")
     logger.logLevel = .warning

@@ -8,7 +8,10 @@ enum DashboardHistory {
   /// Per repository: its last timed runs, the time saved per UTC day and the misses per UTC week up to `now`.
   /// The flaky series is the distinct flaky tests per week (`testOutcomes`, RunStoreTestOutcomes.swift); the
   /// coverage line the last runs that recorded coverage.
-  static func load(_ store: RunStore, repositories: [String], now: Date) throws -> [String: RepositoryHistory] {
+  /// `coverageOn`: the repositories whose rippled.yml entry has `coverage: true`.
+  static func load(_ store: RunStore, repositories: [String], now: Date, coverageOn: Set<String> = [])
+    throws -> [String: RepositoryHistory]
+  {
     var history: [String: RepositoryHistory] = [:]
     for name in Set(repositories) {
       let saved = try savedPerDay(store, repository: name, now: now)
@@ -17,7 +20,8 @@ enum DashboardHistory {
         missesPerWeek: try store.missCountsByWeek(repository: name, weeks: Dashboard.historyWeeks, now: now),
         flakyPerWeek: try store.flakyTestCountsByWeek(repository: name, weeks: Dashboard.historyWeeks, now: now),
         fullSuite: saved.basis,
-        coverageRuns: try store.coverageRuns(repository: name, limit: Dashboard.historyRuns))
+        coverageRuns: try store.coverageRuns(repository: name, limit: Dashboard.historyRuns),
+        coverageOn: coverageOn.contains(name))
     }
     return history
   }

@@ -33,7 +33,7 @@ struct DashboardRoutes {
           try FlakyPanelData.load(
             api.store, repositories: names, now: now, remotes: CommitNames.remotes(api),
             trustedKeys: api.records.trustedKeys),
-          try DashboardHistory.load(api.store, repositories: names, now: now)
+          try DashboardHistory.load(api.store, repositories: names, now: now, coverageOn: api.coverageRepositories)
         )
       }
       return HTTPAPI.html(

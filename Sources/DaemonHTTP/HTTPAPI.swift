@@ -32,6 +32,8 @@ package struct APIContext: Sendable {
   var followers = Slots(limit: 32)
   /// The pass-record store's tokens and bound (`records:`); `.off`: `/api/v1/records` answers 404.
   var records = RecordsAccess.off
+  /// The repositories whose rippled.yml entry turns coverage on: the dashboard never tells them to.
+  var coverageRepositories: Set<String> = []
 
   package init(
     store: RunStore, runs: RunControl, metrics: DaemonMetrics, status: @escaping @Sendable () async -> DaemonStatus,
@@ -39,8 +41,9 @@ package struct APIContext: Sendable {
     webhookSecret: [UInt8]?, log: DaemonLog, health: HealthBoard, sessions: WebSessions = WebSessions(),
     publicURL: String? = nil, hosts: HostPolicy = HostPolicy(listenHost: "127.0.0.1", publicURL: nil),
     failures: FailureThrottle = FailureThrottle(), followers: Slots = Slots(limit: 32),
-    records: RecordsAccess = .off
+    records: RecordsAccess = .off, coverageRepositories: Set<String> = []
   ) {
+    self.coverageRepositories = coverageRepositories
     self.store = store
     self.runs = runs
     self.metrics = metrics

@@ -334,7 +334,7 @@ public enum Dashboard {
       fact("Duration", duration(run, now: now)),
       fact("Build · tests", phases(run)),
       fact("Full suite", fullSuite(run)),
-      fact("Test targets", Page.count(selected, of: total)),
+      fact("Test targets", testTargets(selected: selected, total: total, analysis: analysis)),
       fact("Failed tests", run.failedTests.map { "\($0)" } ?? Page.dash),
       fact("Line coverage", lineCoverage(run), wide: true),
       fact("Log", log, wide: true),
@@ -343,6 +343,14 @@ public enum Dashboard {
       return "<dl class=\"card facts\">\(fact("Commit", name, full: true))\(items)</dl>\n"
     }
     return "<dl class=\"card facts\">\(items)</dl>\n"
+  }
+
+  /// "2 run, 4 cached of 10" for a run partly served from pass records; "6 of 10" otherwise.
+  static func testTargets(selected: Int?, total: Int?, analysis: RunAnalysis?) -> Markup {
+    let cached = analysis?.targets.filter { $0.isTest && $0.status == .cached }.count ?? 0
+    guard let selected, cached > 0 else { return Page.count(selected, of: total) }
+    let of: Markup = total.map { " <span class=\"muted\">of \($0)</span>" } ?? .empty
+    return "\(max(selected - cached, 0)) run, \(cached) cached" + of
   }
 
   /// "build 1 min 2 s · tests 30 s" and a bar split the same way; a dash before the tests ended.
@@ -432,7 +440,7 @@ public enum Dashboard {
       <div class="card scroll"><table class="targets">
       <colgroup><col class="c-target"/><col class="c-kind"/><col class="c-why"/><col class="c-status"/>\
       <col class="c-duration"/><col/></colgroup>
-      <thead><tr><th>Target</th><th>Kind</th><th>Why</th><th>Status</th><th>Duration</th><th>Failures</th></tr></thead>
+      <thead><tr><th>Target</th><th>Kind</th><th>Why</th><th>Status</th><th>Duration</th><th>Failures · notes</th></tr></thead>
       <tbody>
 
       """
@@ -456,6 +464,8 @@ public enum Dashboard {
             """
         }
       }
+      // Why it did not run (cached: where it passed): a note, apart from failures and not in red.
+      if let note = target.note { failures += "<p class=\"target-note muted\">\(note)</p>" }
       out += """
         <tr id="\(GraphSVG.anchor(for: target.key))"><td><span class="name">\(nameCell)</span>\(package)</td>\
         <td>\(target.kind)</td><td><ul class="reasons">\(reasons)</ul></td><td>\(status)</td>\

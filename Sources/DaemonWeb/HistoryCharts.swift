@@ -18,13 +18,17 @@ public struct RepositoryHistory: Sendable {
   public var flakyPerWeek: [(weekStart: Date, count: Int)]
   /// The last runs that recorded line coverage (`coverage: true`), oldest first. Empty: no coverage chart, a note.
   public var coverageRuns: [RunRecord]
+  /// Whether rippled.yml turns coverage on for the repository (nil: not known). On, with no run measured yet:
+  /// the panel says the first run draws the chart, never to turn it on.
+  public var coverageOn: Bool?
 
   public init(
     runs: [RunRecord], savedPerDay: [(day: Date, seconds: Double, runs: Int)],
     missesPerWeek: [(weekStart: Date, count: Int)], flakyPerWeek: [(weekStart: Date, count: Int)] = [],
-    fullSuite: FullSuiteBasis = .estimate, coverageRuns: [RunRecord] = []
+    fullSuite: FullSuiteBasis = .estimate, coverageRuns: [RunRecord] = [], coverageOn: Bool? = nil
   ) {
     self.coverageRuns = coverageRuns
+    self.coverageOn = coverageOn
     self.runs = runs
     self.savedPerDay = savedPerDay
     self.fullSuite = fullSuite
@@ -53,7 +57,8 @@ extension Dashboard {
     ]
     var note: Markup = .empty
     if history.coverageRuns.isEmpty {
-      note = "<p class=\"muted history-note\">\(HistoryCharts.noCoverage)</p>\n"
+      let sentence = history.coverageOn == true ? HistoryCharts.coverageComing : HistoryCharts.noCoverage
+      note = "<p class=\"muted history-note\">\(sentence)</p>\n"
     } else {
       charts.append(
         HistoryCharts.figure(
@@ -81,6 +86,8 @@ enum HistoryCharts {
   static let coverageTitle = "Line coverage per run"
   /// Said instead of the coverage chart while no run of the repository recorded coverage.
   static let noCoverage = "Line coverage: no coverage recorded; set coverage: true in rippled.yml"
+  /// Said instead while coverage is on and no run has finished measuring it yet.
+  static let coverageComing = "Line coverage: on; the chart appears once a run has measured it"
 
   static func figure(_ chart: BarChart, caption: (title: String, summary: String)) -> Markup {
     figure(chart.render(), caption: caption)

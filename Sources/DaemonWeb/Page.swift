@@ -124,7 +124,9 @@ enum Page {
     col.c-target{width:250px}
     col.c-kind{width:80px}
     col.c-why{width:300px}
-    col.c-status{width:92px}
+    col.c-status{width:176px}
+    .targets .badge{white-space:nowrap}
+    p.target-note{margin:0;font-size:12px}
     .targets col.c-duration{width:84px}
     th,td{text-align:left;padding:5px 10px;border-top:1px solid var(--line);vertical-align:top}
     thead th{border-top:0;font-size:11px;text-transform:uppercase;letter-spacing:.4px;color:var(--muted);\

@@ -17,9 +17,10 @@ struct InitCommand: AsyncParsableCommand {
       writes a commented ripple.yml (selection.ignore for the documentation and CI files found, \
       manifestEnvironments for the variables the manifests read, a commented test.runs example). Folders \
       that bootstrap writes and git does not ignore are appended to .gitignore. With --ci, the workflow of \
-      examples/ci for that forge is written too. A second run changes nothing. An existing file is replaced \
-      only with --force (ripple.yml then keeps every section but `selection:`); nothing is written unless \
-      everything can be.
+      examples/ci for that forge is written too (GitHub's names Ripple's published action and this version), \
+      and its CI files are ignored in ripple.yml, so adding CI selects no test. A second run changes nothing. \
+      An existing file is changed only with --force; an existing ripple.yml keeps every line, comment and \
+      anchor, and gets only the ignore globs it lacks. Nothing is written unless everything can be.
       Exit status: 0 done or nothing to do, 2 a file exists and --force was not given, 3 a file cannot be written.
       """
   )
@@ -48,6 +49,7 @@ struct InitCommand: AsyncParsableCommand {
           "without --force, ripple init would refuse to replace \(plan.conflicts.joined(separator: ", "))\n")
       }
       if plan.changes.isEmpty { Terminal.standardError.write("nothing to change\n") }
+      for note in plan.notes { Terminal.standardError.write("note: \(note)\n") }
       return
     }
     if !plan.conflicts.isEmpty && !force { throw InitError.wouldReplace(plan.conflicts) }

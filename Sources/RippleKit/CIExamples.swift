@@ -6,9 +6,10 @@ enum CIExamples {
   static let githubActions = ##"""
 # Selective tests on GitHub Actions: one job asks Ripple what a change reaches and plans shards, a
 # matrix of jobs runs `ripple test --targets` with its shard's targets and uploads JUnit. This is the workflow Ripple's
-# own repository would use (`uses: ./` is this repository's action.yml); in another repository, use
-# `uses: <owner>/ripple@v1` instead. Copy to .github/workflows/tests.yml. The action makes Ripple's
-# release archive once per version and toolchain (actions/cache) and every job extracts it in seconds.
+# own repository would use (`uses: ./` is this repository's action.yml); `ripple init --ci github` writes it into
+# another repository as .github/workflows/tests.yml with `uses: ripple-swift/ripple@v<its version>` instead. The
+# action downloads that version's release archive once (checked with its .sha256, cached with actions/cache)
+# and every job extracts it in seconds.
 name: tests
 
 on:
@@ -60,6 +61,12 @@ jobs:
       fail-fast: false
       matrix: ${{ fromJSON(needs.affected.outputs.matrix) }}
     name: test ${{ matrix.shard }}/${{ matrix.of }}
+    # Pass records: a push to main signs them with the secret of the ripple-signing environment (restrict its
+    # deployment branches to protected ones, so no other branch's workflow can read it); other branches write
+    # unsigned records that only they believe. Without the secret, main says once what it ignored (docs/CI.md).
+    environment: ${{ github.event_name == 'push' && github.ref_name == github.event.repository.default_branch && 'ripple-signing' || '' }}
+    env:
+      RIPPLE_RESULT_SIGNING_KEY: ${{ secrets.RIPPLE_RESULT_SIGNING_KEY }}
     steps:
       - uses: actions/checkout@v4
         with:
@@ -90,6 +97,11 @@ jobs:
 # RIPPLE_GIT_URL at RIPPLE_REF, both CI/CD variables); the child jobs take it as an artifact of the parent
 # pipeline (`--job-artifacts-from ripple-plan` → `needs: pipeline: $PARENT_PIPELINE_ID`) and install it in
 # seconds. Or download a release archive (README, "Install") into ripple-dist/ and drop the make line.
+#
+# Shared pass records (docs/CI.md, "The recipe"): set test.resultCache.store in ripple.yml
+# (examples/ci/ripple-shared-store.yml) and the store's credentials as CI/CD variables. Make
+# RIPPLE_RESULT_SIGNING_KEY a Protected (and Masked) variable: only pipelines of protected branches get
+# it and sign their records; merge requests write unsigned ones.
 stages: [plan, test]
 
 variables:
@@ -152,6 +164,11 @@ ripple-tests:
 # first time, makes it (`make dist` in a clone of RIPPLE_GIT_URL at RIPPLE_REF), and uploads it as an
 # artifact; each shard's step downloads it (`buildkite-agent artifact download`) and installs it in
 # seconds. `$$` is a `$` for the shell: the agent interpolates variables when it uploads this file.
+#
+# Shared pass records (docs/CI.md, "The recipe"): set test.resultCache.store in ripple.yml
+# (examples/ci/ripple-shared-store.yml) and give the agents the store's credentials. The signing key,
+# RIPPLE_RESULT_SIGNING_KEY, only agents that build the default branch may hold (an environment hook
+# of a queue only default-branch builds use); every other build writes unsigned records.
 env:
   RIPPLE_REF: v0.3.0
 steps:

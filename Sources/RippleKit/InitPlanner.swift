@@ -1,3 +1,4 @@
+import BuildInfo
 import ConfigLoading
 import Foundation
 import RippleCore
@@ -34,10 +35,21 @@ public enum CIForge: String, CaseIterable, Sendable {
     }
   }
 
-  /// What init writes: the example, except that GitHub's names the action as another repository uses it
-  /// (`uses: ./` is Ripple's own repository's action.yml).
+  /// What init writes: the example, except that GitHub's names the action as another repository uses it,
+  /// by Ripple's published repository and this version's tag (`uses: ./` is Ripple's own repository's
+  /// action.yml; BuildInfo.actionReference).
   public var workflow: String {
-    self == .github ? example.replacingOccurrences(of: "uses: ./\n", with: "uses: <owner>/ripple@v1\n") : example
+    self == .github
+      ? example.replacingOccurrences(of: "uses: ./\n", with: "uses: \(BuildInfo.actionReference)\n") : example
+  }
+
+  /// The glob of the forge's own files, which the ripple.yml init writes ignores: adding CI selects no test.
+  public var ignoreGlob: String {
+    switch self {
+    case .github: ".github/**"
+    case .gitlab: ".gitlab-ci.yml"
+    case .buildkite: ".buildkite/**"
+    }
   }
 }
 
@@ -55,11 +67,14 @@ public struct InitInput: Sendable {
   /// Folders bootstrap writes (asset and generate destinations, Ripple's `.build`) that git does not ignore.
   public var unignoredFolders: [String]
   public var ci: CIForge?
+  /// The URL of the repository's `origin` remote; nil when it has none.
+  public var remote: String?
 
   public init(
     files: [String], manifests: [String: String], configPath: String = "ripple.yml", existing: [String: String] = [:],
-    unignoredFolders: [String] = [], ci: CIForge? = nil
+    unignoredFolders: [String] = [], ci: CIForge? = nil, remote: String? = nil
   ) {
+    self.remote = remote
     self.files = files
     self.manifests = manifests
     self.configPath = configPath
@@ -100,7 +115,7 @@ public struct InitPlan: Sendable {
   public var unchanged: [String]
   /// Existing files init would replace (not append to): written only with --force.
   public var conflicts: [String]
-  /// What the user still has to do (e.g. name the GitHub action's owner).
+  /// What the user still has to do (push to GitHub; add to ripple.yml what init could not).
   public var notes: [String]
 }
 
@@ -120,10 +135,20 @@ public enum InitPlanner {
       own.insert(forge.destination)
     }
     let files = input.files.filter { !own.contains($0) }
-    let findings = find(files: files, manifests: input.manifests)
+    var findings = find(files: files, manifests: input.manifests)
+    // The workflow init writes would otherwise be an unowned file, and adding CI would select every test.
+    if let ci = input.ci, !findings.ignoreGlobs.contains(ci.ignoreGlob) { findings.ignoreGlobs.append(ci.ignoreGlob) }
 
     var proposals: [(path: String, text: String, appends: Bool)] = []
-    let config = configText(findings, keeping: input.existing[input.configPath])
+    var notes: [String] = []
+    let config: String
+    if let existing = input.existing[input.configPath] {
+      let merged = mergedConfigText(existing, path: input.configPath, adding: findings)
+      config = merged.text
+      notes += merged.notes
+    } else {
+      config = configText(findings)
+    }
     do {
       _ = try ConfigLoader.parse(config, path: input.configPath)
     } catch {
@@ -133,11 +158,20 @@ public enum InitPlanner {
     if let gitignore = gitignoreText(input.existing[".gitignore"], adding: input.unignoredFolders) {
       proposals.append((".gitignore", gitignore, true))
     }
-    var notes: [String] = []
     if let ci = input.ci {
       proposals.append((ci.destination, ci.workflow, false))
       if ci == .github {
-        notes.append("\(ci.destination): replace <owner> in `uses: <owner>/ripple@v1` with where Ripple's action lives")
+        if let remote = input.remote {
+          if !remote.contains("github.com") {
+            notes.append(
+              "\(ci.destination) runs on GitHub Actions, and origin is \(remote): it runs once the repository is on "
+                + "GitHub (for GitLab or Buildkite, use --ci gitlab or --ci buildkite)")
+          }
+        } else {
+          notes.append(
+            "this repository has no remote: \(ci.destination) runs once it is pushed to GitHub "
+              + "(it uses \(BuildInfo.actionReference), which needs nothing of this repository's address)")
+        }
       }
     }
 
@@ -197,10 +231,8 @@ public enum InitPlanner {
     return names.sorted()
   }
 
-  /// The proposed ripple.yml. With an existing file (`--force`), `selection:` is proposed afresh and every
-  /// other top-level section is kept verbatim, so replacing the file never drops its assets or test runs.
-  static func configText(_ findings: InitFindings, keeping existing: String?) -> String {
-    let kept = existing.map(topLevelSections) ?? []
+  /// The proposed ripple.yml for a repository that has none.
+  static func configText(_ findings: InitFindings) -> String {
     var lines = ["# ripple.yml, proposed by `ripple init`. Reference: docs/DESIGN.md, section 4.", "#"]
     let packages = findings.packages.map { $0 == "." ? "(root)" : $0 }
     lines.append(
@@ -225,7 +257,7 @@ public enum InitPlanner {
       let variables = Set(manifests.flatMap(\.variables)).sorted()
       lines += variables.map { "    - {\($0): \"1\"}" }
     }
-    if !kept.contains(where: { $0.key == "test" }) {
+    do {
       let environment = manifests.flatMap(\.variables).first.map { ", environment: {\($0): \"1\"}" } ?? ""
       lines += [
         "",
@@ -241,31 +273,108 @@ public enum InitPlanner {
         ]
       }
     }
-    for section in kept where section.key != "selection" {
-      lines += [""] + section.lines
-    }
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// The top-level sections of a YAML mapping, by text: each key line with the lines up to the next key line
-  /// (trailing blank lines dropped). Comments before the first key are dropped.
-  static func topLevelSections(_ text: String) -> [(key: String, lines: [String])] {
-    var sections: [(key: String, lines: [String])] = []
-    for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-      let isKey =
-        !line.isEmpty && !line.hasPrefix(" ") && !line.hasPrefix("#") && !line.hasPrefix("-") && line.contains(":")
-      if isKey, let colon = line.firstIndex(of: ":") {
-        sections.append((String(line[..<colon]), [line]))
-      } else if !sections.isEmpty {
-        sections[sections.count - 1].lines.append(line)
+  /// An existing ripple.yml (`--force`) with what init proposes and it lacks added, by text: every line of it,
+  /// its comments, anchors and aliases stay as they are. What init adds: the `selection.ignore` globs it
+  /// found that the file does not ignore yet (items appended to a block or flow list, or an `ignore:` key, or a
+  /// `selection:` section). What it cannot add safely (an ignore list that is an alias, a `selection:` written
+  /// in flow style, environment variables the manifests read) is a note, and the file stays as it was there.
+  static func mergedConfigText(_ existing: String, path: String, adding findings: InitFindings) -> (
+    text: String, notes: [String]
+  ) {
+    guard let current = try? ConfigLoader.parse(existing, path: path) else {
+      return (existing, ["\(path) does not load: init added nothing to it (`ripple check-config` says why)"])
+    }
+    var notes: [String] = []
+    if current.selection.manifestEnvironments == [[:]] {
+      for manifest in findings.environmentManifests where !manifest.variables.isEmpty {
+        notes.append(
+          "\(manifest.path) reads \(manifest.variables.joined(separator: ", ")): add an entry for each to "
+            + "selection.manifestEnvironments in \(path)")
       }
     }
-    for index in sections.indices {
-      while sections[index].lines.last?.trimmingCharacters(in: .whitespaces).isEmpty == true {
-        sections[index].lines.removeLast()
-      }
+    let present = Set(current.selection.ignore.map(\.pattern))
+    let missing = findings.ignoreGlobs.filter { !present.contains($0) }
+    guard !missing.isEmpty else { return (existing, notes) }
+    let quoted = missing.map { "\"\($0)\"" }
+    let cannot = "add \(quoted.joined(separator: ", ")) to selection.ignore in \(path) yourself"
+
+    var lines = existing.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let endsWithNewline = existing.hasSuffix("\n")
+    if endsWithNewline { lines.removeLast() }
+    func indentation(_ line: String) -> Int { line.prefix { $0 == " " }.count }
+    func isContent(_ line: String) -> Bool {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      return !trimmed.isEmpty && !trimmed.hasPrefix("#")
     }
-    return sections
+    /// The line's value after `key:`, its comment dropped ("" for a block).
+    func value(_ line: String, after key: String) -> String {
+      var rest = line.drop { $0 == " " }.dropFirst(key.count + 1)
+      if let hash = rest.range(of: " #") { rest = rest[..<hash.lowerBound] }
+      if rest.hasPrefix("#") { rest = "" }
+      return rest.trimmingCharacters(in: .whitespaces)
+    }
+    let comment = "Changed files that select no test: the documentation and CI files of this repository."
+
+    if let start = lines.firstIndex(where: { $0.hasPrefix("selection:") }) {
+      guard value(lines[start], after: "selection").isEmpty else {
+        return (existing, notes + ["selection: in \(path) is not a block mapping: \(cannot)"])
+      }
+      var end = start + 1
+      while end < lines.count, !(isContent(lines[end]) && indentation(lines[end]) == 0) { end += 1 }
+      let children = (start + 1..<end).filter { isContent(lines[$0]) }
+      let indent = children.first.map { indentation(lines[$0]) } ?? 2
+      let pad = String(repeating: " ", count: indent)
+      if let key = children.first(where: {
+        indentation(lines[$0]) == indent && lines[$0].dropFirst(indent).hasPrefix("ignore:")
+      }) {
+        let flow = value(lines[key], after: "ignore")
+        let anchorOnly = flow.hasPrefix("&") && !flow.contains(" ")
+        if flow.isEmpty || anchorOnly {
+          // A block list: items after its last item, at its items' indentation.
+          var last = key
+          var itemIndent: Int?
+          var index = key + 1
+          while index < end {
+            let line = lines[index]
+            if isContent(line) {
+              let lineIndent = indentation(line)
+              let isItem = line.dropFirst(lineIndent).hasPrefix("-")
+              guard lineIndent > indent || (lineIndent == indent && isItem) else { break }
+              if isItem && itemIndent == nil { itemIndent = lineIndent }
+              last = index
+            }
+            index += 1
+          }
+          let itemPad = String(repeating: " ", count: itemIndent ?? indent + 2)
+          lines.insert(contentsOf: quoted.map { itemPad + "- " + $0 }, at: last + 1)
+        } else if flow.hasSuffix("]"), let open = flow.firstIndex(of: "["), !flow[open...].dropFirst().contains("[") {
+          // A flow list on one line: the globs before its `]`.
+          let inside = flow[flow.index(after: open)..<flow.index(before: flow.endIndex)]
+          let items = inside.trimmingCharacters(in: .whitespaces)
+          let joined = (items.isEmpty ? [] : [items]) + quoted
+          let newValue = flow[..<open] + "[" + joined.joined(separator: ", ") + "]"
+          guard let range = lines[key].range(of: flow) else { return (existing, notes + [cannot]) }
+          lines[key].replaceSubrange(range, with: newValue)
+        } else {
+          return (existing, notes + ["selection.ignore in \(path) is \(flow): \(cannot)"])
+        }
+      } else {
+        lines.insert(
+          contentsOf: ["\(pad)# \(comment)", "\(pad)ignore:"] + quoted.map { "\(pad)  - \($0)" }, at: start + 1)
+      }
+    } else {
+      if lines.last.map(isContent) == true || lines.last?.hasPrefix("#") == true { lines.append("") }
+      lines += ["selection:", "  # \(comment)", "  ignore:"] + quoted.map { "    - \($0)" }
+    }
+    let text = lines.joined(separator: "\n") + (endsWithNewline || !lines.isEmpty ? "\n" : "")
+    // The edit must load and ignore every glob; otherwise the file stays as it was.
+    guard let merged = try? ConfigLoader.parse(text, path: path),
+      Set(merged.selection.ignore.map(\.pattern)).isSuperset(of: missing)
+    else { return (existing, notes + [cannot]) }
+    return (text, notes)
   }
 
   /// `.gitignore` with a line for each folder git does not ignore yet, appended; nil when there is none.

@@ -115,6 +115,9 @@ public struct PassRecording: Sendable {
   /// Set when the tree tested is not the commit the run names (`--head REV` over another commit or an
   /// edited work tree): why no record is written.
   public var notTheTestedTree: String? = nil
+  /// The store did not answer the lookup (or the shared history's read): its one warning was given, and no record
+  /// is written after the run (each write would wait for the timeout and warn again).
+  public var storeDown = false
 }
 
 extension Workspace {
@@ -163,7 +166,9 @@ extension Workspace {
         "\(unit.unit) is not looked up and will not be recorded: " + unit.unkeyable.joined(separator: "; "))
     }
     var cached: [KeyedUnit: CachedTarget] = [:]
-    var storeDown = false
+    // One warning per store that is down: the shared history's read already said so for this store.
+    var storeDown = job.sharedHistory?.storeAnswered == false
+    var ignored: [(unit: KeyedUnit, reason: String)] = []
     for unit in keys where !storeDown && unit.isKeyable {
       do {
         guard let data = try await store.load(unit.key) else { continue }
@@ -175,14 +180,19 @@ extension Workspace {
             package: unit.package, name: unit.target, run: unit.run, key: unit.key.hex, commit: record.commit,
             branch: record.branch, passedIn: record.run, time: record.time, signer: signer,
             tests: record.tests.count, duration: record.duration)
-        case .ignored(let reason):
-          job.warnings.append("\(unit.unit): ignored \(reason) at \(unit.key.hex.prefix(12)) in \(store.name)")
+        case .ignored(let reason): ignored.append((unit, reason))
         }
       } catch {
         storeDown = true
         job.warnings.append("the result store could not be read (\(error)); the selected tests run")
       }
     }
+    job.passRecording?.storeDown = storeDown
+    let unsignedHint =
+      access.isProtected && access.signingKey == nil
+      ? "; to sign this branch's records, set \(settings.signingKeyVariable) on its jobs to a key from `ripple results "
+        + "keygen --out FILE` and list its public half in test.resultCache.publicKeys (docs/CI.md, \"Signing\")" : ""
+    job.warnings += Self.ignoredRecordWarnings(ignored, store: store.name, unsignedHint: unsignedHint)
     guard !cached.isEmpty else { return }
     job.cached = keys.compactMap { cached[$0] }
     var remaining = effective
@@ -194,6 +204,29 @@ extension Workspace {
     }
     remaining.packages.removeAll { !$0.hasWork }
     job.selection = remaining
+  }
+
+  /// The records a lookup ignored, one warning per reason: a single target is named with its key; several are
+  /// counted (a protected branch without a key reads every unsigned record, and says so once, with how to sign).
+  static func ignoredRecordWarnings(_ ignored: [(unit: KeyedUnit, reason: String)], store: String, unsignedHint: String)
+    -> [String]
+  {
+    var reasons: [String] = []
+    var units: [String: [KeyedUnit]] = [:]
+    for entry in ignored {
+      if units[entry.reason] == nil { reasons.append(entry.reason) }
+      units[entry.reason, default: []].append(entry.unit)
+    }
+    return reasons.map { reason in
+      let list = units[reason]!
+      let hint = reason.hasPrefix("an unsigned pass record (") ? unsignedHint : ""
+      guard list.count > 1 else {
+        return "\(list[0].unit): ignored \(reason) at \(list[0].key.hex.prefix(12)) in \(store)\(hint)"
+      }
+      let names =
+        list.prefix(3).map(\.unit).joined(separator: ", ") + (list.count > 3 ? " and \(list.count - 3) more" : "")
+      return "ignored \(list.count) pass records in \(store), each \(reason) (\(names)); their tests run\(hint)"
+    }
   }
 
   /// Ripple's cache folder or a local store inside the work tree and not ignored by git: its files are then
@@ -301,6 +334,7 @@ extension Workspace {
   ) async -> [String] {
     guard !recording.userFiltered, !result.cancelled else { return [] }
     if let problem = recording.notTheTestedTree { return [problem] }
+    guard !recording.storeDown else { return [] }
     var warnings: [String] = []
     let now = Date()
     // The pins SwiftPM resolved for this build: what it built with, read after resolution.
@@ -311,7 +345,7 @@ extension Workspace {
       if pins[unit.package] == nil { pins[unit.package] = disk.pins(ofPackage: unit.package) }
       return unit.repinned(pins[unit.package]!)
     }
-    for package in result.packages {
+    packages: for package in result.packages {
       let planned = job.selection.packages.first { $0.path == package.path && $0.run?.name == package.run }
       for target in package.targets {
         guard
@@ -336,8 +370,9 @@ extension Workspace {
             warnings.append("the pass record of \(unit.unit) was not written to \(recording.store.name): \(reason)")
           }
         } catch {
+          // One warning per store that is down, not one per package.
           warnings.append("the pass record of \(unit.unit) could not be written to \(recording.store.name): \(error)")
-          break
+          break packages
         }
       }
     }

@@ -55,6 +55,9 @@ public struct SharedHistoryContext: Sendable {
   public var slot: Int
   /// Every trusted slot merged.
   public var merged: HistoryRecord
+  /// Whether the store answered the read; false: its warning was given, and neither pass records nor the shared
+  /// history are read from or written to it again this run.
+  public var storeAnswered = true
   public var storeName: String { access.store.name }
 }
 
@@ -158,7 +161,7 @@ extension Workspace {
     // A store that did not answer is not asked again after the run (each call would wait for its timeout).
     return SharedHistoryContext(
       access: access, namespace: namespace, scopes: scopes, writeScope: read.storeAnswered ? writeScope : nil,
-      slot: slot, merged: merged)
+      slot: slot, merged: merged, storeAnswered: read.storeAnswered)
   }
 
   /// Every slot of `scopes`, the trusted ones merged (`loadSharedHistory`).
@@ -189,8 +192,8 @@ extension Workspace {
     }
     if let down {
       warnings.append(
-        "the shared history could not be read from \(store.name) (\(down)); shards are planned on "
-          + "this machine's history")
+        "the shared history could not be read from \(store.name) (\(down)); no pass record is read from or "
+          + "written to it this run, the selected tests run, and shards are planned on this machine's history")
     }
     return SharedHistoryRead(merged: merged, warnings: warnings, storeAnswered: down == nil)
   }

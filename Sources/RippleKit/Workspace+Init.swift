@@ -86,7 +86,8 @@ extension Workspace {
     }
     let input = InitInput(
       files: files, manifests: manifests, configPath: configPath, existing: existing,
-      unignoredFolders: unignoredBootstrapFolders(includingState: true).map(\.path), ci: ci)
+      unignoredFolders: unignoredBootstrapFolders(includingState: true).map(\.path), ci: ci,
+      remote: (try? repository.remoteURL()).flatMap { $0 })
     return try InitPlanner.plan(input)
   }
 

@@ -203,11 +203,15 @@ public struct RunTarget: Codable, Sendable, Hashable {
   public var duration: Double?
   /// "Suite.test: message" for each failing test (capped by the recorder).
   public var failures: [String]
+  /// Why a target that did not run did not (cached: where and when it passed; not run here: which runs have it):
+  /// shown apart from failures, never in `failures`.
+  public var note: String?
 
   public init(
     package: String, name: String, kind: String, isTest: Bool, reasons: [String], status: TargetStatus? = nil,
-    duration: Double? = nil, failures: [String] = []
+    duration: Double? = nil, failures: [String] = [], note: String? = nil
   ) {
+    self.note = note
     self.package = package
     self.name = name
     self.kind = kind

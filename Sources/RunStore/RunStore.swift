@@ -644,7 +644,7 @@ public final class RunStore: Sendable {
         """)
     try statement.execute(arguments: [
       runID, position, target.package, target.name, target.kind, target.isTest, try Rows.json(target.reasons),
-      target.status?.rawValue, target.duration, try Rows.json(target.failures),
+      target.status?.rawValue, target.duration, try Rows.json(target.note.map { [$0] } ?? target.failures),
     ])
   }
 

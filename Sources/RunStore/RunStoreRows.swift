@@ -98,10 +98,14 @@ enum Rows {
       }
       status = known
     }
+    // A target that did not run keeps why in the failures column (RunExecutor's outcomes): a note, not failures.
+    let stored = try list(row, "failures", of: owner)
+    let isNote = status == .cached || status == .notRun
     return RunTarget(
       package: package, name: name, kind: try row.decode(forColumn: "kind"),
       isTest: try row.decode(forColumn: "isTest"), reasons: try list(row, "reasons", of: owner), status: status,
-      duration: try row.decode(forColumn: "duration"), failures: try list(row, "failures", of: owner))
+      duration: try row.decode(forColumn: "duration"), failures: isNote ? [] : stored,
+      note: isNote && !stored.isEmpty ? stored.joined(separator: "\n") : nil)
   }
 
   static func transition(_ row: Row) throws -> RunTransition {

@@ -14,6 +14,20 @@ import Testing
     #expect(BuildInfo.version.split(separator: ".").count >= 3)
   }
 
+  /// The published repository is recorded once (Publication.swift); action.yml's release-url default, the action's
+  /// script and docs/CI.md name the same place, so the workflow `ripple init --ci github` writes works unedited.
+  @Test func thePublishedRepositoryIsTheSameEverywhere() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    for path in ["action.yml", "scripts/action-run.sh"] {
+      let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+      #expect(text.contains(BuildInfo.releaseBaseURL), "\(path) does not default to \(BuildInfo.releaseBaseURL)")
+    }
+    let guide = try String(contentsOf: root.appendingPathComponent("docs/CI.md"), encoding: .utf8)
+    #expect(guide.contains("uses: \(BuildInfo.publishedRepository)@v"))
+    #expect(BuildInfo.actionReference == "\(BuildInfo.publishedRepository)@v\(BuildInfo.version)")
+  }
+
   /// A new user reads the quick start before scrolling (issue 52): it starts within README.md's first 60 lines,
   /// installing is a short block there, and `make demo` and `make test` are named in it.
   @Test func theReadmesQuickStartIsWithinItsFirst60Lines() throws {

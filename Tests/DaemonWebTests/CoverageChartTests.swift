@@ -105,6 +105,11 @@ import Testing
     #expect(try without.elements("svg", class: "rc-cov").isEmpty)
     let note = try without.elements("p", class: "history-note").compactMap(\.stringValue)
     #expect(note == ["Line coverage: no coverage recorded; set coverage: true in rippled.yml"])
+    // Coverage on in rippled.yml, no run measured yet: never "set coverage: true" (issue 52).
+    var on = history
+    on.coverageOn = true
+    let waiting = try page(on).elements("p", class: "history-note").compactMap(\.stringValue)
+    #expect(waiting == ["Line coverage: on; the chart appears once a run has measured it"])
 
     let with = try page(covered)
     let pictures = try with.elements("svg", class: "rc")

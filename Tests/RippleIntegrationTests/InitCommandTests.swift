@@ -128,27 +128,55 @@ import XcodeFixtures
     #expect(dry.standardOutput.contains("--- /dev/null\n+++ b/ripple.yml\n@@ -0,0 +1,"))
     #expect(dry.standardOutput.contains("--- /dev/null\n+++ b/.github/workflows/tests.yml\n"))
     #expect(dry.standardOutput.contains("\n+#       workspace: MyApp.xcworkspace\n"))
+    #expect(dry.standardError.contains("note: this repository has no remote"), "\(dry.standardError)")
     #expect(try snapshot(repo) == before)
 
     let result = try initialize(["--ci", "github"], in: repo)
     #expect(result.status == 0, "\(result.standardError)")
     #expect(result.standardOutput.contains("Xcode: MyApp.xcworkspace, App/MyApp.xcodeproj\n"))
-    #expect(result.standardOutput.contains("note: .github/workflows/tests.yml: replace <owner>"))
+    // Bad input: a repository without a remote. The workflow names Ripple's published action, never a
+    // placeholder, and init says where it runs; the CI folder is ignored, so adding it selects no test.
+    #expect(
+      result.standardOutput.contains("note: this repository has no remote: .github/workflows/tests.yml runs once"))
+    #expect(!result.standardOutput.contains("<owner>"))
     let config = try #require(repo.read("ripple.yml"))
     #expect(config.contains("# Xcode (in the graph too, rule 12): MyApp.xcworkspace, App/MyApp.xcodeproj.\n"))
     #expect(config.contains("#       workspace: MyApp.xcworkspace\n"))
     #expect(config.contains("# Packages (1): Packages/Core.\n"))
     let example = try String(contentsOf: Self.examples.appendingPathComponent("github-actions.yml"), encoding: .utf8)
     let workflow = try #require(repo.read(".github/workflows/tests.yml"))
-    #expect(workflow == example.replacingOccurrences(of: "uses: ./\n", with: "uses: <owner>/ripple@v1\n"))
+    let version = try String(contentsOf: Self.examples.appendingPathComponent("../../VERSION"), encoding: .utf8)
+      .trimmingCharacters(in: .whitespacesAndNewlines)
+    #expect(workflow == example.replacingOccurrences(of: "uses: ./\n", with: "uses: ripple-swift/ripple@v\(version)\n"))
     #expect(workflow != example)
+    #expect(config.contains("    - \".github/**\"\n"))
+    try repo.commitAll("ripple init")
+    try repo.write(".github/workflows/tests.yml", workflow + "# edited\n")
+    try repo.commitAll("edit the workflow")
+    let affected = try RippleBinary.run(["affected", "--base", "HEAD~1", "--format", "json"], in: repo.root)
+    #expect(affected.status == 0, "\(affected.standardError)")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(affected.standardOutput.utf8)) as? [String: Any])
+    #expect(json["runAll"] as? Bool == false, "a CI change selects no test: \(affected.standardOutput)")
+    #expect((json["testTargets"] as? [Any])?.isEmpty == true, "\(affected.standardOutput)")
   }
 
-  @Test func anExistingConfigIsReplacedOnlyWithForce() throws {
+  /// Bad input: a ripple.yml with comments and anchors under `--force`: every line stays, the missing globs are added.
+  @Test func anExistingConfigIsChangedOnlyWithForceAndKeepsItsComments() throws {
     let repo = try TestRepository.checkout()
     try repo.write("Package.swift", Self.manifest("Core"))
     try repo.write(".gitignore", ".build/\n")
-    let mine = "selection:\n  unowned: ignore\ntest:\n  runs:\n    - {name: linux, platforms: [linux]}\n"
+    try repo.write("README.md", "# Core\n")
+    let mine = """
+      # Ours: ask #ci first.
+      selection:
+        unowned: ignore # new files select nothing
+        ignore: &quiet ["notes/**"]
+      test:
+        runs:
+          - {name: linux, platforms: [linux]} # the only one
+
+      """
     try repo.write("ripple.yml", mine)
     try repo.commitAll("a config of its own")
 
@@ -161,10 +189,10 @@ import XcodeFixtures
     let forced = try initialize(["--force"], in: repo)
     #expect(forced.status == 0, "\(forced.standardError)")
     #expect(forced.standardOutput.contains("replaced ripple.yml\n"))
-    let config = try #require(repo.read("ripple.yml"))
-    #expect(config.hasPrefix("# ripple.yml, proposed by `ripple init`"))
-    #expect(!config.contains("unowned: ignore"), "selection: is proposed afresh")
-    #expect(config.hasSuffix("\ntest:\n  runs:\n    - {name: linux, platforms: [linux]}\n"), "test: is kept")
+    let expected = mine.replacingOccurrences(of: "[\"notes/**\"]", with: "[\"notes/**\", \"**/*.md\"]")
+    #expect(repo.read("ripple.yml") == expected)
+    let again = try initialize(["--force"], in: repo)
+    #expect(again.standardOutput.contains("nothing to change"), "\(again.standardOutput)")
   }
 
   @Test func aReadOnlyGitignoreStopsEverythingBeforeAnyWrite() throws {

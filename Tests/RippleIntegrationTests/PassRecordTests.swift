@@ -96,6 +96,10 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(onMain.standardOutput.utf8)) as? [String: Any])
     #expect(cachedTargets(mainPlan).isEmpty)
     #expect(onMain.standardError.contains("unsigned pass record"), "\(onMain.standardError)")
+    // Once, with how to sign (issue 52).
+    let ignoredLines = onMain.standardError.split(separator: "\n").filter { $0.contains("ignored") }
+    #expect(ignoredLines.count == 1, "\(onMain.standardError)")
+    #expect(ignoredLines.first?.contains("ripple results keygen --out FILE") == true, "\(onMain.standardError)")
 
     // --explain-key lists what went into a key.
     let explained = try RippleBinary.test(["--explain-key", "GreetingTests"], in: repo.root, environment: env)
@@ -295,6 +299,9 @@ import Testing
     let down = try RippleBinary.test(["--dry-run", "--format", "json"], in: repo.root, environment: env)
     #expect(down.status == 0, "\(down.standardError)")
     #expect(down.standardError.contains("could not be read"), "\(down.standardError)")
+    // One warning for the store, not one per target or history slot (issue 52).
+    #expect(
+      down.standardError.split(separator: "\n").filter { $0.contains("127.0.0.1") }.count == 1, "\(down.standardError)")
     #expect(!down.standardError.contains("pw"), "credentials are never printed: \(down.standardError)")
     let plan = try #require(try JSONSerialization.jsonObject(with: Data(down.standardOutput.utf8)) as? [String: Any])
     #expect((plan["cached"] as? [Any])?.isEmpty == true)

@@ -1,4 +1,7 @@
+import BuildInfo
+import ConfigLoading
 import Foundation
+import RippleCore
 import Testing
 
 @testable import RippleKit
@@ -19,8 +22,34 @@ import Testing
   @Test func theGitHubWorkflowNamesTheActionAsAnotherRepositoryUsesIt() {
     #expect(CIForge.github.example.contains("uses: ./\n"))
     #expect(!CIForge.github.workflow.contains("uses: ./\n"))
-    #expect(CIForge.github.workflow.contains("uses: <owner>/ripple@v1\n"))
+    #expect(CIForge.github.workflow.contains("uses: \(BuildInfo.publishedRepository)@v\(BuildInfo.version)\n"))
+    #expect(!CIForge.github.workflow.contains("<owner>"))
     #expect(CIForge.gitlab.workflow == CIForge.gitlab.example)
+  }
+
+  /// Bad input: `--ci github` in a repository without a remote. The workflow needs nothing of this repository's
+  /// address (it names Ripple's published action), so it is written whole, with a note on where it runs; the
+  /// CI folder is ignored, so adding the workflow selects no test.
+  @Test func aGitHubWorkflowInARepositoryWithoutARemote() throws {
+    let input = InitInput(files: ["Package.swift"], manifests: ["Package.swift": ""], ci: .github, remote: nil)
+    let plan = try InitPlanner.plan(input)
+    let workflow = try #require(plan.changes.first { $0.path == ".github/workflows/tests.yml" }).new
+    #expect(workflow.contains("uses: \(BuildInfo.actionReference)\n"))
+    #expect(!workflow.contains("<owner>") && !workflow.contains("uses: ./\n"))
+    #expect(plan.notes.count == 1)
+    #expect(plan.notes.first?.contains("no remote") == true)
+    let config = try #require(plan.changes.first { $0.path == "ripple.yml" }).new
+    #expect(config.contains("  ignore:\n    - \".github/**\"\n"))
+    let github = try InitPlanner.plan(
+      InitInput(
+        files: ["Package.swift"], manifests: ["Package.swift": ""], ci: .github, remote: "git@github.com:o/r.git"))
+    #expect(github.notes.isEmpty)
+  }
+
+  @Test(arguments: CIForge.allCases) func theCIFilesInitWritesAreIgnored(_ forge: CIForge) throws {
+    let plan = try InitPlanner.plan(InitInput(files: ["Package.swift"], manifests: ["Package.swift": ""], ci: forge))
+    #expect(plan.findings.ignoreGlobs == [forge.ignoreGlob])
+    #expect(Glob(forge.ignoreGlob).matches(forge.destination))
   }
 
   @Test func manifestsReadingTheEnvironmentNameTheirVariables() {
@@ -70,11 +99,18 @@ import Testing
     #expect(second.unchanged == ["ripple.yml", ".gitlab-ci.yml"])
   }
 
-  @Test func replacingAConfigKeepsEverySectionButSelection() throws {
+  /// Bad input: a ripple.yml with comments and anchors under `--force`. Every line stays; what is missing is added.
+  @Test func forcingAConfigWithCommentsAndAnchorsKeepsEveryLineAndAddsWhatIsMissing() throws {
     let existing = """
-      # mine
+      # Our team's selection: ask #ci before changing.
       selection:
-        ignore: ["old/**"]
+        unowned: ignore # new files select nothing
+        ignore:
+          - &docs "old/**"   # the archive
+          # more below
+          - "notes/**"
+        global: [*docs]
+
       assets:
         - id: audio
           source: {https: ["https://example.com/a.zip"]}
@@ -83,22 +119,55 @@ import Testing
 
       test:
         runs:
-          - {name: server, environment: {TEST_SERVER: "1"}}
+          - &linux {name: server, environment: {TEST_SERVER: "1"}, platforms: [linux]}
+
       """
     var input = InitInput(
-      files: ["Package.swift", "ripple.yml"], manifests: ["Package.swift": ""], existing: ["ripple.yml": existing],
-      unignoredFolders: ["Resources/Audio"])
+      files: ["Package.swift", "ripple.yml", "README.md"], manifests: ["Package.swift": ""],
+      existing: ["ripple.yml": existing], unignoredFolders: ["Resources/Audio"], ci: .github)
     let plan = try InitPlanner.plan(input)
     #expect(plan.conflicts == ["ripple.yml"])
     let config = try #require(plan.changes.first { $0.path == "ripple.yml" }).new
-    #expect(!config.contains("old/**"))
-    #expect(config.contains("assets:\n  - id: audio\n"))
-    #expect(config.contains("test:\n  runs:\n    - {name: server"))
-    #expect(!config.contains("# test:"), "a kept test: section needs no example")
-    let gitignore = try #require(plan.changes.first { $0.path == ".gitignore" })
-    #expect(gitignore.old == nil && gitignore.new.hasSuffix("/Resources/Audio/\n"))
+    let added = """
+          - "notes/**"
+          - "**/*.md"
+          - ".github/**"
+        global: [*docs]
+
+      """
+    #expect(config == existing.replacingOccurrences(of: "    - \"notes/**\"\n  global: [*docs]\n", with: added))
+    let loaded = try ConfigLoader.parse(config, path: "ripple.yml")
+    #expect(loaded.selection.ignore.map(\.pattern) == ["old/**", "notes/**", "**/*.md", ".github/**"])
+    #expect(loaded.selection.global.map(\.pattern) == ["old/**"], "the alias still reads the anchor")
     input.existing["ripple.yml"] = config
-    #expect(try InitPlanner.plan(input).changes.map(\.path) == [".gitignore"], "the replaced file is stable")
+    #expect(try InitPlanner.plan(input).changes.map(\.path) == [".gitignore", ".github/workflows/tests.yml"])
+  }
+
+  @Test func forcingAddsAnIgnoreKeyAFlowItemOrASectionAndNotesAnAlias() throws {
+    func merged(_ text: String) -> (text: String, notes: [String]) {
+      var findings = InitFindings()
+      findings.ignoreGlobs = ["docs/**"]
+      return InitPlanner.mergedConfigText(text, path: "ripple.yml", adding: findings)
+    }
+    #expect(
+      merged("# mine\nselection:\n    unowned: ignore\n").text
+        == "# mine\nselection:\n    # Changed files that select no test: the documentation and CI files of this "
+        + "repository.\n    ignore:\n      - \"docs/**\"\n    unowned: ignore\n")
+    #expect(
+      merged("selection:\n  ignore: &i [\"a/**\"] # kept\n").text
+        == "selection:\n  ignore: &i [\"a/**\", \"docs/**\"] # kept\n")
+    #expect(merged("selection:\n  ignore: []\n").text == "selection:\n  ignore: [\"docs/**\"]\n")
+    #expect(
+      merged("# only a comment\n").text.hasSuffix(
+        "# only a comment\n\nselection:\n  # Changed files that select no test: the documentation and CI files of this repository.\n  ignore:\n    - \"docs/**\"\n"
+      ))
+    let alias = "selection:\n  global: &g [\"x/**\"]\n  ignore: *g\n"
+    let kept = merged(alias)
+    #expect(kept.text == alias)
+    #expect(
+      kept.notes == ["selection.ignore in ripple.yml is *g: add \"docs/**\" to selection.ignore in ripple.yml yourself"]
+    )
+    #expect(merged("selection:\n  ignore: [\"docs/**\"]\n").text == "selection:\n  ignore: [\"docs/**\"]\n")
   }
 
   @Test func gitignoreLinesAreAppendedNotAConflict() throws {
