@@ -207,6 +207,8 @@ public enum InitPlanner {
       (".github/**", { $0.hasPrefix(".github/") }),
       (".gitlab-ci.yml", { $0 == ".gitlab-ci.yml" }),
       (".buildkite/**", { $0.hasPrefix(".buildkite/") }),
+      // Test reports kept in the repository (`--junit reports/junit.xml`): what a run writes selects nothing.
+      ("reports/**", { $0.hasPrefix("reports/") }),
     ]
     findings.ignoreGlobs = candidates.filter { candidate in files.contains(where: candidate.present) }.map(\.glob)
     return findings

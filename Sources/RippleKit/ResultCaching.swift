@@ -161,10 +161,7 @@ extension Workspace {
     job.passRecording?.policy = policy
     guard !request.resultCache.rerunCached else { return }
 
-    for unit in keys where !unit.isKeyable {
-      job.warnings.append(
-        "\(unit.unit) is not looked up and will not be recorded: " + unit.unkeyable.joined(separator: "; "))
-    }
+    job.warnings += Self.unkeyableWarnings(keys.filter { !$0.isKeyable })
     var cached: [KeyedUnit: CachedTarget] = [:]
     // One warning per store that is down: the shared history's read already said so for this store.
     var storeDown = job.sharedHistory?.storeAnswered == false
@@ -204,6 +201,24 @@ extension Workspace {
     }
     remaining.packages.removeAll { !$0.hasWork }
     job.selection = remaining
+  }
+
+  /// Targets that cannot be keyed, one warning per reason (a package without `Package.resolved` is one line,
+  /// not one per target): a single target is named, several are counted.
+  static func unkeyableWarnings(_ units: [KeyedUnit]) -> [String] {
+    var reasons: [String] = []
+    var named: [String: [String]] = [:]
+    for unit in units {
+      let reason = unit.unkeyable.joined(separator: "; ")
+      if named[reason] == nil { reasons.append(reason) }
+      named[reason, default: []].append(unit.unit)
+    }
+    return reasons.map { reason in
+      let list = named[reason]!
+      guard list.count > 1 else { return "\(list[0]) is not looked up and will not be recorded: \(reason)" }
+      let names = list.prefix(3).joined(separator: ", ") + (list.count > 3 ? " and \(list.count - 3) more" : "")
+      return "\(list.count) test targets (\(names)) are not looked up and will not be recorded: \(reason)"
+    }
   }
 
   /// The records a lookup ignored, one warning per reason: a single target is named with its key; several are

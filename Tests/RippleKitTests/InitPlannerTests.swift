@@ -203,4 +203,14 @@ import Testing
         == "--- a/f\n+++ b/f\n@@ -2,9 +2,10 @@\n l2\n l3\n l4\n-l5\n+five\n l6\n l7\n l8\n l9\n l10\n+l11\n")
     #expect(UnifiedDiff.render(path: "f", old: old, new: old) == "")
   }
+
+  /// A reports folder (issue 49): what a run writes there selects no test.
+  @Test func aReportsFolderIsIgnoredByTheProposedSelection() throws {
+    let input = InitInput(
+      files: ["Package.swift", "reports/junit.xml", "Sources/A/A.swift"], manifests: ["Package.swift": ""],
+      unignoredFolders: [])
+    let plan = try InitPlanner.plan(input)
+    let config = try #require(plan.changes.first { $0.path == "ripple.yml" }?.new)
+    #expect(config.contains("    - \"reports/**\""), "\(config)")
+  }
 }

@@ -128,4 +128,21 @@ import Testing
     let (clonedFiles, _) = try disk(cloned).files()
     #expect(clonedFiles["Sources/Core/Vendor"] == "160000:" + first + " (not checked out)", "\(clonedFiles)")
   }
+
+  /// One line per reason: a package without `Package.resolved` is said once, naming its targets.
+  @Test func unkeyableTargetsAreSaidOncePerReason() {
+    func unit(_ name: String, _ reason: String) -> KeyedUnit {
+      KeyedUnit(package: ".", target: name, run: nil, inputs: KeyInputs(), blockers: [reason])
+    }
+    let warnings = Workspace.unkeyableWarnings([
+      unit("A", "Package.resolved is missing"), unit("B", "Package.resolved is missing"),
+      unit("C", "Package.resolved is missing"), unit("D", "Package.resolved is missing"),
+      unit("E", "Sources/E/x links outside the repository"),
+    ])
+    #expect(
+      warnings == [
+        "4 test targets (.:A, .:B, .:C and 1 more) are not looked up and will not be recorded: Package.resolved is missing",
+        ".:E is not looked up and will not be recorded: Sources/E/x links outside the repository",
+      ])
+  }
 }
