@@ -135,9 +135,13 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
   public var greens: [Green]
   /// The newest last; absent in records written before it.
   public var fullRuns: [FullRun]
+  /// How many times this slot was written, this write included (0: before sequences). Each write also leaves
+  /// a marker of its number (`markerKey`), so a reader finding the slot at n while a marker of n+1 exists knows
+  /// it was put back (a replay), and one finding it gone or garbage while marker 1 exists knows it was lost.
+  public var sequence: Int
 
   private enum CodingKeys: String, CodingKey {
-    case version, namespace, scope, slot, writer, time, targets, outcomes, greens, fullRuns
+    case version, namespace, scope, slot, writer, time, targets, outcomes, greens, fullRuns, sequence
   }
 
   public init(from decoder: any Decoder) throws {
@@ -152,6 +156,7 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
     outcomes = try c.decode([String: Outcome].self, forKey: .outcomes)
     greens = try c.decode([Green].self, forKey: .greens)
     fullRuns = try c.decodeIfPresent([FullRun].self, forKey: .fullRuns) ?? []
+    sequence = try c.decodeIfPresent(Int.self, forKey: .sequence) ?? 0
   }
 
   public init(namespace: String, scope: String, slot: Int, writer: String, time: Date) {
@@ -165,6 +170,7 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
     self.outcomes = [:]
     self.greens = []
     self.fullRuns = []
+    self.sequence = 0
   }
 
   public static func scope(branch: String, protected: Bool) -> String {
@@ -176,6 +182,20 @@ public struct HistoryRecord: Sendable, Hashable, Codable {
   public static func key(namespace: String, scope: String, slot: Int) -> RecordKey {
     let text = "ripple-history-v\(currentVersion)\n\(namespace)\n\(scope)\n\(slot)"
     return RecordKey(hex: SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined())!
+  }
+
+  /// Where the marker of write `sequence` of a slot lives: written once, beside the slot (an empty record of
+  /// the same place with that sequence, signed like the slot).
+  public static func markerKey(namespace: String, scope: String, slot: Int, sequence: Int) -> RecordKey {
+    let text = "ripple-history-marker-v\(currentVersion)\n\(namespace)\n\(scope)\n\(slot)\n\(sequence)"
+    return RecordKey(hex: SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined())!
+  }
+
+  /// The marker of this record's write: its place and sequence, nothing else.
+  public var marker: HistoryRecord {
+    var marker = HistoryRecord(namespace: namespace, scope: scope, slot: slot, writer: writer, time: time)
+    marker.sequence = sequence
+    return marker
   }
 
   /// Merges `other` into this one: newer times win per target, outcome counts add up (each slot holds other

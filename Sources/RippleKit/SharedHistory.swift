@@ -178,17 +178,28 @@ extension Workspace {
         await Self.loadSlot(store, HistoryRecord.key(namespace: namespace, scope: read.0, slot: read.1))
       }) ?? []
     var down: (any Error)?
+    // Per slot, the sequence it holds (0: none readable): the marker of the write after it tells a replay.
+    var held: [Int] = []
     for (read, outcome) in zip(reads, loaded) {
       switch outcome {
-      case nil, .success(nil): continue
-      case .failure(let error): down = down ?? error
+      case nil, .success(nil): held.append(0)
+      case .failure(let error):
+        down = down ?? error
+        held.append(0)
       case .success(let data?):
         switch policy.judgeHistory(data, namespace: namespace, scope: read.0, slot: read.1) {
-        case .trusted(let record, _): merged.merge(record)
+        case .trusted(let record, _):
+          merged.merge(record)
+          held.append(record.sequence)
         case .ignored(let reason):
           warnings.append("shared history: ignored \(reason) in \(read.0) slot \(read.1) of \(store.name)")
+          held.append(0)
         }
       }
+    }
+    if down == nil {
+      warnings += await Self.rolledBack(
+        reads, held: held, store: store, namespace: namespace, policy: policy)
     }
     if let down {
       warnings.append(
@@ -196,6 +207,59 @@ extension Workspace {
           + "written to it this run, the selected tests run, and shards are planned on this machine's history")
     }
     return SharedHistoryRead(merged: merged, warnings: warnings, storeAnswered: down == nil)
+  }
+
+  /// The slots whose history was rolled back (issue 48): a slot holding write n while the marker of write n+1
+  /// exists was put back (a replay of an older, validly signed slot); a slot gone or unreadable while the marker
+  /// of its first write exists was lost. Markers are judged like slots (signed where the slot must be), so a
+  /// forged one proves nothing. One marker read per slot.
+  static func rolledBack(
+    _ reads: [(String, Int)], held: [Int], store: ResultStoreClient, namespace: String, policy: TrustPolicy
+  ) async -> [String] {
+    let probes = zip(reads, held).map { read, sequence in (read.0, read.1, sequence + 1) }
+    let markers =
+      (try? await Concurrently.map(probes, limit: 8) { probe in
+        await loadSlot(
+          store, HistoryRecord.markerKey(namespace: namespace, scope: probe.0, slot: probe.1, sequence: probe.2))
+      }) ?? []
+    var warnings: [String] = []
+    for (probe, outcome) in zip(probes, markers) {
+      guard case .success(let data?) = outcome,
+        case .trusted(let marker, _) = policy.judgeHistory(data, namespace: namespace, scope: probe.0, slot: probe.1),
+        marker.sequence == probe.2
+      else { continue }
+      let written =
+        "write \(probe.2) by \(TerminalText.quoted(marker.writer)) at \(ISO8601DateFormatter().string(from: marker.time))"
+      warnings.append(
+        probe.2 == 1
+          ? "shared history: \(probe.0) slot \(probe.1) of \(store.name) is gone or unreadable, but it was written "
+            + "(\(written)): what it held is lost"
+          : "shared history: \(probe.0) slot \(probe.1) of \(store.name) was rolled back to write \(probe.2 - 1), "
+            + "but \(written) exists: a store writer put an older slot back, and what came after it is not read")
+    }
+    return warnings
+  }
+
+  /// The newest write of a slot its markers record (0: none), found by doubling then halving: the next write's
+  /// number when the slot itself is gone or unreadable.
+  static func newestMarker(
+    store: ResultStoreClient, namespace: String, scope: String, slot: Int, policy: TrustPolicy
+  ) async -> Int {
+    func exists(_ sequence: Int) async -> Bool {
+      let key = HistoryRecord.markerKey(namespace: namespace, scope: scope, slot: slot, sequence: sequence)
+      guard case .success(let data?) = await loadSlot(store, key),
+        case .trusted(let marker, _) = policy.judgeHistory(data, namespace: namespace, scope: scope, slot: slot)
+      else { return false }
+      return marker.sequence == sequence
+    }
+    guard await exists(1) else { return 0 }
+    var (low, high) = (1, 2)
+    while high < 1 << 30, await exists(high) { (low, high) = (high, high * 2) }
+    while high - low > 1 {
+      let middle = (low + high) / 2
+      if await exists(middle) { low = middle } else { high = middle }
+    }
+    return low
   }
 
   /// One slot's bytes, the error kept as a value: no typed catch inside a task group (ARCHITECTURE, "House
@@ -214,11 +278,18 @@ extension Workspace {
     var record = HistoryRecord(
       namespace: context.namespace, scope: scope, slot: context.slot, writer: access.writer, time: now)
     do {
+      let policy = access.policy(now: now)
       if let data = try await access.store.load(key),
-        case .trusted(let old, _) = access.policy(now: now).judgeHistory(
+        case .trusted(let old, _) = policy.judgeHistory(
           data, namespace: context.namespace, scope: scope, slot: context.slot)
       {
         record.merge(old)
+        record.sequence = old.sequence + 1
+      } else {
+        // Gone or unreadable: the sequence goes on from the newest marker, never back to a number already used.
+        record.sequence =
+          await Self.newestMarker(
+            store: access.store, namespace: context.namespace, scope: scope, slot: context.slot, policy: policy) + 1
       }
       let ran = TestRunner.effectiveSelection(job.selection, options: job.options, history: job.history)
       let green = SharedHistoryUpdate.green(
@@ -235,6 +306,11 @@ extension Workspace {
       if case .keep(let reason) = try await access.store.save(key, data, unlessLowering: rule) {
         return ["the shared history was not written to \(access.store.name): \(reason)"]
       }
+      // The write's marker, once: what lets a reader tell this slot put back to an older one.
+      let markerKey = HistoryRecord.markerKey(
+        namespace: context.namespace, scope: scope, slot: context.slot, sequence: record.sequence)
+      _ = try await access.store.save(
+        markerKey, try RecordEnvelope.seal(record.marker, signingKey: access.signingKey), unlessLowering: rule)
       return []
     } catch {
       return ["the shared history could not be written to \(access.store.name): \(error)"]
