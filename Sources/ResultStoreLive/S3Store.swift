@@ -14,7 +14,8 @@ enum S3Store {
     location: S3Location, credentials: CredentialReference, timeout: Double, environment: [String: String]
   ) throws(ResultStoreSetupError) -> ResultStoreClient {
     let prefix = location.key.split(separator: "/").joined(separator: "/")
-    let name = prefix.isEmpty ? "s3://\(location.bucket)" : "s3://\(location.bucket)/\(prefix)"
+    // The bucket, as a URL's host: never the prefix, a path like any other store URL's (docs/DESIGN.md).
+    let name = "s3://\(location.bucket)"
     guard S3ObjectAddress(location) != nil else {
       throw ResultStoreSetupError(
         store: name,

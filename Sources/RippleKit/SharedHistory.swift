@@ -527,7 +527,7 @@ extension TestJob {
   func ranEverything(_ result: TestRunResult) -> Bool {
     let all = affected == nil || affected?.report.runAll == true
     return all && cached.isEmpty && !restricted && notRunHere.isEmpty && appliedShard == nil && result.shard == nil
-      && !result.packages.isEmpty
+      && !result.packages.isEmpty && !result.cancelled
   }
 
 }

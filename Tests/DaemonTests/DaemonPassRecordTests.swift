@@ -30,8 +30,9 @@ import Testing
     let first = try fixture.runningRun()
     #expect(await executor.execute(first, settings: fixture.settings, logFile: nil) == .passed(nil))
     _ = try fixture.store.finish(first.id, state: .failed, reason: "not a passing base: the second run tests all again")
-    // CoreTests' record, and the run's slot of the shared history (timings, greens) beside it.
-    #expect(try fixture.store.passRecordUsage().count == 2, "CoreTests passed: its record is kept")
+    // CoreTests' record, the run's slot of the shared history (timings, greens) beside it, and that write's
+    // marker (a replayed slot's tell).
+    #expect(try fixture.store.passRecordUsage().count == 3, "CoreTests passed: its record is kept")
 
     let second = try fixture.runningRun()
     #expect(await executor.execute(second, settings: fixture.settings, logFile: nil) == .passed(nil))
