@@ -336,9 +336,10 @@ extension Workspace {
     return units
   }
 
-  /// The disk side of keys, with the digests of untracked files kept in Ripple's cache folder.
-  func keyInputsOnDisk() -> KeyInputsOnDisk {
-    let cache = services.manifestCache.directory.map { RepoPath.parent($0) + "/file-digests.tsv" }
+  /// The disk side of keys, with the digests of untracked files kept in Ripple's cache folder (`digests`
+  /// false: none read, for a caller that only reads pins).
+  func keyInputsOnDisk(digests: Bool = true) -> KeyInputsOnDisk {
+    let cache = digests ? services.manifestCache.directory.map { RepoPath.parent($0) + "/file-digests.tsv" } : nil
     return KeyInputsOnDisk(
       root: root, repository: repository, digests: FileDigestCache(file: cache), ignore: configuration.selection.ignore)
   }
@@ -353,7 +354,7 @@ extension Workspace {
     var warnings: [String] = []
     let now = Date()
     // The pins SwiftPM resolved for this build: what it built with, read after resolution.
-    let disk = keyInputsOnDisk()
+    let disk = keyInputsOnDisk(digests: false)
     var pins: [String: ContentKeys.Pins] = [:]
     let keys = recording.keys.map { unit in
       guard unit.pinned else { return unit }
