@@ -78,7 +78,11 @@ let package = Package(
     // ripple.yml and rippled.yml read and validated (Yams, with file:line:column in every error).
     .target(name: "ConfigLoading", dependencies: ["RippleCore", "RippleConfig", "Yams"]),
     // Pure: changed paths x graphs x config -> affected targets with reasons.
-    .target(name: "Affected", dependencies: ["RippleCore", "PackageModel", "RippleConfig", "PassRecords"]),
+    .target(
+      name: "Affected",
+      dependencies: [
+        "RippleCore", "PackageModel", "RippleConfig", "PassRecords", .product(name: "Crypto", package: "swift-crypto"),
+      ]),
     // Plan -> `swift build --build-tests` / `swift test --skip-build --filter`; results, JUnit, timings, shards.
     .target(name: "TestRunner", dependencies: ["RippleCore", "RippleConfig", "SystemClients", "Coverage"]),
     // Pure: line coverage per file (LCOV, Cobertura), the merge of per-target coverage, its compressed blob.

@@ -36,10 +36,10 @@ public enum AffectedAnalysis {
     }
     let runAll = !selection.runAllReasons.isEmpty
     if runAll {
+      let runAllReasons = selection.runAllReasons
       for ref in head.allTargets where head.targets[ref]!.kind.isTest {
-        for reason in selection.runAllReasons where reasons[ref]?.contains(reason) != true {
-          reasons[ref, default: []].append(reason)
-        }
+        let known = Set(reasons[ref] ?? [])
+        for reason in runAllReasons where !known.contains(reason) { reasons[ref, default: []].append(reason) }
       }
     }
     for ref in removed {

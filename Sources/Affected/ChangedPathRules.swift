@@ -13,12 +13,30 @@ import RippleCore
 struct ChangedPathRules {
   let input: AffectedInput
 
+  /// The graphs' attribution indexes: a path walks its folders, never every target (issue 50).
+  private let head: AttributionIndex
+  private let base: AttributionIndex
+  private let assets: AssetRules
+  /// Both sides evaluate to one graph (no manifest changed): one index serves both.
+  private let sameGraph: Bool
+
+  init(input: AffectedInput) {
+    self.input = input
+    head = AttributionIndex(input.head)
+    sameGraph = input.base == input.head
+    base = sameGraph ? head : AttributionIndex(input.base)
+    assets = AssetRules(manifests: input.assetManifests, base: input.base, head: input.head)
+  }
+
   func apply(to selection: inout SelectionBuilder) {
     let inputs = resolveInputs(into: &selection)
     var unowned: [String] = []
+    var seen: Set<String> = []
     for change in input.changes {
       for side in sides(of: change) {
-        if !classify(side, inputs: inputs, into: &selection) { unowned.append(side.path) }
+        if !classify(side, inputs: inputs, into: &selection), seen.insert(side.path).inserted {
+          unowned.append(side.path)
+        }
       }
     }
     reportUnowned(unowned, into: &selection)
@@ -27,13 +45,11 @@ struct ChangedPathRules {
   /// One path of a change, the graphs that decide its owner, and the reason an owner gets.
   private struct Side {
     var path: String
-    var graphs: [PackageGraph]
+    var graphs: [AttributionIndex]
     var reason: String
   }
 
   private func sides(of change: ChangedFile) -> [Side] {
-    let head = input.head
-    let base = input.base
     switch change.status {
     case .deleted:
       return [Side(path: change.path, graphs: [base], reason: "deleted \(change.path)")]
@@ -48,7 +64,7 @@ struct ChangedPathRules {
     case .added, .copied:
       return [Side(path: change.path, graphs: [head], reason: "changed \(change.path)")]
     case .modified, .typeChanged:
-      return [Side(path: change.path, graphs: [head, base], reason: "changed \(change.path)")]
+      return [Side(path: change.path, graphs: sameGraph ? [head] : [head, base], reason: "changed \(change.path)")]
     }
   }
 
@@ -61,9 +77,8 @@ struct ChangedPathRules {
       selection.runAll("global file \(path)")
       return true
     }
-    let assets = AssetRules(manifests: input.assetManifests, base: input.base, head: input.head)
     if assets.claimConfig(path, into: &selection) { return true }
-    if Ownership.isPackageFile(path, in: [input.head, input.base]) {
+    if AttributionIndex.isPackageFile(path, in: sameGraph ? [head] : [head, base]) {
       if Ownership.isResolvedFile(path), input.resolvedChanges[path] == nil {
         selection.runAll("\(path) changed but its pins were not compared")
       }
@@ -71,20 +86,20 @@ struct ChangedPathRules {
     }
     var owned = false
     for graph in side.graphs {
-      guard let owner = Ownership.owner(of: path, in: graph) else { continue }
+      guard let owner = graph.owner(of: path) else { continue }
       selection.add(side.reason, to: owner)
       owned = true
     }
     // Files a target reaches through a symbolic link in its directory are its sources too (rule 3).
     for graph in side.graphs {
-      for (owner, link) in Ownership.linkedOwners(of: path, in: graph) {
+      for (owner, link) in graph.linkedOwners(of: path) {
         selection.add("\(side.reason) (through \(link))", to: owner)
         owned = true
       }
     }
     // Xcode targets (and test targets a shared scheme or test plan tests) list the paths they own.
     for graph in side.graphs {
-      for owner in XcodeOwnership.listedOwners(of: path, in: graph) {
+      for owner in graph.listedOwners(of: path) {
         selection.add(side.reason, to: owner)
         owned = true
       }
@@ -117,14 +132,15 @@ struct ChangedPathRules {
     return found.isEmpty ? nil : found
   }
 
+  /// `paths`: each once. The warning names the first `SelectionBuilder.maxReasons` of them.
   private func reportUnowned(_ paths: [String], into selection: inout SelectionBuilder) {
-    var seen: Set<String> = []
-    let paths = paths.filter { seen.insert($0).inserted }
     guard !paths.isEmpty, input.selection.unowned == .all else { return }
     for path in paths { selection.runAll("unowned file \(path)") }
     let count = paths.count == 1 ? "1 changed file is" : "\(paths.count) changed files are"
+    let shown = paths.prefix(SelectionBuilder.maxReasons).joined(separator: ", ")
+    let more = paths.count > SelectionBuilder.maxReasons ? " and \(paths.count - SelectionBuilder.maxReasons) more" : ""
     selection.warn(
-      "\(count) in no target and matched by no rule, so every test runs: \(paths.joined(separator: ", ")). "
+      "\(count) in no target and matched by no rule, so every test runs: \(shown)\(more). "
         + "To narrow this, list them in `selection.ignore`, `selection.global` or `selection.inputs` of ripple.yml, "
         + "or set `selection.unowned: ignore`.")
   }

@@ -3,20 +3,24 @@ import PassRecords
 import RippleConfig
 import RippleCore
 
-/// The key inputs of test targets at one state of the repository (docs/DESIGN.md, "Pass records").
+/// The key inputs of test targets at one state of the repository (docs/DESIGN.md, "Pass records"; key
+/// format 3, issue 50).
 ///
 /// A key covers what the build of a target's test run reads, so that "no change reaches it" and "its key
 /// is the same" agree: for every target in the test target's closure (its dependencies, transitively,
 /// through local products too) its evaluated manifest entry, its package's evaluated settings and
-/// dependency requirements, the files it owns with their git modes (rule 3, links, gitlinks and listed
-/// Xcode paths included), what lies in its folder that git ignores (`folderContents`, hashed by the
-/// caller), the files `selection.inputs`, `generate:` inputs and `secrets:` templates give it, and the
-/// assets, generated resources and secrets installed into its folder; the pins SwiftPM resolved for the
-/// tested package; and, for every target, the `selection.global` files and, with `selection.unowned:
-/// all`, every file no rule claims. What a run adds (toolchain, flags, the run's environment,
-/// `test.keyEnvironment`) comes in `common`. Paths the selection ignores, and manifests (their
-/// evaluation is what counts), are not inputs. What cannot be keyed (a link leaving the repository, a
-/// dirty submodule, pins that cannot be read) makes the target unkeyable: never looked up, never recorded.
+/// dependency requirements, and the digest of every file given to it as it is on disk (`targetFiles`: its
+/// folder's files, tracked or not, with their modes, gitlinks as checked out; what it reaches through links;
+/// the files `selection.inputs`, `generate:` inputs and `secrets:` templates give it), plus the assets,
+/// generated resources and secrets installed into its folder; the pins SwiftPM resolved for the tested
+/// package; and, for every target, the `selection.global` files and, with `selection.unowned: all`, every
+/// file no rule claims (`everyone`, from git's trees). What a run adds (toolchain, flags, the run's
+/// environment, `test.keyEnvironment`) comes in `common`. Paths the selection ignores, and manifests (their
+/// evaluation is what counts), are not inputs. What cannot be keyed (a link leaving the repository, a dirty
+/// submodule, pins that cannot be read) makes the target unkeyable: never looked up, never recorded.
+///
+/// The caller reads only the closures' folders and the trees that changed (`KeyAttribution` says where a
+/// file counts; `FolderDigest` digests folders by tree id): the cost follows the change and the closures.
 public enum ContentKeys {
   /// The pins of a tested package, as read from the `Package.resolved` SwiftPM uses for it.
   public enum Pins: Sendable, Hashable {
@@ -29,42 +33,33 @@ public enum ContentKeys {
   }
 
   public struct Context: Sendable {
-    /// Every file of the state as git sees it (path → `mode:id`, gitlinks with their commit), the working
-    /// tree's edits included.
-    public var files: [String: String]
-    public var selection: SelectionConfig
+    /// Every file given to each closure target, as on disk: path → `mode:id` (git's mode and blob id, a
+    /// gitlink `160000:<checked-out commit>`).
+    public var targetFiles: [TargetRef: [String: String]]
+    /// What every key holds: the digest of the global and unowned files, and their edits.
+    public var everyone: KeyInputs
     public var assets: AssetsConfig
-    /// The path of ripple.yml (its asset entries count per target, the rest does not change results).
-    public var configPath: String?
     /// Entries every key gets: toolchain, flags, the run, allow-listed variables.
     public var common: KeyInputs
-    /// What lies in each target's folder that git does not track (ignored files by content).
-    public var folderContents: [TargetRef: KeyInputs]
     /// Why a target cannot be keyed, found on disk (a link leaving the repository, an unreadable file, a
     /// dirty submodule).
     public var unkeyable: [TargetRef: [String]]
     /// Tested package path → its pins.
     public var pins: [String: Pins]
-    /// Paths whose content no key can hold (a link leaving the repository, a submodule with edits): their
-    /// owners are unkeyable.
-    public var unkeyablePaths: [String: String]
     /// Package path → what else its manifest's evaluation by a build reads (variables no entry sets).
     public var packageInputs: [String: KeyInputs]
 
     public init(
-      files: [String: String], selection: SelectionConfig, assets: AssetsConfig, configPath: String?,
-      common: KeyInputs, folderContents: [TargetRef: KeyInputs] = [:], unkeyable: [TargetRef: [String]] = [:],
-      pins: [String: Pins] = [:], unkeyablePaths: [String: String] = [:], packageInputs: [String: KeyInputs] = [:]
+      targetFiles: [TargetRef: [String: String]], everyone: KeyInputs = KeyInputs(), assets: AssetsConfig,
+      common: KeyInputs, unkeyable: [TargetRef: [String]] = [:], pins: [String: Pins] = [:],
+      packageInputs: [String: KeyInputs] = [:]
     ) {
-      self.files = files
-      self.selection = selection
+      self.targetFiles = targetFiles
+      self.everyone = everyone
       self.assets = assets
-      self.configPath = configPath
       self.common = common
-      self.folderContents = folderContents
       self.unkeyable = unkeyable
       self.pins = pins
-      self.unkeyablePaths = unkeyablePaths
       self.packageInputs = packageInputs
     }
   }
@@ -102,22 +97,24 @@ public enum ContentKeys {
 
   /// The key of each of `tests`.
   public static func keys(for tests: [TargetRef], in graph: PackageGraph, context: Context) -> [TargetRef: TargetKey] {
-    let attribution = Attribution(graph: graph, context: context)
+    let index = AttributionIndex(graph)
+    let installed = installedEntries(context.assets, index: index)
+    var files: [TargetRef: KeyInputs] = [:]
     var out: [TargetRef: TargetKey] = [:]
     for test in tests {
       var inputs = context.common
       var unkeyable: [String] = []
-      inputs.add(contentsOf: attribution.everyone)
+      inputs.add(contentsOf: context.everyone)
       var packages: Set<String> = []
       for target in closure(of: [test], in: graph).sorted(by: { $0.description < $1.description }) {
         guard let package = graph.package(at: target.package), let model = package.target(named: target.name)
         else { continue }
         packages.insert(package.path)
         inputs.add("target", target.description, model.fingerprint)
-        inputs.add(contentsOf: attribution.byTarget[target] ?? KeyInputs())
-        inputs.add(contentsOf: context.folderContents[target] ?? KeyInputs())
+        if files[target] == nil { files[target] = fileEntries(context.targetFiles[target] ?? [:], of: target) }
+        inputs.add(contentsOf: files[target]!)
+        inputs.add(contentsOf: installed[target] ?? KeyInputs())
         unkeyable += context.unkeyable[target] ?? []
-        unkeyable += attribution.unkeyable[target] ?? []
       }
       var remote = false
       for path in packages.sorted() {
@@ -135,6 +132,13 @@ public enum ContentKeys {
       out[test] = TargetKey(inputs: inputs, unkeyable: unkeyable, pinned: remote, pinsProblem: pinsProblem)
     }
     return out
+  }
+
+  /// One line for a target's files: the digest of every path and `mode:id` given to it, and how many.
+  static func fileEntries(_ files: [String: String], of target: TargetRef) -> KeyInputs {
+    var inputs = KeyInputs()
+    if let digest = FolderDigest.of(files) { inputs.add("files", target.description, "\(digest) (\(files.count) files)") }
+    return inputs
   }
 
   /// Adds `pins` to `inputs`; why they are not known, when they are not.
@@ -160,65 +164,30 @@ public enum ContentKeys {
   }
 }
 
-/// Each file of the state, given to the targets the selection rules would give a change of it.
-private struct Attribution {
-  var byTarget: [TargetRef: KeyInputs] = [:]
-  var everyone = KeyInputs()
-  var unkeyable: [TargetRef: [String]] = [:]
-
-  init(graph: PackageGraph, context: ContentKeys.Context) {
-    let rules = context.selection
-    var inputs: [(Glob, [TargetRef])] = []
-    for key in rules.inputs.keys.sorted() {
-      let targets = graph.targets(namedByInputsKey: key)
-      for glob in rules.inputs[key] ?? [] { inputs.append((glob, targets)) }
-    }
-    for (path, id) in context.files.sorted(by: { $0.key < $1.key }) {
-      if rules.ignore.contains(where: { $0.matches(path) }) { continue }
-      if rules.global.contains(where: { $0.matches(path) }) {
-        everyone.add("global", path, id)
-        continue
-      }
-      if path == context.configPath { continue }
-      // Manifests count by their evaluation, `Package.resolved` by the pins SwiftPM reads (`Pins`).
-      if Ownership.isPackageFile(path, in: [graph]) { continue }
-      var owners: Set<TargetRef> = []
-      if let owner = Ownership.owner(of: path, in: graph) { owners.insert(owner) }
-      for (owner, _) in Ownership.linkedOwners(of: path, in: graph) { owners.insert(owner) }
-      owners.formUnion(XcodeOwnership.listedOwners(of: path, in: graph))
-      for (glob, targets) in inputs where glob.matches(path) { owners.formUnion(targets) }
-      for entry in context.assets.generate where entry.inputs.contains(where: { $0.matches(path) }) {
-        if let owner = Ownership.owner(of: entry.destination, in: graph) { owners.insert(owner) }
-      }
-      for secret in context.assets.secrets where secret.template == path || secret.example == path {
-        if let owner = Ownership.owner(of: secret.output, in: graph) { owners.insert(owner) }
-      }
-      for owner in owners { byTarget[owner, default: KeyInputs()].add("file", path, id) }
-      if let reason = context.unkeyablePaths[path] {
-        for owner in owners { unkeyable[owner, default: []].append(reason) }
-      }
-      if owners.isEmpty, !XcodeOwnership.isSharedScheme(path), rules.unowned == .all {
-        everyone.add("unowned", path, id)
-      }
-    }
-    for asset in context.assets.assets {
+extension ContentKeys {
+  /// The assets, generated resources and secrets installed into each target's folder, described by what
+  /// reaches the installed files.
+  static func installedEntries(_ assets: AssetsConfig, index: AttributionIndex) -> [TargetRef: KeyInputs] {
+    var byTarget: [TargetRef: KeyInputs] = [:]
+    for asset in assets.assets {
       for folder in asset.installDestinations {
-        guard let owner = Ownership.owner(of: folder, in: graph) else { continue }
-        byTarget[owner, default: KeyInputs()].add("asset", asset.id, Self.describe(asset))
+        guard let owner = index.owner(of: folder) else { continue }
+        byTarget[owner, default: KeyInputs()].add("asset", asset.id, describe(asset))
       }
     }
-    for entry in context.assets.generate {
-      guard let owner = Ownership.owner(of: entry.destination, in: graph) else { continue }
-      byTarget[owner, default: KeyInputs()].add("generate", entry.id, Self.describe(entry))
+    for entry in assets.generate {
+      guard let owner = index.owner(of: entry.destination) else { continue }
+      byTarget[owner, default: KeyInputs()].add("generate", entry.id, describe(entry))
     }
-    for secret in context.assets.secrets {
-      guard let owner = Ownership.owner(of: secret.output, in: graph) else { continue }
-      byTarget[owner, default: KeyInputs()].add("secret", secret.id, Self.describe(secret))
+    for secret in assets.secrets {
+      guard let owner = index.owner(of: secret.output) else { continue }
+      byTarget[owner, default: KeyInputs()].add("secret", secret.id, describe(secret))
     }
+    return byTarget
   }
 
   /// A secret's entry: where it renders, from what, and the variables its placeholders read (their values
-  /// reach the key through the output's bytes, `folderContents`).
+  /// reach the key through the output's bytes, `targetFiles`).
   static func describe(_ secret: SecretSpec) -> String {
     [
       "template=\(secret.template)", "output=\(secret.output)", "example=\(secret.example ?? "")",
@@ -252,4 +221,38 @@ private struct Attribution {
       "private=\(entry.privateAsset ?? "")",
     ].joined(separator: " ")
   }
+}
+
+extension ContentKeys {
+  /// A whole state's files (path → `mode:id`) given out as `Context` wants them, by a scan of every file:
+  /// each of `closure`'s files, every key's files (`everyone`), and the targets a path in `problems` (one
+  /// whose content no key can hold) makes unkeyable. `KeyInputsOnDisk` finds the same by reading only the
+  /// closures' folders and the trees that changed; this is the reference its differential proof compares with.
+  public static func attribute(
+    _ files: [String: String], closure: Set<TargetRef>, by attribution: KeyAttribution,
+    problems: [String: String] = [:]
+  ) -> (targetFiles: [TargetRef: [String: String]], everyone: KeyInputs, unkeyable: [TargetRef: [String]]) {
+    var targetFiles: [TargetRef: [String: String]] = [:]
+    var everyone: [String: String] = [:]
+    var unkeyable: [TargetRef: [String]] = [:]
+    for (path, value) in files.sorted(by: { $0.key < $1.key }) {
+      switch attribution.destination(of: path) {
+      case .none:
+        continue
+      case .everyone(let kind):
+        everyone[path] = everyoneValue(kind: kind, value: value)
+      case .targets(let owners):
+        for owner in owners where closure.contains(owner) {
+          targetFiles[owner, default: [:]][path] = value
+          if let problem = problems[path] { unkeyable[owner, default: []].append(problem) }
+        }
+      }
+    }
+    var inputs = KeyInputs()
+    if attribution.hasEveryone { inputs.add("everyone", ".", FolderDigest.of(everyone) ?? "(none)") }
+    return (targetFiles, inputs, unkeyable)
+  }
+
+  /// What an `everyone` file contributes to the digest: how it counts (`global`, `unowned`) and `mode:id`.
+  public static func everyoneValue(kind: String, value: String) -> String { kind + " " + value }
 }

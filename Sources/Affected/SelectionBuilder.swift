@@ -10,8 +10,16 @@ struct SelectionBuilder {
   private var kept: [TargetRef: [String]] = [:]
   private var seen: [TargetRef: Set<String>] = [:]
   private var more: [TargetRef: Int] = [:]
-  private(set) var runAllReasons: [String] = []
+  private var keptRunAll: [String] = []
+  private var seenRunAll: Set<String> = []
+  private var moreRunAll = 0
   private(set) var warnings: [String] = []
+  private var seenWarnings: Set<String> = []
+
+  /// The reasons to run everything in the order they came, the ones beyond `maxReasons` counted on a last line.
+  var runAllReasons: [String] {
+    moreRunAll == 0 ? keptRunAll : keptRunAll + ["… and \(moreRunAll) more"]
+  }
 
   /// Each target's reasons in the order they came, the ones beyond `maxReasons` counted on a last line.
   var reasons: [TargetRef: [String]] {
@@ -35,10 +43,11 @@ struct SelectionBuilder {
   }
 
   mutating func runAll(_ reason: String) {
-    if !runAllReasons.contains(reason) { runAllReasons.append(reason) }
+    guard seenRunAll.insert(reason).inserted else { return }
+    if keptRunAll.count < Self.maxReasons { keptRunAll.append(reason) } else { moreRunAll += 1 }
   }
 
   mutating func warn(_ warning: String) {
-    if !warnings.contains(warning) { warnings.append(warning) }
+    if seenWarnings.insert(warning).inserted { warnings.append(warning) }
   }
 }

@@ -21,13 +21,18 @@ enum XcodeOwnership {
   static func isProjectFile(_ path: String, in graphs: [PackageGraph]) -> Bool {
     guard let bundle = projectBundle(of: path), graphs.contains(where: { $0.package(at: bundle)?.origin != nil })
     else { return false }
+    return isProjectFile(path, inBundle: bundle) { path in graphs.flatMap { listedOwners(of: path, in: $0) } }
+  }
+
+  /// The same for a path inside the project `bundle`, with the targets listing a path.
+  static func isProjectFile(_ path: String, inBundle bundle: String, listedOwners: (String) -> [TargetRef]) -> Bool {
     let inner = RepoPath.relative(path, to: bundle)
     if inner == "project.pbxproj" || inner == "contents.xcworkspacedata" || Ownership.isResolvedFile(path) {
       return true
     }
     guard inner.hasPrefix("xcuserdata/") || inner.contains("/xcuserdata/") else { return false }
     // A user scheme read in place of shared ones is owned by the targets it tests.
-    return !(path.hasSuffix(".xcscheme") && graphs.contains { !listedOwners(of: path, in: $0).isEmpty })
+    return !(path.hasSuffix(".xcscheme") && !listedOwners(path).isEmpty)
   }
 
   /// A shared scheme: it selects the test targets it tests (they list it), and nothing when it tests none.
@@ -36,55 +41,10 @@ enum XcodeOwnership {
   }
 
   /// The targets of `graph` whose `ownedPaths` hold `path` (every one of them: a file can be in several
-  /// Xcode targets), sorted.
-  ///
-  /// `ownedPaths` are sorted (XcodeGraphMapper), so a target owns a path of ASCII bytes exactly when one of
-  /// the path's folders (or the path itself, or `.`) is among them: a binary search per folder and target,
-  /// not a look at each of the 12,000 paths a large project lists. Other paths (String's canonical
-  /// equivalence may match bytes that differ) take `Target.ownsListed`.
+  /// Xcode targets), sorted. (Builds an index of the graph: callers asking for many paths keep an
+  /// `AttributionIndex`.)
   static func listedOwners(of path: String, in graph: PackageGraph) -> [TargetRef] {
-    let folders = enclosingFolders(of: path)
-    var owners: [TargetRef] = []
-    for package in graph.packages {
-      for target in package.targets {
-        guard let owned = target.ownedPaths, !owned.isEmpty else { continue }
-        let owns: Bool
-        if let folders {
-          assert(zip(owned, owned.dropFirst()).allSatisfy { $0 <= $1 }, "ownedPaths must be sorted")
-          owns =
-            folders.contains { sortedContains(owned, $0) }
-            && !(target.excludedPaths ?? []).contains { RepoPath.isInside(path, directory: $0) }
-        } else {
-          owns = target.ownsListed(path)
-        }
-        if owns { owners.append(TargetRef(package: package.path, name: target.name)) }
-      }
-    }
-    return owners.sorted()
-  }
-
-  /// `path`, each folder holding it and `.`, for a path of ASCII bytes (nil otherwise): the owned paths
-  /// `RepoPath.isInside(path, directory:)` accepts.
-  static func enclosingFolders(of path: String) -> [String]? {
-    guard path.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-    var folders = [path, "."]
-    var utf8 = Substring(path).utf8
-    while let slash = utf8.lastIndex(of: UInt8(ascii: "/")) {
-      utf8 = utf8[..<slash]
-      folders.append(String(Substring(utf8)))
-    }
-    return folders
-  }
-
-  /// Whether the sorted `values` hold `value` (a binary search with String's ordering and equality).
-  static func sortedContains(_ values: [String], _ value: String) -> Bool {
-    var low = 0
-    var high = values.count
-    while low < high {
-      let middle = (low + high) / 2
-      if values[middle] < value { low = middle + 1 } else { high = middle }
-    }
-    return low < values.count && values[low] == value
+    AttributionIndex(graph).listedOwners(of: path)
   }
 
   /// The package a `Package.resolved` belongs to: the project or workspace bundle holding it

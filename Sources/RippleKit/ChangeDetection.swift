@@ -129,14 +129,25 @@ public enum ChangeDetection {
     } else {
       source += "; no base commit here, so the head's own manifests stand for the base's"
     }
-    let present: Set<String>
+    let unique = Set(given)
+    var present: Set<String> = []
     if head != nil {
-      present = Set(try repository.files(at: headCommit))
+      present = Set(try repository.files(at: headCommit)).intersection(unique)
+      // Not a file of the head: a folder of it is a mistake, anything else a deletion.
+      for path in unique where !present.contains(path) {
+        if (try? repository.subdirectories(at: headCommit, of: path)) != nil { throw ChangeListError.folder(path) }
+      }
     } else {
       let root = repository.workdir ?? ""
-      present = Set(given.filter { FileManager.default.fileExists(atPath: root + "/" + $0) })
+      for path in unique {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isFolder) else { continue }
+        // A submodule is a path git diffs name; any other folder is not.
+        if isFolder.boolValue, (try? repository.submoduleState(path)) == nil { throw ChangeListError.folder(path) }
+        present.insert(path)
+      }
     }
-    let changes = Set(given).sorted().map { ChangedFile(path: $0, status: present.contains($0) ? .modified : .deleted) }
+    let changes = unique.sorted().map { ChangedFile(path: $0, status: present.contains($0) ? .modified : .deleted) }
     var changeSet = ChangeSet(base: base, from: mergeBase ?? base, mergeBase: mergeBase, head: head, changes: changes)
     changeSet.baseSource = [request.baseSource, source].compactMap(\.self).joined(separator: "; ")
     changeSet.changesGiven = true
@@ -159,6 +170,8 @@ public enum ChangeDetection {
 public enum ChangeListError: RippleError, Equatable {
   case unreadable(source: String, reason: String)
   case badLine(source: String, line: Int, reason: String)
+  /// A line names a folder (not a submodule): which files of it changed is not said.
+  case folder(String)
   case autoBaseHere
 
   public var category: ErrorCategory { .usage }
@@ -170,6 +183,9 @@ public enum ChangeListError: RippleError, Equatable {
     case .badLine(let source, let line, let reason):
       return "--changed-files \(source):\(line): \(reason). Give one path per line, relative to the repository "
         + "root or absolute inside it (git diff --name-only)."
+    case .folder(let path):
+      return "--changed-files names the folder `\(path)`, not a file: list the files that changed in it, one per "
+        + "line (as `git diff --name-only` does)."
     case .autoBaseHere:
       return "--base auto is understood by `ripple affected` and `ripple test`, which read the result store; give "
         + "`ripple changes` a revision."

@@ -164,7 +164,8 @@ extension Workspace {
       environments: configuration.graphEnvironments, host: platform)
     do {
       let units = try await keyedUnits(
-        runs.selection, graph: graph, extraArguments: job.options.extraArguments, warnings: &warnings)
+        runs.selection, graph: graph, extraArguments: job.options.extraArguments,
+        edited: editedPaths(job.affected?.changeSet), warnings: &warnings)
       return (units, warnings)
     } catch {
       return (nil, ["coverage: the content keys could not be computed (\(error)); only this run's coverage counts"])

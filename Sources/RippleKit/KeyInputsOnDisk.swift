@@ -7,102 +7,214 @@ import PackageModel
 import PassRecords
 import RippleCore
 
-/// What a key needs from the disk rather than from git (docs/DESIGN.md, "Pass records"): the bytes git does
-/// not track in the folders of the targets a run builds (ignored sources, generated, bootstrapped and
-/// secret outputs), links that leave the repository, submodules as checked out, the pins SwiftPM resolved
-/// and the variables a manifest reads. Only the closures' folders are read.
+/// What a key needs from the disk and from git's trees (docs/DESIGN.md, "Pass records"; issue 50): every file
+/// given to a closure target, read from the disk in the closure's folders only (tracked or not, with modes;
+/// blob ids through a stat cache, as git's index keeps them), links that leave the repository, submodules as
+/// checked out, the global and unowned files from git's trees (digested folder by folder, cached by tree
+/// id), the pins SwiftPM resolved and the variables a manifest reads.
 struct KeyInputsOnDisk {
   var root: String
   var repository: GitRepository
-  var digests: FileDigestCache
-  var ignore: [Glob]
+  /// Where blob ids and tree digests are kept between runs (nil: this run only).
+  var cacheFolder: String?
+  var attribution: KeyAttribution
+  /// Reads a file's blob id (tests make it fail: as root every file is readable).
+  var hash: @Sendable (String) throws -> String = GitBlobID.ofFile
+  /// The time now, for the stat cache's "racily clean" rule (tests move it on).
+  var now: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000_000) }
 
   /// Names never entered: build folders, git's, SwiftPM's.
   static let skippedFolders: Set<String> = [".build", ".git", ".swiftpm"]
 
-  /// The git side with modes (`mode:id`), each gitlink as checked out, and the paths that cannot be keyed.
-  func files() throws -> (files: [String: String], unkeyable: [String: String]) {
-    var files: [String: String] = [:]
-    var unkeyable: [String: String] = [:]
-    for (path, entry) in try repository.workingTreeEntries() {
-      switch entry.mode {
-      case GitFileEntry.gitlink:
-        guard let state = try? repository.submoduleState(path) else {
-          files[path] = entry.keyValue
-          continue
+  /// Every file given to each of `targets`, as on disk (path → `mode:id`), and what makes a target unkeyable.
+  func targetFiles(of targets: Set<TargetRef>, in graph: PackageGraph) -> (
+    files: [TargetRef: [String: String]], unkeyable: [TargetRef: [String]]
+  ) {
+    var files: [TargetRef: [String: String]] = [:]
+    var unkeyable: [TargetRef: [String]] = [:]
+    var caches: [String: FileDigestCache] = [:]
+    for ref in targets.sorted(by: { $0.description < $1.description }) {
+      guard let target = graph.package(at: ref.package)?.target(named: ref.name) else { continue }
+      let cache = caches[ref.package] ?? blobIDCache(package: ref.package)
+      caches[ref.package] = cache
+      var found: [String: String] = [:]
+      var problems: [String] = []
+      let visit = { (path: String, value: Result<String, FileProblem>) in
+        guard case .targets(let owners) = attribution.destination(of: path), owners.contains(ref) else { return }
+        switch value {
+        case .success(let value): found[path] = value
+        case .failure(let problem): problems.append(problem.reason)
         }
-        if state.dirty {
-          unkeyable[path] = "the submodule \(path) has edits of its own (its content is no commit's)"
-        }
-        files[path] = state.checkedOut.map { "160000:" + $0 } ?? (entry.keyValue + " (not checked out)")
-      case GitFileEntry.link:
-        files[path] = entry.keyValue
-        if let reason = leavesRepository(path) { unkeyable[path] = reason }
-      default:
-        files[path] = entry.keyValue
       }
+      walk(target.directory, own: target.directory, cache: cache, visit: visit)
+      for folder in attribution.outsideFolders(of: ref, directory: target.directory, links: target.linkedPaths ?? []) {
+        walk(folder, own: nil, cache: cache, visit: visit)
+      }
+      if !found.isEmpty { files[ref] = found }
+      if !problems.isEmpty { unkeyable[ref] = problems }
     }
+    for cache in caches.values { cache.save() }
     return (files, unkeyable)
   }
 
-  /// What git does not track in each target's folder, by content, and what makes a target unkeyable there.
-  /// A folder of another target nested inside is that target's.
-  func folderContents(of targets: Set<TargetRef>, in graph: PackageGraph, tracked: [String: String]) -> (
-    contents: [TargetRef: KeyInputs], unkeyable: [TargetRef: [String]]
-  ) {
-    let targetFolders = Set(graph.packages.flatMap { $0.targets.map(\.directory) })
-    var contents: [TargetRef: KeyInputs] = [:]
-    var unkeyable: [TargetRef: [String]] = [:]
-    for ref in targets.sorted(by: { $0.description < $1.description }) {
-      guard let target = graph.package(at: ref.package)?.target(named: ref.name) else { continue }
-      var inputs = KeyInputs()
-      var problems: [String] = []
-      walk(target.directory, own: target.directory, folders: targetFolders, tracked: tracked) { path, kind in
-        switch kind {
-        case .file:
-          do {
-            inputs.add("untracked", path, try digests.digest(of: root + "/" + path))
-          } catch {
-            problems.append("\(path) cannot be read (\(error)): its content is not known")
-          }
-        case .link(let destination):
-          inputs.add("untracked-link", path, destination)
-          if let reason = leavesRepository(path) { problems.append(reason) }
-        }
-      }
-      if !inputs.entries.isEmpty { contents[ref] = inputs }
-      if !problems.isEmpty { unkeyable[ref] = problems }
-    }
-    digests.save()
-    return (contents, unkeyable)
+  /// Why a file's content is not known.
+  struct FileProblem: Error {
+    var reason: String
   }
 
-  enum Found { case file, link(String) }
-
-  /// Every regular file and link under `folder` git does not know (`tracked` has every path it does),
-  /// found with `lstat`: links are reported, never followed.
+  /// Every file, link and checked-out submodule under `folder` (or `folder` itself when it is one), with
+  /// `mode:id`, found with `lstat`: links inside are reported, never followed (SwiftPM's links are the
+  /// graph's `linkedPaths`, walked as folders of their own). A `folder` that is itself a link is followed
+  /// when it stays inside the repository, and keyed as a link too. With `own`, folders where another
+  /// target's files or another package begin are not entered.
   private func walk(
-    _ folder: String, own: String, folders: Set<String>, tracked: [String: String], visit: (String, Found) -> Void
+    _ folder: String, own: String?, cache: FileDigestCache, visit: (String, Result<String, FileProblem>) -> Void
+  ) {
+    var status = stat()
+    let absolute = folder == "." ? root : root + "/" + folder
+    guard lstat(absolute, &status) == 0 else { return }
+    if status.st_mode & S_IFMT == S_IFLNK {
+      guard let value = value(of: folder, status, cache: cache) else { return }
+      visit(folder, value)
+      guard case .success = value, stat(absolute, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return }
+    } else if status.st_mode & S_IFMT != S_IFDIR {
+      if let value = value(of: folder, status, cache: cache) { visit(folder, value) }
+      return
+    }
+    walkFolder(folder, own: own, cache: cache, visit: visit)
+  }
+
+  private func walkFolder(
+    _ folder: String, own: String?, cache: FileDigestCache, visit: (String, Result<String, FileProblem>) -> Void
   ) {
     let absolute = folder == "." ? root : root + "/" + folder
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: absolute) else { return }
-    for name in names.sorted() {
+    var status = stat()
+    // A submodule (a folder with its own `.git`): the commit it has checked out.
+    if folder != ".", lstat(absolute + "/.git", &status) == 0, let state = try? repository.submoduleState(folder) {
+      if state.dirty {
+        visit(
+          folder, .failure(FileProblem(reason: "the submodule \(folder) has edits of its own (its content is no commit's)")))
+      } else {
+        visit(folder, .success("160000:" + (state.checkedOut ?? "(not checked out)")))
+      }
+      return
+    }
+    let (names, unnamed) = Self.names(in: absolute)
+    if unnamed > 0 {
+      visit(
+        folder,
+        .failure(
+          FileProblem(
+            reason: "\(folder) holds \(unnamed) name(s) that are not UTF-8: their content is not keyed")))
+    }
+    for name in names {
       let path = folder == "." ? name : folder + "/" + name
-      var status = stat()
       guard lstat(root + "/" + path, &status) == 0 else { continue }
-      switch status.st_mode & S_IFMT {
-      case S_IFDIR:
-        if Self.skippedFolders.contains(name) || (folders.contains(path) && path != own) { continue }
-        walk(path, own: own, folders: folders, tracked: tracked, visit: visit)
-      case S_IFREG where tracked[path] == nil && !ignore.contains(where: { $0.matches(path) }):
-        visit(path, .file)
-      case S_IFLNK where tracked[path] == nil && !ignore.contains(where: { $0.matches(path) }):
-        let destination = (try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + path)) ?? ""
-        visit(path, .link(destination))
-      default:
-        continue
+      if status.st_mode & S_IFMT == S_IFDIR {
+        if Self.skippedFolders.contains(name) { continue }
+        if let own, attribution.startsAnotherOwner(path, own: own) { continue }
+        walkFolder(path, own: own, cache: cache, visit: visit)
+      } else if let value = value(of: path, status, cache: cache) {
+        visit(path, value)
       }
     }
+  }
+
+  /// The names in a folder, sorted, and how many are not UTF-8 (no path string can name them).
+  static func names(in folder: String) -> (names: [String], notUTF8: Int) {
+    guard let directory = opendir(folder) else { return ([], 0) }
+    defer { closedir(directory) }
+    var names: [String] = []
+    var notUTF8 = 0
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw -> [UInt8] in
+        Array(raw.prefix(while: { $0 != 0 }))
+      }
+      if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
+      guard let text = String(validating: name, as: UTF8.self) else {
+        notUTF8 += 1
+        continue
+      }
+      names.append(text)
+    }
+    return (names.sorted(), notUTF8)
+  }
+
+  /// `mode:id` of a regular file or link as git would record it; nil for other kinds (sockets, FIFOs).
+  private func value(of path: String, _ status: stat, cache: FileDigestCache) -> Result<String, FileProblem>? {
+    switch status.st_mode & S_IFMT {
+    case S_IFLNK:
+      if let reason = leavesRepository(path) { return .failure(FileProblem(reason: reason)) }
+      let text = (try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + path)) ?? ""
+      return .success("120000:" + GitBlobID.of(Array(text.utf8)))
+    case S_IFREG:
+      // git records the owner's execute bit only.
+      let mode = status.st_mode & 0o100 != 0 ? "100755:" : "100644:"
+      do {
+        return .success(mode + (try cache.digest(of: root + "/" + path)))
+      } catch {
+        return .failure(FileProblem(reason: "\(path) cannot be read (\(error)): its content is not known"))
+      }
+    default:
+      return nil
+    }
+  }
+
+  /// The stat cache of blob ids of one package's files.
+  private func blobIDCache(package: String) -> FileDigestCache {
+    let file = cacheFolder.map { "\($0)/blob-ids/\(GitBlobID.sha256(package)).tsv" }
+    return FileDigestCache(file: file, now: now, hash: hash)
+  }
+
+  /// The global and unowned files of every key (`KeyAttribution.Destination.everyone`): the digest of those
+  /// of HEAD's tree, folder by folder (a folder whose tree id was digested before is not read again), and,
+  /// for `edited` paths (what the run's comparison found changed in the working tree), their content on disk
+  /// where it is not HEAD's. Throws when a tree is missing (a partial clone).
+  func everyone(edited: [String]) throws -> KeyInputs {
+    var inputs = KeyInputs()
+    guard attribution.hasEveryone, let head = try? repository.headCommit() else { return inputs }
+    let cache = TreeDigestCache(file: cacheFolder.map { "\($0)/tree-digests/\(attribution.fingerprint).tsv" })
+    defer { cache.save() }
+    let digest = try everyoneDigest(".", tree: try repository.treeID(of: head), cache: cache)
+    inputs.add("everyone", ".", digest ?? "(none)")
+    let cacheOfEdits = FileDigestCache(file: nil, hash: hash)
+    for path in Set(edited).sorted() {
+      guard case .everyone(let kind) = attribution.destination(of: path) else { continue }
+      let committed = (try? repository.blobEntry(at: head, path: path)).flatMap { $0 }
+      var status = stat()
+      let onDisk: String?
+      if lstat(root + "/" + path, &status) == 0, status.st_mode & S_IFMT != S_IFDIR {
+        switch value(of: path, status, cache: cacheOfEdits) {
+        case .success(let value): onDisk = value
+        case .failure(let problem): onDisk = "(unreadable: \(problem.reason))"
+        case nil: onDisk = nil
+        }
+      } else {
+        onDisk = nil
+      }
+      if onDisk != committed {
+        inputs.add("everyone-edit", path, ContentKeys.everyoneValue(kind: kind, value: onDisk ?? "(deleted)"))
+      }
+    }
+    return inputs
+  }
+
+  private func everyoneDigest(_ folder: String, tree: ObjectID, cache: TreeDigestCache) throws -> String? {
+    if let known = cache.digest(folder: folder, tree: tree) { return known.isEmpty ? nil : known }
+    var files: [(name: String, value: String)] = []
+    var folders: [(name: String, digest: String)] = []
+    for child in try repository.treeChildren(tree) {
+      let path = folder == "." ? child.name : folder + "/" + child.name
+      if child.isTree {
+        if let digest = try everyoneDigest(path, tree: child.id, cache: cache) { folders.append((child.name, digest)) }
+      } else if case .everyone(let kind) = attribution.destination(of: path) {
+        files.append(
+          (child.name, ContentKeys.everyoneValue(kind: kind, value: String(child.mode, radix: 8) + ":" + child.id.hex)))
+      }
+    }
+    let digest = FolderDigest.combine(files: files, folders: folders)
+    cache.remember(folder: folder, tree: tree, digest: digest ?? "")
+    return digest
   }
 
   /// Why the link at `path` cannot be keyed: what it reaches is outside the repository, so no key can see
@@ -120,7 +232,9 @@ struct KeyInputsOnDisk {
   }
 
   /// The pins SwiftPM resolved for the package at `path`: its `Package.resolved` on disk, tracked or not.
-  func pins(ofPackage path: String) -> ContentKeys.Pins {
+  func pins(ofPackage path: String) -> ContentKeys.Pins { Self.pins(ofPackage: path, root: root) }
+
+  static func pins(ofPackage path: String, root: String) -> ContentKeys.Pins {
     let file = RepoPath.join(path, "Package.resolved")
     guard let data = FileManager.default.contents(atPath: root + "/" + file) else {
       return FileManager.default.fileExists(atPath: root + "/" + file)
@@ -149,7 +263,7 @@ struct KeyInputsOnDisk {
   }
 }
 
-/// SHA-256 digests of files, trusted while a file's size, modification and change times and inode are those
+/// Digests of files (git blob ids, or SHA-256), trusted while a file's size, modification and change times and inode are those
 /// it was hashed at (as git's index trusts a stat): a large ignored file is read once, not per run.
 final class FileDigestCache: @unchecked Sendable {
   struct Stamp: Hashable {
@@ -182,7 +296,7 @@ final class FileDigestCache: @unchecked Sendable {
     for line in text.split(separator: "\n") {
       let fields = line.split(separator: "\t", maxSplits: 5, omittingEmptySubsequences: false)
       guard fields.count == 6, let size = Int64(fields[0]), let modified = Int64(fields[1]),
-        let changed = Int64(fields[2]), let inode = UInt64(fields[3]), fields[4].count == 64
+        let changed = Int64(fields[2]), let inode = UInt64(fields[3]), fields[4].count == 40 || fields[4].count == 64
       else { continue }
       entries[String(fields[5])] = (
         Stamp(size: size, modified: modified, changed: changed, inode: inode), String(fields[4])

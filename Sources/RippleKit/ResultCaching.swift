@@ -112,9 +112,6 @@ public struct PassRecording: Sendable {
   public var userFiltered: Bool
   /// Whose records this run believes (also for the recorded coverage of targets it does not run).
   public var policy: TrustPolicy? = nil
-  /// Set when the tree tested is not the commit the run names (`--head REV` over another commit or an
-  /// edited work tree): why no record is written.
-  public var notTheTestedTree: String? = nil
   /// The store did not answer the lookup (or the shared history's read): its one warning was given, and no record
   /// is written after the run (each write would wait for the timeout and warn again).
   public var storeDown = false
@@ -138,7 +135,8 @@ extension Workspace {
     let keys: [KeyedUnit]
     do {
       keys = try await keyedUnits(
-        effective, graph: graph, extraArguments: request.extraArguments, warnings: &job.warnings)
+        effective, graph: graph, extraArguments: request.extraArguments, edited: editedPaths(job.affected?.changeSet),
+        warnings: &job.warnings)
     } catch {
       job.warnings.append("pass records are off for this run: the content keys could not be computed: \(error)")
       return
@@ -147,11 +145,6 @@ extension Workspace {
       store: store, keys: keys, branch: access.branch, commit: (try? repository.headCommit().hex) ?? "",
       runLabel: access.runLabel, writer: access.writer, signingKey: access.signingKey,
       userFiltered: request.extraArguments.contains { $0 == "--filter" || $0 == "--skip" || $0.hasPrefix("--filter=") })
-    if let named = job.affected?.changeSet.head, testedCommit(job) != named.hex {
-      job.passRecording?.notTheTestedTree =
-        "no pass record is written: --head names \(named.short), but the tests build the working tree, which is "
-        + "not that commit (check it out, with nothing edited, to record it)"
-    }
     // The shard's part is fixed here, before anything is taken out: runners of one sharded job that see
     // different records must still split the same selection the same way.
     job.appliedShard = job.options.shard
@@ -263,7 +256,8 @@ extension Workspace {
   /// The key of every target `selection` runs whole (a `runAll` package has no targets named: not keyed).
   /// A target whose key cannot hold what its build reads is returned unkeyable, with why.
   func keyedUnits(
-    _ selection: TestSelection, graph: PackageGraph, extraArguments: [String], warnings: inout [String]
+    _ selection: TestSelection, graph: PackageGraph, extraArguments: [String], edited: [String],
+    warnings: inout [String]
   ) async throws -> [KeyedUnit] {
     let settings = configuration.test.resultCache
     var common = KeyInputs()
@@ -286,10 +280,14 @@ extension Workspace {
     let refs = packages.flatMap { package in
       package.testTargets.filter { package.suites[$0] == nil }.map { TargetRef(package: package.path, name: $0) }
     }
-    let disk = keyInputsOnDisk()
-    let (files, unkeyablePaths) = try disk.files()
+    let attribution = KeyAttribution(
+      graph: graph, selection: configuration.selection, assets: configuration.assets,
+      configPath: configuration.sourcePath.map { RepoPath.relative($0, to: root) })
+    let disk = KeyInputsOnDisk(
+      root: root, repository: repository, cacheFolder: services.manifestCache.directory.map { RepoPath.parent($0) },
+      attribution: attribution)
     let closure = ContentKeys.closure(of: refs, in: graph)
-    let (contents, unkeyable) = disk.folderContents(of: closure, in: graph, tracked: files)
+    let (files, unkeyable) = disk.targetFiles(of: closure, in: graph)
     var pins: [String: ContentKeys.Pins] = [:]
     for package in Set(refs.map(\.package)) { pins[package] = disk.pins(ofPackage: package) }
     // A variable a manifest reads that no entry sets: a build's evaluation sees this shell's value.
@@ -309,11 +307,10 @@ extension Workspace {
             ? "" : " (Ripple's own evaluation, for selection, runs without \(scrubbed.joined(separator: ", ")))")
           + "; name them in an entry to select on their changes")
     }
+    let everyone = try disk.everyone(edited: edited)
     let context = ContentKeys.Context(
-      files: files, selection: configuration.selection, assets: configuration.assets,
-      configPath: configuration.sourcePath.map { RepoPath.relative($0, to: root) }, common: common,
-      folderContents: contents, unkeyable: unkeyable, pins: pins, unkeyablePaths: unkeyablePaths,
-      packageInputs: packageInputs)
+      targetFiles: files, everyone: everyone, assets: configuration.assets, common: common, unkeyable: unkeyable,
+      pins: pins, packageInputs: packageInputs)
     let keys = ContentKeys.keys(for: refs, in: graph, context: context)
     var units: [KeyedUnit] = []
     for package in packages {
@@ -336,29 +333,44 @@ extension Workspace {
     return units
   }
 
-  /// The disk side of keys, with the digests of untracked files kept in Ripple's cache folder (`digests`
-  /// false: none read, for a caller that only reads pins).
-  func keyInputsOnDisk(digests: Bool = true) -> KeyInputsOnDisk {
-    let cache = digests ? services.manifestCache.directory.map { RepoPath.parent($0) + "/file-digests.tsv" } : nil
-    return KeyInputsOnDisk(
-      root: root, repository: repository, digests: FileDigestCache(file: cache), ignore: configuration.selection.ignore)
+  /// The paths the run's comparison found changed in the working tree (against HEAD, through the base): the
+  /// edits of global and unowned files a key holds beside HEAD's trees. None when the run compared commits
+  /// (`--head`: what lies outside the closures' folders counts as committed) or was given its changes.
+  func editedPaths(_ changeSet: ChangeSet?) -> [String] {
+    guard let changeSet, changeSet.head == nil, !changeSet.changesGiven else { return [] }
+    var paths = changeSet.changes.flatMap { [$0.path] + ($0.oldPath.map { [$0] } ?? []) }
+    paths += changeSet.installedByBootstrap
+    // A path committed since the base but put back in the working tree differs from HEAD too.
+    if let head = try? repository.headCommit(), head != changeSet.from,
+      let committed = try? repository.changes(from: changeSet.from, to: head)
+    {
+      paths += committed.flatMap { [$0.path] + ($0.oldPath.map { [$0] } ?? []) }
+    }
+    return paths
   }
 
-  /// Writes a record for each keyed target that passed fully in `result`; failures are warnings.
+  /// Writes a record for each keyed target that passed fully in `result`; failures are warnings. `tested`:
+  /// HEAD's commit when the working tree is exactly it (`testedCommit(_:)`).
   func writePassRecords(
-    _ recording: PassRecording, result: TestRunResult, job: TestJob, coverage: [KeyedUnit: RecordKey] = [:]
+    _ recording: PassRecording, result: TestRunResult, job: TestJob, tested: String?,
+    coverage: [KeyedUnit: RecordKey] = [:]
   ) async -> [String] {
     guard !recording.userFiltered, !result.cancelled else { return [] }
-    if let problem = recording.notTheTestedTree { return [problem] }
+    // The tree tested is not the commit the run names (`--head REV` over another commit or an edited tree).
+    if let named = job.affected?.changeSet.head, tested != named.hex {
+      return [
+        "no pass record is written: --head names \(named.short), but the tests build the working tree, which is "
+          + "not that commit (check it out, with nothing edited, to record it)"
+      ]
+    }
     guard !recording.storeDown else { return [] }
     var warnings: [String] = []
     let now = Date()
     // The pins SwiftPM resolved for this build: what it built with, read after resolution.
-    let disk = keyInputsOnDisk(digests: false)
     var pins: [String: ContentKeys.Pins] = [:]
     let keys = recording.keys.map { unit in
       guard unit.pinned else { return unit }
-      if pins[unit.package] == nil { pins[unit.package] = disk.pins(ofPackage: unit.package) }
+      if pins[unit.package] == nil { pins[unit.package] = KeyInputsOnDisk.pins(ofPackage: unit.package, root: root) }
       return unit.repinned(pins[unit.package]!)
     }
     packages: for package in result.packages {

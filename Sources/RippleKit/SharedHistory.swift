@@ -270,7 +270,10 @@ extension Workspace {
 
   /// Adds this run to its slot: read it again (another run may have written since), merge, bound, write.
   /// Failures are warnings: the history only ever costs balance, never a test.
-  func writeSharedHistory(_ context: SharedHistoryContext, result: TestRunResult, job: TestJob) async -> [String] {
+  /// `tested`: HEAD's commit when the working tree is exactly it (`testedCommit(_:)`).
+  func writeSharedHistory(
+    _ context: SharedHistoryContext, result: TestRunResult, job: TestJob, tested: String?
+  ) async -> [String] {
     guard let scope = context.writeScope, !result.cancelled else { return [] }
     let access = context.access
     let key = HistoryRecord.key(namespace: context.namespace, scope: scope, slot: context.slot)
@@ -293,7 +296,7 @@ extension Workspace {
       }
       let ran = TestRunner.effectiveSelection(job.selection, options: job.options, history: job.history)
       let green = SharedHistoryUpdate.green(
-        result, job: job, commit: testedCommit(job) ?? "", branch: access.branch, run: access.runLabel, at: now)
+        result, job: job, commit: tested ?? "", branch: access.branch, run: access.runLabel, at: now)
       SharedHistoryUpdate.add(result, scopes: ran.suiteScopes, to: &record, at: now, green: green)
       if let green, let full = SharedHistoryUpdate.fullRun(result, job: job, green: green) {
         record.fullRuns.append(full)

@@ -23,7 +23,6 @@ struct KeyState {
   var common: [String: String] = [:]
   var unowned: UnownedPolicy = .all
   var pins: ContentKeys.Pins = .pinned(["swift-log": "1.6.0@aaaa"])
-  var folderContents: [TargetRef: KeyInputs] = [:]
   var unkeyablePaths: [String: String] = [:]
   var secretValues = ["TOKEN": "API_TOKEN"]
 
@@ -46,11 +45,15 @@ struct KeyState {
         id: "api", template: "Config/Secrets.swift.template", output: "Sources/Api/Secrets.swift",
         values: secretValues)
     ]
-    let context = ContentKeys.Context(
-      files: files, selection: SelectionConfig(ignore: [Glob("**/*.md"), Glob(".github/**")], unowned: unowned),
-      assets: assets, configPath: "ripple.yml", common: common, folderContents: folderContents,
-      pins: [".": pins], unkeyablePaths: unkeyablePaths)
+    let attribution = KeyAttribution(
+      graph: graph, selection: SelectionConfig(ignore: [Glob("**/*.md"), Glob(".github/**")], unowned: unowned),
+      assets: assets, configPath: "ripple.yml")
     let ref = TargetRef(package: ".", name: target)
+    let given = ContentKeys.attribute(
+      files, closure: ContentKeys.closure(of: [ref], in: graph), by: attribution, problems: unkeyablePaths)
+    let context = ContentKeys.Context(
+      targetFiles: given.targetFiles, everyone: given.everyone, assets: assets, common: common,
+      unkeyable: given.unkeyable, pins: [".": pins])
     return ContentKeys.keys(for: [ref], in: graph, context: context)[ref]!
   }
 }
@@ -81,17 +84,13 @@ struct ContentKeyTests {
   }
 
   @Test func whatGitDoesNotTrackInAFolderKeysItsReaders() {
-    let core = TargetRef(package: ".", name: "Core")
-    var generated = KeyInputs()
-    generated.add("untracked", "Sources/Core/Generated.swift", "d1")
-    let added = changed { $0.folderContents[core] = generated }
+    // The disk is what a build reads: a file git ignores counts like a tracked one.
+    let added = changed { $0.files["Sources/Core/Generated.swift"] = "100644:d1" }
     #expect(added == ["CoreTests", "NetTests", "ApiTests"])
     var after = before
-    after.folderContents[core] = generated
+    after.files["Sources/Core/Generated.swift"] = "100644:d1"
     var edited = after
-    var other = KeyInputs()
-    other.add("untracked", "Sources/Core/Generated.swift", "d2")
-    edited.folderContents[core] = other
+    edited.files["Sources/Core/Generated.swift"] = "100644:d2"
     #expect(after.key("NetTests") != edited.key("NetTests"))
   }
 

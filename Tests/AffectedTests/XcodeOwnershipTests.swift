@@ -55,8 +55,8 @@ import Testing
   }
 
   @Test func theFoldersOfAPath() {
-    #expect(XcodeOwnership.enclosingFolders(of: "a/b/c.swift") == ["a/b/c.swift", ".", "a/b", "a"])
-    #expect(XcodeOwnership.enclosingFolders(of: "c.swift") == ["c.swift", "."])
-    #expect(XcodeOwnership.enclosingFolders(of: "Caf\u{E9}/c.swift") == nil)
+    #expect(AttributionIndex.folders(of: "a/b/c.swift") == ["a/b/c.swift", "a/b", "a", "."])
+    #expect(AttributionIndex.folders(of: "c.swift") == ["c.swift", "."])
+    #expect(AttributionIndex.folders(of: ".") == ["."])
   }
 }

@@ -3,18 +3,42 @@ import Foundation
 import Git
 import PackageModel
 import PassRecords
+import RippleConfig
 import RippleCore
 import TestSupport
 import Testing
 
 @testable import RippleKit
 
-/// The disk side of keys (issue 47's bad inputs): pins as SwiftPM left them, untracked bytes hashed once and
-/// trusted by stat, what cannot be read, submodules as checked out.
+/// The disk side of keys (issues 47 and 50): every file given to a closure target as the build reads it
+/// (tracked or not, modes, blob ids through a stat cache), links, submodules as checked out, names that are
+/// not UTF-8, the global and unowned files by tree digests, and pins as SwiftPM left them.
 @Suite struct KeyInputsOnDiskTests {
-  func disk(_ repo: GitFixture, digests: FileDigestCache = FileDigestCache(file: nil)) throws -> KeyInputsOnDisk {
+  static let core = TargetRef(package: ".", name: "Core")
+  static let graph = PackageGraph(packages: [
+    Package(
+      path: ".", name: "App", packageFingerprint: "",
+      targets: [
+        Target(name: "Core", kind: .library, directory: "Sources/Core"),
+        Target(name: "Inner", kind: .library, directory: "Sources/Core/Inner"),
+      ])
+  ])
+
+  func disk(
+    _ repo: GitFixture, graph: PackageGraph = Self.graph, cache: String? = nil,
+    hash: @escaping @Sendable (String) throws -> String = GitBlobID.ofFile,
+    now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000_000) }
+  ) throws -> KeyInputsOnDisk {
     KeyInputsOnDisk(
-      root: repo.root, repository: try GitRepository.discover(from: repo.root), digests: digests, ignore: [])
+      root: repo.root, repository: try GitRepository.discover(from: repo.root), cacheFolder: cache,
+      attribution: KeyAttribution(graph: graph, selection: SelectionConfig(), assets: AssetsConfig(), configPath: nil),
+      hash: hash, now: now)
+  }
+
+  func files(_ repo: GitFixture, cache: String? = nil) throws -> [String: String] {
+    let (files, unkeyable) = try disk(repo, cache: cache).targetFiles(of: [Self.core], in: Self.graph)
+    #expect(unkeyable.isEmpty, "\(unkeyable)")
+    return files[Self.core] ?? [:]
   }
 
   func initialRepository() throws -> GitFixture {
@@ -76,57 +100,163 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: store.child("fresh.tsv")))
   }
 
-  @Test func ignoredFilesInAClosureFolderAreKeyedByContentAndAnUnreadableOneMakesItsTargetUnkeyable() throws {
+  @Test func everyFileOfTheFolderIsKeyedAsGitWouldRecordItAndAnUnreadableOneMakesItsTargetUnkeyable() throws {
     let repo = try initialRepository()
     try repo.write("Sources/Core/Generated/Words.swift", "let words = 1\n")
-    let graph = PackageGraph(packages: [
-      Package(
-        path: ".", name: "App", packageFingerprint: "",
-        targets: [Target(name: "Core", kind: .library, directory: "Sources/Core")])
-    ])
-    let core = TargetRef(package: ".", name: "Core")
-    let (files, _) = try disk(repo).files()
-    #expect(files["Sources/Core/Core.swift"]?.hasPrefix("100644:") == true)
-    let (contents, unkeyable) = try disk(repo).folderContents(of: [core], in: graph, tracked: files)
-    #expect(contents[core]?.entries.map(\.name) == ["Sources/Core/Generated/Words.swift"])
-    #expect(unkeyable.isEmpty)
+    try repo.write("Sources/Core/Untracked.swift", "let x = 1\n")
+    try repo.write("Sources/Core/Inner/Inner.swift", "let inner = 1\n")
+    let found = try files(repo)
+    // Tracked, ignored and untracked alike, by git's own blob ids; the nested target's folder is its own.
+    #expect(found.keys.sorted() == ["Sources/Core/Core.swift", "Sources/Core/Generated/Words.swift", "Sources/Core/Untracked.swift"])
+    for (path, value) in found {
+      #expect(value == "100644:" + (try repo.git("hash-object", path)).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
     // As root every file is readable: the read itself fails here.
-    let failing = FileDigestCache(file: nil, hash: { _ in throw CocoaError(.fileReadNoPermission) })
-    let (_, blocked) = try disk(repo, digests: failing).folderContents(of: [core], in: graph, tracked: files)
-    #expect(blocked[core]?.first?.contains("Sources/Core/Generated/Words.swift cannot be read") == true)
+    let (_, blocked) = try disk(repo, hash: { _ in throw CocoaError(.fileReadNoPermission) })
+      .targetFiles(of: [Self.core], in: Self.graph)
+    #expect(blocked[Self.core]?.first?.contains("Sources/Core/Core.swift cannot be read") == true, "\(blocked)")
   }
 
-  @Test func anExecutableBitIsPartOfAFilesEntry() throws {
+  @Test func anExecutableBitIsPartOfAFilesEntryAsGitRecordsIt() throws {
     let repo = try initialRepository()
     #expect(chmod(repo.path("Sources/Core/Core.swift"), 0o755) == 0)
-    let (edited, _) = try disk(repo).files()
+    let edited = try files(repo)
     #expect(edited["Sources/Core/Core.swift"]?.hasPrefix("100755:") == true)
     _ = try repo.commitAll("executable")
-    let (committed, _) = try disk(repo).files()
-    #expect(committed["Sources/Core/Core.swift"] == edited["Sources/Core/Core.swift"])
+    let listed = try repo.git("ls-tree", "HEAD", "Sources/Core/Core.swift").split(separator: "\t")[0]
+      .split(separator: " ")
+    #expect(edited["Sources/Core/Core.swift"] == "\(listed[0]):\(listed[2])")
   }
 
-  @Test func aSubmoduleIsKeyedAsCheckedOutAndOneNotCheckedOutOrEditedIsSaid() throws {
+  @Test func aSubmoduleIsKeyedAsCheckedOutAndAnEditedOneIsSaid() throws {
     let library = try GitFixture()
     try library.write("Lib.swift", "public let lib = 1\n")
     let first = try library.commitAll("lib")
     let repo = try initialRepository()
     _ = try repo.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", library.root, "Sources/Core/Vendor")
     _ = try repo.commitAll("vendor")
-    let (files, unkeyable) = try disk(repo).files()
-    #expect(files["Sources/Core/Vendor"] == "160000:" + first)
-    #expect(unkeyable.isEmpty)
+    #expect(try files(repo)["Sources/Core/Vendor"] == "160000:" + first)
 
     try repo.write("Sources/Core/Vendor/Lib.swift", "public let lib = 2\n")
-    let (_, dirty) = try disk(repo).files()
-    #expect(dirty["Sources/Core/Vendor"]?.contains("has edits of its own") == true, "\(dirty)")
+    let (_, dirty) = try disk(repo).targetFiles(of: [Self.core], in: Self.graph)
+    #expect(dirty[Self.core]?.first?.contains("has edits of its own") == true, "\(dirty)")
 
-    // A clone that never checked the submodule out builds without its files: another key.
+    // A clone that never checked the submodule out builds without its files: nothing of it is keyed.
     let clone = try TemporaryDirectory()
     _ = try GitFixture.git(["clone", "-q", repo.root, clone.child("c")], in: clone.path)
     let cloned = GitFixture(existing: clone.child("c"))
-    let (clonedFiles, _) = try disk(cloned).files()
-    #expect(clonedFiles["Sources/Core/Vendor"] == "160000:" + first + " (not checked out)", "\(clonedFiles)")
+    #expect(try files(cloned)["Sources/Core/Vendor"] == nil)
+    #expect(try files(cloned).keys.sorted() == ["Sources/Core/Core.swift"])
+  }
+
+  @Test func aTargetFolderThatIsALinkIsFollowedInsideTheRepositoryAndRefusedOutside() throws {
+    let repo = try initialRepository()
+    try repo.write("Shared/Core/Core.swift", "public let core = 2\n")
+    try repo.remove("Sources/Core")
+    try repo.symlink("Sources/Core", to: "../Shared/Core")
+    let found = try files(repo)
+    #expect(found["Sources/Core"]?.hasPrefix("120000:") == true)
+    let before = found["Sources/Core/Core.swift"]
+    #expect(before != nil)
+    // What the link leads to is what the build compiles: its edits are seen.
+    try repo.write("Shared/Core/Core.swift", "public let core = 3\n")
+    #expect(try files(repo)["Sources/Core/Core.swift"] != before)
+
+    let outside = try TemporaryDirectory()
+    try repo.remove("Sources/Core")
+    try repo.symlink("Sources/Core", to: outside.path)
+    let (_, unkeyable) = try disk(repo).targetFiles(of: [Self.core], in: Self.graph)
+    #expect(unkeyable[Self.core]?.first?.contains("links outside the repository") == true, "\(unkeyable)")
+  }
+
+  @Test func aNameThatIsNotUTF8MakesItsTargetUnkeyable() throws {
+    let repo = try initialRepository()
+    let name = Array(repo.path("Sources/Core/").utf8) + [0x66, 0xFF] + Array(".bin".utf8) + [0]
+    let descriptor = name.withUnsafeBufferPointer {
+      $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_CREAT | O_WRONLY, 0o644) }
+    }
+    #expect(descriptor >= 0)
+    close(descriptor)
+    let (_, unkeyable) = try disk(repo).targetFiles(of: [Self.core], in: Self.graph)
+    #expect(unkeyable[Self.core] == ["Sources/Core holds 1 name(s) that are not UTF-8: their content is not keyed"])
+  }
+
+  @Test func tenThousandUntrackedFilesAreHashedOnceThenTrustedByTheirStat() throws {
+    let repo = try initialRepository()
+    let folder = repo.path("Sources/Core/Data")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    for index in 0..<10_000 {
+      let descriptor = open(folder + "/\(index).json", O_CREAT | O_WRONLY, 0o644)
+      _ = "\(index)".withCString { write(descriptor, $0, strlen($0)) }
+      close(descriptor)
+    }
+    let cache = try TemporaryDirectory()
+    let counter = Counter()
+    let counting: @Sendable (String) throws -> String = { path in
+      counter.add()
+      return try GitBlobID.ofFile(path)
+    }
+    // Hashed "an hour later": no file is racily clean, so the stat cache keeps each.
+    let later: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000_000) + 3_600_000_000_000 }
+    let first = try disk(repo, cache: cache.path, hash: counting, now: later).targetFiles(of: [Self.core], in: Self.graph)
+    #expect(first.files[Self.core]?.count == 10_001)
+    let hashedFirst = counter.value
+    #expect(hashedFirst >= 10_000)
+    let second = try disk(repo, cache: cache.path, hash: counting, now: later).targetFiles(of: [Self.core], in: Self.graph)
+    #expect(second.files == first.files)
+    #expect(counter.value == hashedFirst, "every stat matched: nothing read again")
+  }
+
+  @Test func aCacheOfTreeDigestsThatIsCorruptTruncatedOrFromAnotherVersionIsNotUsed() throws {
+    let repo = try initialRepository()
+    try repo.write("scripts/a.json", "1\n")
+    try repo.write("scripts/deep/b.json", "2\n")
+    _ = try repo.commitAll("unowned")
+    let cache = try TemporaryDirectory()
+    let fresh = try disk(repo).everyone(edited: [])
+    #expect(try disk(repo, cache: cache.path).everyone(edited: []) == fresh)
+    let folder = cache.child("tree-digests")
+    let file = folder + "/" + (try FileManager.default.contentsOfDirectory(atPath: folder).first ?? "")
+    let written = try Data(contentsOf: URL(fileURLWithPath: file))
+    #expect(TreeDigestCache.parse(written) != nil)
+    let text = String(decoding: written, as: UTF8.self)
+    let damaged = [
+      "truncated": Data(written.prefix(written.count - 10)),
+      "another version": Data(text.replacingOccurrences(of: TreeDigestCache.format, with: "ripple-tree-digests-0").utf8),
+      "a digest changed": Data(text.replacingOccurrences(of: "\t", with: "\tx").utf8),
+      "garbage": Data([0xFF, 0x00, 0x0A, 0x41]),
+    ]
+    for (what, data) in damaged {
+      #expect(TreeDigestCache.parse(data) == nil, "\(what)")
+      try data.write(to: URL(fileURLWithPath: file))
+      #expect(try disk(repo, cache: cache.path).everyone(edited: []) == fresh, "\(what)")
+      #expect(TreeDigestCache.parse(try Data(contentsOf: URL(fileURLWithPath: file))) != nil, "\(what): rewritten")
+    }
+  }
+
+  @Test func aTreeMissingFromTheRepositoryIsSaidNotGuessed() throws {
+    let repo = try initialRepository()
+    try repo.write("scripts/a.json", "1\n")
+    _ = try repo.commitAll("unowned")
+    let tree = try repo.git("rev-parse", "HEAD:scripts").trimmingCharacters(in: .whitespacesAndNewlines)
+    try FileManager.default.removeItem(
+      atPath: repo.path(".git/objects/\(tree.prefix(2))/\(tree.dropFirst(2))"))
+    #expect(throws: (any Error).self) { try disk(repo).everyone(edited: []) }
+  }
+
+  @Test func editsOfUnownedFilesTheRunFoundAreKeyedBesideHEADsDigest() throws {
+    let repo = try initialRepository()
+    try repo.write("scripts/a.json", "1\n")
+    _ = try repo.commitAll("unowned")
+    let clean = try disk(repo).everyone(edited: [])
+    #expect(clean.entries.map(\.kind) == ["everyone"])
+    try repo.write("scripts/a.json", "2\n")
+    let edited = try disk(repo).everyone(edited: ["scripts/a.json", "Sources/Core/Core.swift"])
+    #expect(edited.entries.map(\.kind) == ["everyone", "everyone-edit"])
+    #expect(edited.key != clean.key)
+    try repo.remove("scripts/a.json")
+    let deleted = try disk(repo).everyone(edited: ["scripts/a.json"])
+    #expect(deleted.entries.last?.value == "unowned (deleted)")
   }
 
   /// One line per reason: a package without `Package.resolved` is said once, naming its targets.
@@ -145,4 +275,12 @@ import Testing
         ".:E is not looked up and will not be recorded: Sources/E/x links outside the repository",
       ])
   }
+}
+
+/// A thread-safe count, for hash closures.
+final class Counter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  func add() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
 }

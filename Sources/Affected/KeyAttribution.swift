@@ -1,0 +1,140 @@
+import Crypto
+import PackageModel
+import RippleConfig
+import RippleCore
+
+/// Which keys a file of the repository enters, by the selection's rules (docs/DESIGN.md, "Pass records"):
+/// the targets a change of it would select (its folder's owner, targets reaching it through a link, `inputs`
+/// entries, `generate:` inputs and `secrets:` templates through their outputs' owners), or every key (a
+/// `selection.global` file, and with `selection.unowned: all` a file no rule claims), or none (ignored, a
+/// manifest or `Package.resolved`, whose evaluation and pins count instead, ripple.yml). Pure; a path costs
+/// its depth and the rules' globs, never a scan of the targets (`AttributionIndex`).
+public struct KeyAttribution: Sendable {
+  public enum Destination: Sendable, Hashable {
+    case none
+    /// Every key, as `global` or `unowned`.
+    case everyone(String)
+    case targets(Set<TargetRef>)
+  }
+
+  public let index: AttributionIndex
+  let selection: SelectionConfig
+  let configPath: String?
+  /// `selection.inputs` globs with the targets they name.
+  let inputs: [(Glob, [TargetRef])]
+  /// `generate:` inputs and `secrets:` templates and examples with the owner of what they produce.
+  let producers: [Producer]
+  /// Identifies the rules (a cache of attributions made under other rules is not used).
+  public let fingerprint: String
+
+  /// A `generate:` entry's inputs or a secret's template and example, and the owner of what it produces.
+  struct Producer: Sendable {
+    var globs: [Glob]
+    var paths: [String]
+    var owner: TargetRef
+
+    func matches(_ path: String) -> Bool { paths.contains(path) || globs.contains { $0.matches(path) } }
+    var folders: [String] { paths + globs.map { KeyAttribution.literalFolder(of: $0.pattern) } }
+  }
+
+  public init(graph: PackageGraph, selection: SelectionConfig, assets: AssetsConfig, configPath: String?) {
+    index = AttributionIndex(graph)
+    self.selection = selection
+    self.configPath = configPath
+    var inputs: [(Glob, [TargetRef])] = []
+    for key in selection.inputs.keys.sorted() {
+      let targets = graph.targets(namedByInputsKey: key)
+      for glob in selection.inputs[key] ?? [] { inputs.append((glob, targets)) }
+    }
+    self.inputs = inputs
+    var producers: [Producer] = []
+    for entry in assets.generate {
+      guard let owner = index.owner(of: entry.destination) else { continue }
+      producers.append(Producer(globs: entry.inputs, paths: [], owner: owner))
+    }
+    for secret in assets.secrets {
+      guard let owner = index.owner(of: secret.output) else { continue }
+      producers.append(Producer(globs: [], paths: [secret.template] + (secret.example.map { [$0] } ?? []), owner: owner))
+    }
+    self.producers = producers
+    var hasher = SHA256()
+    for part in [
+      "key-attribution-1", configPath ?? "", "\(selection.unowned)",
+      selection.ignore.map(\.pattern).joined(separator: "\u{1F}"),
+      selection.global.map(\.pattern).joined(separator: "\u{1F}"),
+      inputs.map { "\($0.0.pattern)=\($0.1.map(\.description).joined(separator: ","))" }.joined(separator: "\u{1F}"),
+      assets.generate.map { "\($0.destination)<\($0.inputs.map(\.pattern))" }.joined(separator: "\u{1F}"),
+      assets.secrets.map { "\($0.output)<\($0.template),\($0.example ?? "")" }.joined(separator: "\u{1F}"),
+    ] {
+      hasher.update(data: Array(part.utf8) + [0])
+    }
+    for package in graph.packages {
+      hasher.update(data: Array("\(package.path)\u{1F}\(package.origin?.rawValue ?? "")".utf8) + [0])
+      for target in package.targets {
+        let links = (target.linkedPaths ?? []).map { "\($0.link)>\($0.path)" }.joined(separator: ",")
+        hasher.update(data: Array("\(target.name)\u{1F}\(target.directory)\u{1F}\(links)".utf8) + [0])
+        for path in target.ownedPaths ?? [] { hasher.update(data: Array(path.utf8) + [1]) }
+        for path in target.excludedPaths ?? [] { hasher.update(data: Array(path.utf8) + [2]) }
+      }
+    }
+    fingerprint = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+  }
+
+  /// Whether any file can count for every key (`selection.global` patterns, or `selection.unowned: all`).
+  public var hasEveryone: Bool { selection.unowned == .all || !selection.global.isEmpty }
+
+  /// Where the file at `path` counts.
+  public func destination(of path: String) -> Destination {
+    if selection.ignore.contains(where: { $0.matches(path) }) { return .none }
+    if selection.global.contains(where: { $0.matches(path) }) { return .everyone("global") }
+    if path == configPath { return .none }
+    // Manifests count by their evaluation, `Package.resolved` by the pins SwiftPM reads (`ContentKeys.Pins`).
+    if AttributionIndex.isPackageFile(path, in: [index]) { return .none }
+    var owners: Set<TargetRef> = []
+    if let owner = index.owner(of: path) { owners.insert(owner) }
+    for (owner, _) in index.linkedOwners(of: path) { owners.insert(owner) }
+    owners.formUnion(index.listedOwners(of: path))
+    for (glob, targets) in inputs where glob.matches(path) { owners.formUnion(targets) }
+    for producer in producers where producer.matches(path) { owners.insert(producer.owner) }
+    if !owners.isEmpty { return .targets(owners) }
+    if !XcodeOwnership.isSharedScheme(path), selection.unowned == .all { return .everyone("unowned") }
+    return .none
+  }
+
+  /// Whether `folder` is where another target's files or another package begin (`own` aside): a walk of
+  /// `own`'s folder does not enter it.
+  public func startsAnotherOwner(_ folder: String, own: String) -> Bool {
+    folder != own && index.isOwnerFolder(folder)
+  }
+
+  /// The folders outside a target's own where files it is given may lie: its links' destinations, and the
+  /// literal folders of the `inputs`, `generate:` and `secrets:` patterns that name it ("." when a pattern
+  /// begins with a wildcard).
+  public func outsideFolders(of target: TargetRef, directory: String, links: [LinkedPath]) -> [String] {
+    var folders = links.map(\.path)
+    for (glob, targets) in inputs where targets.contains(target) { folders.append(Self.literalFolder(of: glob.pattern)) }
+    for producer in producers where producer.owner == target { folders += producer.folders }
+    return Self.outermost(folders.filter { !RepoPath.isInside($0, directory: directory) })
+  }
+
+  /// The folder a pattern's literal part names: `Resources/**/*.json` → `Resources`; "." when it starts with a
+  /// wildcard.
+  public static func literalFolder(of pattern: String) -> String {
+    var parts: [Substring] = []
+    for part in pattern.split(separator: "/", omittingEmptySubsequences: true) {
+      if part.contains(where: { "*?[{\\".contains($0) }) { break }
+      parts.append(part)
+    }
+    return RepoPath.normalize(parts.joined(separator: "/"))
+  }
+
+  /// The folders of `folders` not inside another of them.
+  static func outermost(_ folders: [String]) -> [String] {
+    let sorted = Set(folders).sorted { $0.count < $1.count || ($0.count == $1.count && $0 < $1) }
+    var kept: [String] = []
+    for folder in sorted where !kept.contains(where: { RepoPath.isInside(folder, directory: $0) }) {
+      kept.append(folder)
+    }
+    return kept.sorted()
+  }
+}

@@ -1,0 +1,118 @@
+import Crypto
+import Foundation
+import Git
+
+/// Git's blob ids computed here, for files on disk: equal to the id git records for the same bytes.
+enum GitBlobID {
+  /// The blob id of `bytes`.
+  static func of(_ bytes: [UInt8]) -> String {
+    var hasher = Insecure.SHA1()
+    hasher.update(data: Array("blob \(bytes.count)\u{0}".utf8))
+    hasher.update(data: bytes)
+    return hex(hasher.finalize())
+  }
+
+  /// The blob id of the file at `path` (absolute), read 1 MiB at a time.
+  @Sendable static func ofFile(_ path: String) throws -> String {
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw CocoaError(.fileReadNoPermission, userInfo: [NSFilePathErrorKey: path])
+    }
+    defer { try? handle.close() }
+    let size = try handle.seekToEnd()
+    try handle.seek(toOffset: 0)
+    var hasher = Insecure.SHA1()
+    hasher.update(data: Array("blob \(size)\u{0}".utf8))
+    var read: UInt64 = 0
+    while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+      hasher.update(data: chunk)
+      read += UInt64(chunk.count)
+    }
+    // A file that grew or shrank while read has no one content.
+    guard read == size else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path]) }
+    return hex(hasher.finalize())
+  }
+
+  /// SHA-256 of a string, hex (a file name for a path).
+  static func sha256(_ text: String) -> String { hex(SHA256.hash(data: Array(text.utf8))) }
+
+  static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
+    digest.map { String(format: "%02x", $0) }.joined()
+  }
+}
+
+/// Digests of folders by tree id (`FolderDigest`), kept between runs in one file per set of rules: a folder
+/// whose tree id was digested before is not read again, so a new commit costs the folders it changed. The
+/// file carries its format, entry count and checksum: one that is from another version, truncated or
+/// corrupt is not used (every digest is made again) and is replaced.
+final class TreeDigestCache: @unchecked Sendable {
+  static let format = "ripple-tree-digests-1"
+  /// Entries kept: beyond it, only those this run used are written back.
+  static let limit = 500_000
+
+  let file: String?
+  private var entries: [String: String] = [:]
+  private var used: Set<String> = []
+  private var dirty = false
+  /// Whether the file was there but could not be used.
+  private(set) var discarded = false
+
+  init(file: String?) {
+    self.file = file
+    guard let file, let data = FileManager.default.contents(atPath: file) else { return }
+    guard let loaded = Self.parse(data) else {
+      discarded = true
+      dirty = true
+      return
+    }
+    entries = loaded
+  }
+
+  /// The entries of a cache file, or nil when it is not one this version wrote whole.
+  static func parse(_ data: Data) -> [String: String]? {
+    guard let newline = data.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+    let header = String(decoding: data[..<newline], as: UTF8.self).split(separator: "\t")
+    let body = data[data.index(after: newline)...]
+    guard header.count == 3, header[0] == format, let count = Int(header[1]),
+      header[2] == GitBlobID.hex(SHA256.hash(data: body))
+    else { return nil }
+    var entries: [String: String] = [:]
+    for line in body.split(separator: UInt8(ascii: "\n")) {
+      guard let tab = line.lastIndex(of: UInt8(ascii: "\t")) else { return nil }
+      entries[String(decoding: line[..<tab], as: UTF8.self)] = String(decoding: line[line.index(after: tab)...], as: UTF8.self)
+    }
+    return entries.count == count ? entries : nil
+  }
+
+  private static func key(_ folder: String, _ tree: ObjectID) -> String { tree.hex + " " + folder }
+
+  /// The digest remembered for `folder` at `tree` ("" for a folder with nothing to digest).
+  func digest(folder: String, tree: ObjectID) -> String? {
+    let key = Self.key(folder, tree)
+    guard let digest = entries[key] else { return nil }
+    used.insert(key)
+    return digest == "-" ? "" : digest
+  }
+
+  func remember(folder: String, tree: ObjectID, digest: String) {
+    // Paths with a line end or tab cannot be written back; they are digested again next time.
+    guard !folder.contains("\n"), !folder.contains("\t") else { return }
+    let key = Self.key(folder, tree)
+    entries[key] = digest.isEmpty ? "-" : digest
+    used.insert(key)
+    dirty = true
+  }
+
+  /// Writes the entries back (atomically) when one was added; a failure only costs a later re-read.
+  func save() {
+    guard dirty, let file else { return }
+    let kept = entries.count > Self.limit ? entries.filter { used.contains($0.key) } : entries
+    var body = ""
+    for (key, digest) in kept.sorted(by: { $0.key < $1.key }) { body += key + "\t" + digest + "\n" }
+    let bodyData = Data(body.utf8)
+    let header = "\(Self.format)\t\(kept.count)\t\(GitBlobID.hex(SHA256.hash(data: bodyData)))\n"
+    try? FileManager.default.createDirectory(
+      atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try? (Data(header.utf8) + bodyData).write(to: URL(fileURLWithPath: file), options: .atomic)
+    dirty = false
+  }
+}
