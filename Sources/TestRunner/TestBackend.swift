@@ -60,11 +60,14 @@ struct TestAttempt: Sendable, Hashable {
 public struct SwiftPMTests: Sendable, Hashable {
   /// `swift test list`: maps XCTest class names (printed without their module on Linux) to targets.
   public var list: ProcessRequest
+  /// The same list from the built test binary, without a second SwiftPM invocation; `list` where it fails.
+  public var binaryListing: TestBinaryListing?
   /// `swift test --xunit-output`; Swift Testing's results go next to it, as `<name>-swift-testing.xml`.
   public var xunitPath: String
 
-  public init(list: ProcessRequest, xunitPath: String) {
+  public init(list: ProcessRequest, binaryListing: TestBinaryListing? = nil, xunitPath: String) {
     self.list = list
+    self.binaryListing = binaryListing
     self.xunitPath = xunitPath
   }
 

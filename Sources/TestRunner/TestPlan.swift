@@ -67,9 +67,8 @@ public struct TestPlan: Sendable, Hashable {
         continue
       }
       var common = ["--package-path", directory]
-      if let scratch = scratchPath(for: package.path, run: package.run, options: options) {
-        common += ["--scratch-path", scratch]
-      }
+      let scratch = scratchPath(for: package.path, run: package.run, options: options)
+      if let scratch { common += ["--scratch-path", scratch] }
       var build = ProcessRequest(
         options.swiftExecutable, ["build", "--build-tests"] + common + options.extraArguments,
         environment: environment)
@@ -98,7 +97,12 @@ public struct TestPlan: Sendable, Hashable {
         PackageStep(
           package: package.path, directory: directory, testTargets: package.runAll ? [] : targets,
           runAll: package.runAll, filter: filter, build: build, test: test, run: package.run,
-          backend: .swiftPM(SwiftPMTests(list: list, xunitPath: xunit))))
+          backend: .swiftPM(
+            SwiftPMTests(
+              list: list,
+              binaryListing: TestBinaryListing.forPackage(
+                directory: directory, scratch: scratch, extraArguments: options.extraArguments, environment: environment),
+              xunitPath: xunit))))
     }
     // Stable sort: the runs of one package stay in run order.
     let ordered = steps.enumerated().sorted { ($0.element.package, $0.offset) < ($1.element.package, $1.offset) }

@@ -19,6 +19,22 @@ extension TestRunner {
     guard case .swiftPM(let swiftPM) = step.backend else {
       return .ready(ResultAssembler(selectedTargets: step.testTargets, listedTests: []), listed: nil)
     }
+    if let listing = swiftPM.binaryListing, let binary = listing.binary() {
+      let (xctest, swiftTesting) = listing.requests(binary: binary)
+      guard let dumped = try await execute(xctest), let listedBySwiftTesting = try await execute(swiftTesting) else {
+        return nil
+      }
+      if dumped.succeeded, listedBySwiftTesting.succeeded,
+        let xctestTests = XCTestListParser.parse(Array(dumped.standardOutput))
+      {
+        let listed =
+          xctestTests
+          + listedBySwiftTesting.outputString.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+          .filter { !$0.isEmpty }
+        return .ready(ResultAssembler(selectedTargets: step.testTargets, listedTests: listed), listed: listed)
+      }
+      // Not what was expected of the binary: SwiftPM's own listing decides.
+    }
     guard let list = try await execute(swiftPM.list) else { return nil }
     guard list.succeeded else {
       return .unlisted(

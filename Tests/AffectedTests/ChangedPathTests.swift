@@ -1,4 +1,4 @@
-import Affected
+@testable import Affected
 import PackageModel
 import RippleConfig
 import RippleCore
@@ -110,6 +110,22 @@ struct ChangedPathTests {
     for part in ["scripts/release.sh", "selection.ignore", "selection.global", "selection.inputs", "unowned: ignore"] {
       #expect(warning.contains(part), "warning lacks \(part)")
     }
+  }
+
+  /// 40,000 paths no target owns (a data folder committed at once): each reason kept once by a set, the lists
+  /// bounded, every test reached with the same reasons (issue 50: this was quadratic, 147 s).
+  @Test func fortyThousandUnownedPathsAreSaidBoundedAndEachOnce() throws {
+    let paths = (0..<40_000).map { "Data/set\($0 % 7)/row\($0).json" }
+    let result = analyze(paths.map { .modified($0) } + paths.prefix(10).map { .modified($0) }, base: appGraph)
+    #expect(result.runAll)
+    #expect(result.runAllReasons.count == SelectionBuilder.maxReasons + 1)
+    #expect(result.runAllReasons.first == "unowned file Data/set0/row0.json")
+    #expect(result.runAllReasons.last == "… and \(40_000 - SelectionBuilder.maxReasons) more")
+    #expect(result.reasons("CoreTests") == result.runAllReasons)
+    let warning = try #require(result.warnings.first)
+    #expect(warning.hasPrefix("40000 changed files are in no target"))
+    #expect(warning.contains("and \(40_000 - SelectionBuilder.maxReasons) more."))
+    #expect(warning.count < 5_000)
   }
 
   @Test func unownedFileIsIgnoredWithUnownedIgnore() {

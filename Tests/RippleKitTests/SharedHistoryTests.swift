@@ -4,6 +4,7 @@ import Git
 import PassRecords
 import RippleCore
 import TestRunner
+import TestSupport
 import Testing
 
 @testable import RippleKit
@@ -165,6 +166,24 @@ private func green(
   @Test func textThatIsNotUTF8IsRefused() {
     #expect(throws: ChangeListError.self) {
       try ChangedFileList.parse(Data([0x61, 0xFF, 0x0A]), source: "list.txt", repositoryRoot: root)
+    }
+  }
+
+  @Test func aLineNamingAFolderIsAUsageErrorAndASubmoduleIsNot() throws {
+    let repo = try GitFixture()
+    try repo.write("Sources/A/a.swift", "let a = 1\n")
+    let head = try repo.commitAll("initial")
+    let repository = try GitRepository.discover(from: repo.root)
+    for named in [nil, ObjectID(hex: head)] as [ObjectID?] {
+      #expect {
+        try ChangeDetection.detect(given: ["Sources/A"], request: ChangeRequest(), head: named, in: repository)
+      } throws: { error in
+        guard let error = error as? ChangeListError else { return false }
+        return error.category == .usage && error.description.contains("names the folder `Sources/A`")
+      }
+      // A deleted file is no folder: it is a deletion.
+      let gone = try ChangeDetection.detect(given: ["Sources/B/b.swift"], request: ChangeRequest(), head: named, in: repository)
+      #expect(gone.changes.map(\.status) == [.deleted])
     }
   }
 
