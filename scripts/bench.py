@@ -39,6 +39,14 @@ Sections (each issue extends this file with its own):
             folder and local cache; the team's store a folder beside them), then a re-run of the last push
             and the merge job on main (signed, as a protected branch): test-target runs and wall-clock with
             records vs diff-only (`--no-cache-results`), the same jobs in the same run.
+  keys      the cost of pass-record keys and change lists (issue 50), release build, warm: `ripple test
+            --dry-run` with records on vs `--no-cache-results` on the 100,000-file scale repository and its
+            4,000-file copy, for a leaf change and a change of the base library (one key per test target
+            it reaches); the first (cold) keyed run once; `ripple affected --changed-files` with 10^4, 10^5
+            and 10^6 lines; 40,000 paths no target owns, listed and as a commit, on a 6-target package;
+            `ripple test` vs the `swift build --build-tests` + `swift test --skip-build --filter` it runs,
+            on that package (one edited leaf); and the watch loop: an edit to the first `swift build` of
+            `ripple test` on the 100,000-file working tree (a stand-in swift stamps it)
 Prints a table per section and a PASS/FAIL line per target; exits 1 when a target is missed.
 """
 import json
@@ -1377,7 +1385,157 @@ def bench_coverage(ripple, work):
     shutil.rmtree(base, ignore_errors=True)
 
 
-SECTIONS = ["changes", "affected", "scale", "xcode", "test", "bootstrap", "daemon", "install", "shards", "outcomes", "records", "teamshards", "coverage"]
+
+def bench_keys(ripple, work):
+    print("\n## keys: pass-record keys and change lists at the cost of the change (issue 50)")
+    big = os.path.join(work, "keys-big", "scale")
+    small = os.path.join(work, "keys-small", "scale")
+    print("  generating the repositories…", flush=True)
+    big_files = scale_repo(big, 100000)
+    scale_repo(small, 4000)
+    env = dict(os.environ, RIPPLE_CACHE_DIR=os.path.join(work, "cache-keys"))
+    env.pop("RIPPLE_NO_CACHE_RESULTS", None)
+    dry = [ripple, "test", "--dry-run", "--base", "HEAD~1", "--head", "HEAD", "--no-merge-base", "--format", "json"]
+    off = dry + ["--no-cache-results"]
+    start = time.perf_counter()
+    first = subprocess.run(dry, cwd=big, env=env, capture_output=True, text=True)
+    cold = time.perf_counter() - start
+    if first.returncode != 0:
+        sys.exit(f"bench: {' '.join(dry)} failed:\n{first.stderr}")
+    keyed = len(json.loads(first.stdout).get("keys", []))
+    subprocess.run(dry, cwd=small, env=env, capture_output=True, check=True)
+    rows = []
+    leaf = {}
+    for label, root in [("100,000 files", big), ("4,000 files", small)]:
+        on, on_mem = timed(dry, root, env, repeat=9)
+        no, _ = timed(off, root, env, repeat=9)
+        leaf[label] = on
+        rows.append((f"leaf change, {label}: records on vs off", on, no, on_mem))
+    # A change to the base library: every package's first library and about half of all test targets.
+    for label, root in [("100,000 files", big), ("4,000 files", small)]:
+        edit(root, "Packages/Pkg00/Sources/Pkg00Lib0/Pkg00Lib0.swift", "// reaches everything\n")
+        git(root, "commit", "-q", "-am", "Base library")
+        wide = json.loads(subprocess.run(dry, cwd=root, env=env, capture_output=True, text=True, check=True).stdout)
+        on, on_mem = timed(dry, root, env, repeat=5)
+        no, _ = timed(off, root, env, repeat=5)
+        rows.append((f"base library ({len(wide.get('keys', []))} keys), {label}: on vs off", on, no, on_mem))
+    rows.append(("leaf change, records on: 100,000 vs 4,000 files", leaf["100,000 files"], leaf["4,000 files"], 0))
+
+    # --changed-files: every file of the repository, then paths that are gone, up to 10^6 lines.
+    listed = subprocess.run(["git", "ls-files"], cwd=big, capture_output=True, text=True, check=True).stdout.split()
+    lists = {}
+    for count in (10_000, 100_000, 1_000_000):
+        paths = listed[:count] + [f"Packages/Pkg{i % 40:02d}/Sources/Pkg{i % 40:02d}Lib{i % 50}/Gone{i}.swift"
+                                  for i in range(max(0, count - len(listed)))]
+        path = os.path.join(work, f"changed-{count}.txt")
+        with open(path, "w") as f:
+            f.write("\n".join(paths) + "\n")
+        lists[count] = path
+    changed = {}
+    for count, path in lists.items():
+        argv = [ripple, "affected", "--changed-files", path, "--format", "json"]
+        changed[count], mem = timed(argv, big, env, repeat=3 if count < 1_000_000 else 1)
+        rows.append((f"--changed-files, {count:,} lines (100,000 files)", changed[count], None, mem))
+
+    # 40,000 paths no target owns, on a 6-target package: listed, and committed (a plain git diff).
+    six = os.path.join(work, "keys-six")
+    subprocess.run(
+        [sys.executable, os.path.join(HERE, "scale_repo.py"), six, "--packages", "1", "--targets", "3", "--files", "10"],
+        check=True, capture_output=True)
+    data = [f"Data/set{i % 40}/row{i}.json" for i in range(40_000)]
+    unowned_list = os.path.join(work, "unowned.txt")
+    with open(unowned_list, "w") as f:
+        f.write("\n".join(data) + "\n")
+    subprocess.run([ripple, "affected", "--format", "json"], cwd=six, env=env, capture_output=True)
+    listed_unowned, _ = timed([ripple, "affected", "--changed-files", unowned_list, "--format", "json"], six, env, repeat=3)
+    for folder in {os.path.dirname(p) for p in data}:
+        os.makedirs(os.path.join(six, folder), exist_ok=True)
+    for p in data:
+        with open(os.path.join(six, p), "w") as f:
+            f.write("{}\n")
+    git(six, "add", "-A")
+    git(six, "commit", "-q", "-m", "40,000 data files")
+    diffed_unowned, _ = timed([ripple, "affected", "--base", "HEAD~1", "--head", "HEAD", "--format", "json"], six, env,
+                              repeat=3)
+    rows.append(("40,000 unowned paths listed (6 targets)", listed_unowned, None, 0))
+    rows.append(("40,000 unowned paths committed, diffed (6 targets)", diffed_unowned, None, 0))
+
+    print(f"  files: {big_files}; the leaf change keys {keyed} test target(s); first keyed run, cold: {cold:.1f} s")
+    print(f"  {'case':<58}{'ripple':>10}{'baseline':>11}{'ratio':>8}{'peak MiB':>10}")
+    for label, value, base, mem in rows:
+        base_text = f"{base*1000:>9.1f}ms" if base else f"{'':>11}"
+        ratio = f"{value/base:>8.2f}" if base else f"{'':>8}"
+        print(f"  {label:<58}{value*1000:>8.1f}ms{base_text}{ratio}{mem:>10.1f}")
+    for label, value, base, _ in rows[:4]:
+        check(f"{label} <= 1.5x", value <= base * 1.5, f"{value/base:.2f}x")
+    check("leaf change with records: 100,000 files <= 1.5x the 4,000-file copy",
+          leaf["100,000 files"] <= leaf["4,000 files"] * 1.5, f"{leaf['100,000 files']/leaf['4,000 files']:.2f}x")
+    check("--changed-files 100,000 lines <= 2 s", changed[100_000] <= 2, f"{changed[100_000]:.2f} s")
+    check("--changed-files 1,000,000 lines <= 20 s", changed[1_000_000] <= 20, f"{changed[1_000_000]:.2f} s")
+    check("40,000 unowned paths listed <= 1 s", listed_unowned <= 1, f"{listed_unowned:.2f} s")
+    check("40,000 unowned paths diffed <= 1 s", diffed_unowned <= 1, f"{diffed_unowned:.2f} s")
+    bench_keys_test(ripple, work, six, env)
+    bench_keys_watch(ripple, work, big, env)
+
+
+def bench_keys_test(ripple, work, six, env):
+    """`ripple test` for one edited leaf vs the SwiftPM commands it runs, on the 6-target package."""
+    package = os.path.join(six, "Packages", "Pkg00")
+    leaf = os.path.join(package, "Sources", "Pkg00Lib2", "Pkg00Lib2.swift")
+    ripple_scratch = os.path.join(work, "keys-six-ripple-build")
+    plain_scratch = os.path.join(work, "keys-six-plain-build")
+    ripple_test = [ripple, "test", "--scratch-path", ripple_scratch]
+    scratch = os.path.join(ripple_scratch, "Packages_2FPkg00")
+    plain = [(["swift", "build", "--build-tests", "--package-path", package, "--scratch-path", plain_scratch], six, None),
+             (["swift", "test", "--skip-build", "--package-path", package, "--scratch-path", plain_scratch,
+               "--filter", "^(Pkg00Lib2Tests)\\."], six, None)]
+    git(six, "reset", "-q", "--hard", "HEAD~1")
+    print("  warming the 6-target package's builds…", flush=True)
+    subprocess.run([ripple, "test", "--all", "--scratch-path", ripple_scratch], cwd=six, env=env, capture_output=True)
+    timed_sequence(plain, repeat=1, check=False)
+    ripple_times, plain_times = [], []
+    for index in range(7):
+        # Each side edits the leaf the same way, so each pays the same recompilation.
+        edit(six, leaf, f"// ripple {index}\n")
+        start = time.perf_counter()
+        done = subprocess.run(ripple_test, cwd=six, env=env, capture_output=True, text=True)
+        ripple_times.append(time.perf_counter() - start)
+        if done.returncode != 0:
+            sys.exit(f"bench: ripple test failed:\n{done.stdout}\n{done.stderr}")
+        edit(six, leaf, f"// plain {index}\n")
+        plain_times.append(timed_sequence(plain, repeat=1))
+        git(six, "checkout", "-q", "--", ".")
+    r, b = statistics.median(ripple_times), statistics.median(plain_times)
+    print(f"  ripple test, one edited leaf of 6 targets: {r:.2f} s vs swift build --build-tests + swift test "
+          f"--skip-build --filter: {b:.2f} s ({r/b:.2f}x, median of 7; scratch {os.path.basename(scratch)})")
+    check("ripple test <= 1.10x the SwiftPM commands it runs", r <= b * 1.10, f"{r/b:.2f}x")
+
+
+def bench_keys_watch(ripple, work, big, env):
+    """An edit to the first `swift build` of `ripple test` on the 100,000-file working tree."""
+    stamp = os.path.join(work, "keys-watch.stamp")
+    wrapper = os.path.join(work, "swift-keys-watch")
+    with open(wrapper, "w") as f:
+        f.write(f'#!/bin/sh\nif [ "$1" = build ]; then date +%s.%N > "{stamp}"; exit 1; fi\nexec swift "$@"\n')
+    os.chmod(wrapper, 0o755)
+    wenv = dict(env, RIPPLE_SWIFT=wrapper)
+    target = os.path.join(big, "Packages/Pkg39/Tests/Pkg39Lib49Tests/Pkg39Lib49Tests.swift")
+    argv = [ripple, "test"]
+    edit(big, target, "// warm\n")
+    subprocess.run(argv, cwd=big, env=wenv, capture_output=True)
+    loops = []
+    for index in range(7):
+        os.path.exists(stamp) and os.remove(stamp)
+        start = time.time()
+        edit(big, target, f"// save {index}\n")
+        subprocess.run(argv, cwd=big, env=wenv, capture_output=True)
+        with open(stamp) as f:
+            loops.append(float(f.read()) - start)
+    loop = statistics.median(loops)
+    print(f"  watch loop, save to the first swift build of ripple test (100,000 files, median of 7): {loop*1000:.0f} ms")
+    check("watch loop with ripple test <= 1 s", loop <= 1.0, f"{loop*1000:.0f} ms")
+
+SECTIONS = ["changes", "affected", "scale", "keys", "xcode", "test", "bootstrap", "daemon", "install", "shards", "outcomes", "records", "teamshards", "coverage"]
 
 
 def main():
@@ -1396,6 +1554,8 @@ def main():
             bench_affected(ripple, work)
         if "scale" in sections:
             bench_scale(ripple, work)
+        if "keys" in sections:
+            bench_keys(ripple, work)
         if "xcode" in sections:
             bench_xcode(ripple, work)
         if "test" in sections:

@@ -177,6 +177,13 @@ struct KeyInputsOnDisk {
     defer { cache.save() }
     let digest = try everyoneDigest(".", tree: try repository.treeID(of: head), cache: cache)
     inputs.add("everyone", ".", digest ?? "(none)")
+    inputs.add(contentsOf: everyoneEdits(edited, head: head))
+    return inputs
+  }
+
+  /// The `edited` paths that count for every key and differ on disk from HEAD: their content now.
+  private func everyoneEdits(_ edited: [String], head: ObjectID) -> KeyInputs {
+    var inputs = KeyInputs()
     let cacheOfEdits = FileDigestCache(file: nil, hash: hash)
     for path in Set(edited).sorted() {
       guard case .everyone(let kind) = attribution.destination(of: path) else { continue }
@@ -197,6 +204,37 @@ struct KeyInputsOnDisk {
       }
     }
     return inputs
+  }
+
+  /// The reference the walk above is proven against (`RIPPLE_KEYS_BY_SCAN=1`, `make key-proof`): every file on
+  /// disk and every file of HEAD's tree, given out by `ContentKeys.attribute`, nothing cached.
+  func scanned(closure: Set<TargetRef>, edited: [String]) throws -> (
+    files: [TargetRef: [String: String]], unkeyable: [TargetRef: [String]], everyone: KeyInputs
+  ) {
+    var onDisk: [String: String] = [:]
+    var problems: [String: String] = [:]
+    let uncached = FileDigestCache(file: nil, now: now, hash: hash)
+    walkFolder(".", own: nil, cache: uncached) { path, value in
+      switch value {
+      case .success(let value): onDisk[path] = value
+      case .failure(let problem): problems[path] = problem.reason
+      }
+    }
+    let given = ContentKeys.attribute(onDisk, closure: closure, by: attribution, problems: problems)
+    var everyone = KeyInputs()
+    if attribution.hasEveryone, let head = try? repository.headCommit() {
+      var committed: [String: String] = [:]
+      func list(_ folder: String, _ tree: ObjectID) throws {
+        for child in try repository.treeChildren(tree) {
+          let path = folder == "." ? child.name : folder + "/" + child.name
+          if child.isTree { try list(path, child.id) } else { committed[path] = String(child.mode, radix: 8) + ":" + child.id.hex }
+        }
+      }
+      try list(".", try repository.treeID(of: head))
+      everyone = ContentKeys.attribute(committed, closure: [], by: attribution).everyone
+      everyone.add(contentsOf: everyoneEdits(edited, head: head))
+    }
+    return (given.targetFiles, given.unkeyable, everyone)
   }
 
   private func everyoneDigest(_ folder: String, tree: ObjectID, cache: TreeDigestCache) throws -> String? {

@@ -287,7 +287,10 @@ extension Workspace {
       root: root, repository: repository, cacheFolder: services.manifestCache.directory.map { RepoPath.parent($0) },
       attribution: attribution)
     let closure = ContentKeys.closure(of: refs, in: graph)
-    let (files, unkeyable) = disk.targetFiles(of: closure, in: graph)
+    // `RIPPLE_KEYS_BY_SCAN=1`: the reference scan of every file (the differential proof, `make key-proof`).
+    let byScan = services.environment["RIPPLE_KEYS_BY_SCAN"] == "1"
+    let scan = byScan ? try disk.scanned(closure: closure, edited: edited) : nil
+    let (files, unkeyable) = scan.map { ($0.files, $0.unkeyable) } ?? disk.targetFiles(of: closure, in: graph)
     var pins: [String: ContentKeys.Pins] = [:]
     for package in Set(refs.map(\.package)) { pins[package] = disk.pins(ofPackage: package) }
     // A variable a manifest reads that no entry sets: a build's evaluation sees this shell's value.
@@ -307,7 +310,7 @@ extension Workspace {
             ? "" : " (Ripple's own evaluation, for selection, runs without \(scrubbed.joined(separator: ", ")))")
           + "; name them in an entry to select on their changes")
     }
-    let everyone = try disk.everyone(edited: edited)
+    let everyone = try scan?.everyone ?? disk.everyone(edited: edited)
     let context = ContentKeys.Context(
       targetFiles: files, everyone: everyone, assets: configuration.assets, common: common, unkeyable: unkeyable,
       pins: pins, packageInputs: packageInputs)

@@ -6,7 +6,9 @@ import Testing
 /// stays the same only when `ripple affected` does not select it (a key that stays while its target is
 /// selected is a false hit waiting to happen). The suite checks one real release-to-release history from the
 /// package mirror (Yams 5.0.1 → 6.2.2: a new tools version, new targets, dependency changes); `make
-/// key-proof` checks every multi-version package of the mirror and this repository's own last 30 commits.
+/// key-proof` checks every multi-version package of the mirror and this repository's own last 50 commits. At
+/// each commit the keys are also computed by a scan of every file (`RIPPLE_KEYS_BY_SCAN=1`): they must be the
+/// same (issue 50).
 @Suite(.serialized, .exclusive(.cooperativeThread)) struct KeyHistoryProofTests {
   static let mirror = "/opt/swift-packages"
 
@@ -45,6 +47,13 @@ import Testing
       _ = try GitFixture.git(["checkout", "-q", "--detach", commit], in: root)
       let keys = try Self.keys(root: root, environment: environment)
       #expect(try Self.keys(root: root, environment: environment) == keys, "one state, one key at \(commit)")
+      // No false hit from the faster path: the keys of a scan of every file are the same (issue 50).
+      var scanning = environment
+      scanning["RIPPLE_KEYS_BY_SCAN"] = "1"
+      let scanned = try Self.keys(root: root, environment: scanning)
+      for (target, key) in keys where scanned[target] != key {
+        outcome.violations.append("\(target): at \(commit.prefix(10)) the walk keys \(key), a scan \(scanned[target] ?? "-")")
+      }
       defer { previous = keys }
       guard let previous else { continue }
       outcome.pairs += 1
@@ -100,7 +109,7 @@ import Testing
     print("key-proof swift-nio: \(outcome.changed) keys changed, \(outcome.unchanged) kept, 0 violations")
   }
 
-  /// `make key-proof`: every package of the mirror with more than one version, and this repository's last 30
+  /// `make key-proof`: every package of the mirror with more than one version, and this repository's last 50
   /// commits (where the clone holds them).
   @Test(.enabled(if: ProcessInfo.processInfo.environment["RIPPLE_KEY_PROOF"] == "1"))
   func everyMultiVersionMirrorPackageAndThisRepositorysHistory() throws {
@@ -132,7 +141,7 @@ import Testing
     // This repository: a real Swift package with dependency additions and bumps in its history.
     let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent().path
-    let history = (try? GitFixture.git(["rev-list", "--first-parent", "--max-count=31", "HEAD"], in: source)) ?? ""
+    let history = (try? GitFixture.git(["rev-list", "--first-parent", "--max-count=51", "HEAD"], in: source)) ?? ""
     let commits = Array(history.split(separator: "\n").map(String.init).reversed())
     if commits.count > 1 {
       let clone = try TemporaryDirectory()
@@ -147,6 +156,6 @@ import Testing
       "key-proof: \(total.pairs) commits, \(total.changed) keys changed, \(total.unchanged) kept, "
         + "\(total.violations.count) violations")
     #expect(total.violations.isEmpty, "\(total.violations)")
-    #expect(total.pairs >= 30)
+    #expect(total.pairs >= 50)
   }
 }
