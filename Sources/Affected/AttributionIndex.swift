@@ -110,8 +110,10 @@ public struct AttributionIndex: Sendable {
   /// `Ownership.isPackageFile(_:in:)` over the indexes of the graphs: a manifest or `Package.resolved` of a
   /// package, or a project file other rules decide.
   public static func isPackageFile(_ path: String, in indexes: [AttributionIndex]) -> Bool {
-    if let bundle = XcodeOwnership.projectBundle(of: path), indexes.contains(where: { $0.projectPaths.contains(bundle) }),
-      XcodeOwnership.isProjectFile(path, inBundle: bundle, listedOwners: { path in indexes.flatMap { $0.listedOwners(of: path) } })
+    if let bundle = XcodeOwnership.projectBundle(of: path),
+      indexes.contains(where: { $0.projectPaths.contains(bundle) }),
+      XcodeOwnership.isProjectFile(
+        path, inBundle: bundle, listedOwners: { path in indexes.flatMap { $0.listedOwners(of: path) } })
     {
       return true
     }

@@ -137,7 +137,9 @@ public enum ContentKeys {
   /// One line for a target's files: the digest of every path and `mode:id` given to it, and how many.
   static func fileEntries(_ files: [String: String], of target: TargetRef) -> KeyInputs {
     var inputs = KeyInputs()
-    if let digest = FolderDigest.of(files) { inputs.add("files", target.description, "\(digest) (\(files.count) files)") }
+    if let digest = FolderDigest.of(files) {
+      inputs.add("files", target.description, "\(digest) (\(files.count) files)")
+    }
     return inputs
   }
 

@@ -54,7 +54,8 @@ public struct KeyAttribution: Sendable {
     }
     for secret in assets.secrets {
       guard let owner = index.owner(of: secret.output) else { continue }
-      producers.append(Producer(globs: [], paths: [secret.template] + (secret.example.map { [$0] } ?? []), owner: owner))
+      producers.append(
+        Producer(globs: [], paths: [secret.template] + (secret.example.map { [$0] } ?? []), owner: owner))
     }
     self.producers = producers
     var hasher = SHA256()
@@ -112,7 +113,9 @@ public struct KeyAttribution: Sendable {
   /// begins with a wildcard).
   public func outsideFolders(of target: TargetRef, directory: String, links: [LinkedPath]) -> [String] {
     var folders = links.map(\.path)
-    for (glob, targets) in inputs where targets.contains(target) { folders.append(Self.literalFolder(of: glob.pattern)) }
+    for (glob, targets) in inputs where targets.contains(target) {
+      folders.append(Self.literalFolder(of: glob.pattern))
+    }
     for producer in producers where producer.owner == target { folders += producer.folders }
     return Self.outermost(folders.filter { !RepoPath.isInside($0, directory: directory) })
   }

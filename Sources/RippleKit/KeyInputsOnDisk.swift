@@ -93,7 +93,8 @@ struct KeyInputsOnDisk {
     if folder != ".", lstat(absolute + "/.git", &status) == 0, let state = try? repository.submoduleState(folder) {
       if state.dirty {
         visit(
-          folder, .failure(FileProblem(reason: "the submodule \(folder) has edits of its own (its content is no commit's)")))
+          folder,
+          .failure(FileProblem(reason: "the submodule \(folder) has edits of its own (its content is no commit's)")))
       } else {
         visit(folder, .success("160000:" + (state.checkedOut ?? "(not checked out)")))
       }
@@ -227,7 +228,11 @@ struct KeyInputsOnDisk {
       func list(_ folder: String, _ tree: ObjectID) throws {
         for child in try repository.treeChildren(tree) {
           let path = folder == "." ? child.name : folder + "/" + child.name
-          if child.isTree { try list(path, child.id) } else { committed[path] = String(child.mode, radix: 8) + ":" + child.id.hex }
+          if child.isTree {
+            try list(path, child.id)
+          } else {
+            committed[path] = String(child.mode, radix: 8) + ":" + child.id.hex
+          }
         }
       }
       try list(".", try repository.treeID(of: head))
@@ -311,6 +316,9 @@ final class FileDigestCache: @unchecked Sendable {
     var inode: UInt64
   }
 
+  /// The file's format line: another version's file (or a truncated or corrupt one) is not read.
+  static let format = "ripple-file-digests-1"
+
   let file: String?
   private var entries: [String: (Stamp, String)] = [:]
   private var dirty = false
@@ -330,8 +338,8 @@ final class FileDigestCache: @unchecked Sendable {
     self.file = file
     self.now = now
     self.hash = hash
-    guard let file, let text = try? String(contentsOfFile: file, encoding: .utf8) else { return }
-    for line in text.split(separator: "\n") {
+    guard let file, let lines = CheckedCacheFile.read(file, format: Self.format) else { return }
+    for line in lines {
       let fields = line.split(separator: "\t", maxSplits: 5, omittingEmptySubsequences: false)
       guard fields.count == 6, let size = Int64(fields[0]), let modified = Int64(fields[1]),
         let changed = Int64(fields[2]), let inode = UInt64(fields[3]), fields[4].count == 40 || fields[4].count == 64
@@ -384,14 +392,12 @@ final class FileDigestCache: @unchecked Sendable {
   /// Writes the stamps back (atomically) when a file was hashed; a failure only costs a later re-read.
   func save() {
     guard dirty, let file else { return }
-    var text = ""
+    var lines: [String] = []
     for (path, (stamp, digest)) in entries.sorted(by: { $0.key < $1.key })
     where !path.contains("\n") && !path.contains("\t") {
-      text += "\(stamp.size)\t\(stamp.modified)\t\(stamp.changed)\t\(stamp.inode)\t\(digest)\t\(path)\n"
+      lines.append("\(stamp.size)\t\(stamp.modified)\t\(stamp.changed)\t\(stamp.inode)\t\(digest)\t\(path)")
     }
-    try? FileManager.default.createDirectory(
-      atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try? Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+    CheckedCacheFile.write(file, format: Self.format, lines: lines)
     dirty = false
   }
 }

@@ -40,6 +40,34 @@ enum GitBlobID {
   }
 }
 
+/// A cache file Ripple writes whole and reads back only whole (issue 50): a header with its format, its line
+/// count and the SHA-256 of its body. A file from another version, truncated or corrupt reads as nothing (its
+/// entries are made again), never as a wrong answer.
+enum CheckedCacheFile {
+  /// The body's lines, or nil when the file is missing or not one `format` wrote whole.
+  static func read(_ file: String, format: String) -> [Substring]? {
+    guard let data = FileManager.default.contents(atPath: file),
+      let newline = data.firstIndex(of: UInt8(ascii: "\n"))
+    else { return nil }
+    let header = String(decoding: data[..<newline], as: UTF8.self).split(separator: "\t")
+    let body = data[data.index(after: newline)...]
+    guard header.count == 3, header[0] == format, let count = Int(header[1]),
+      header[2] == GitBlobID.hex(SHA256.hash(data: body))
+    else { return nil }
+    let lines = String(decoding: body, as: UTF8.self).split(separator: "\n")
+    return lines.count == count ? lines : nil
+  }
+
+  /// Writes `lines` under a header (atomically); a failure only costs a later re-read.
+  static func write(_ file: String, format: String, lines: [String]) {
+    let body = Data(lines.map { $0 + "\n" }.joined().utf8)
+    let header = "\(format)\t\(lines.count)\t\(GitBlobID.hex(SHA256.hash(data: body)))\n"
+    try? FileManager.default.createDirectory(
+      atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+    try? (Data(header.utf8) + body).write(to: URL(fileURLWithPath: file), options: .atomic)
+  }
+}
+
 /// Digests of folders by tree id (`FolderDigest`), kept between runs in one file per set of rules: a folder
 /// whose tree id was digested before is not read again, so a new commit costs the folders it changed. The
 /// file carries its format, entry count and checksum: one that is from another version, truncated or
@@ -58,8 +86,8 @@ final class TreeDigestCache: @unchecked Sendable {
 
   init(file: String?) {
     self.file = file
-    guard let file, let data = FileManager.default.contents(atPath: file) else { return }
-    guard let loaded = Self.parse(data) else {
+    guard let file, FileManager.default.fileExists(atPath: file) else { return }
+    guard let loaded = CheckedCacheFile.read(file, format: Self.format).flatMap(Self.parse) else {
       discarded = true
       dirty = true
       return
@@ -67,20 +95,14 @@ final class TreeDigestCache: @unchecked Sendable {
     entries = loaded
   }
 
-  /// The entries of a cache file, or nil when it is not one this version wrote whole.
-  static func parse(_ data: Data) -> [String: String]? {
-    guard let newline = data.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-    let header = String(decoding: data[..<newline], as: UTF8.self).split(separator: "\t")
-    let body = data[data.index(after: newline)...]
-    guard header.count == 3, header[0] == format, let count = Int(header[1]),
-      header[2] == GitBlobID.hex(SHA256.hash(data: body))
-    else { return nil }
+  /// The entries of a cache file's lines, or nil when a line is not one.
+  static func parse(_ lines: [Substring]) -> [String: String]? {
     var entries: [String: String] = [:]
-    for line in body.split(separator: UInt8(ascii: "\n")) {
-      guard let tab = line.lastIndex(of: UInt8(ascii: "\t")) else { return nil }
-      entries[String(decoding: line[..<tab], as: UTF8.self)] = String(decoding: line[line.index(after: tab)...], as: UTF8.self)
+    for line in lines {
+      guard let tab = line.lastIndex(of: "\t") else { return nil }
+      entries[String(line[..<tab])] = String(line[line.index(after: tab)...])
     }
-    return entries.count == count ? entries : nil
+    return entries
   }
 
   private static func key(_ folder: String, _ tree: ObjectID) -> String { tree.hex + " " + folder }
@@ -106,13 +128,8 @@ final class TreeDigestCache: @unchecked Sendable {
   func save() {
     guard dirty, let file else { return }
     let kept = entries.count > Self.limit ? entries.filter { used.contains($0.key) } : entries
-    var body = ""
-    for (key, digest) in kept.sorted(by: { $0.key < $1.key }) { body += key + "\t" + digest + "\n" }
-    let bodyData = Data(body.utf8)
-    let header = "\(Self.format)\t\(kept.count)\t\(GitBlobID.hex(SHA256.hash(data: bodyData)))\n"
-    try? FileManager.default.createDirectory(
-      atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-    try? (Data(header.utf8) + bodyData).write(to: URL(fileURLWithPath: file), options: .atomic)
+    CheckedCacheFile.write(
+      file, format: Self.format, lines: kept.sorted(by: { $0.key < $1.key }).map { $0.key + "\t" + $0.value })
     dirty = false
   }
 }

@@ -101,7 +101,8 @@ public struct TestPlan: Sendable, Hashable {
             SwiftPMTests(
               list: list,
               binaryListing: TestBinaryListing.forPackage(
-                directory: directory, scratch: scratch, extraArguments: options.extraArguments, environment: environment),
+                directory: directory, scratch: scratch, extraArguments: options.extraArguments, environment: environment
+              ),
               xunitPath: xunit))))
     }
     // Stable sort: the runs of one package stay in run order.

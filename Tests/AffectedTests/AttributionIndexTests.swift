@@ -54,7 +54,8 @@ import Testing
       packages.append(Package(path: path, name: "P\(index)", packageFingerprint: "", targets: targets))
     }
     let listed = Target(
-      name: "App", kind: .library, directory: "App.xcodeproj", ownedPaths: ["App", "Shared/S1", "P1/Sources/T0/f0.swift"].sorted(),
+      name: "App", kind: .library, directory: "App.xcodeproj",
+      ownedPaths: ["App", "Shared/S1", "P1/Sources/T0/f0.swift"].sorted(),
       excludedPaths: ["App/Skip"])
     packages.append(
       Package(path: "App.xcodeproj", name: "App", packageFingerprint: "", targets: [listed], origin: .xcodeProject))
@@ -91,7 +92,8 @@ import Testing
     let index = AttributionIndex(graph)
     #expect(index.owner(of: "Sources/Both/x.swift") == TargetRef(package: ".", name: "A"))
     #expect(index.owner(of: "Sources/Both/Vendor/y.swift") == nil)
-    #expect(index.owner(of: "Sources/Both/Vendor/y.swift") == Self.scannedOwner(of: "Sources/Both/Vendor/y.swift", in: graph))
+    #expect(
+      index.owner(of: "Sources/Both/Vendor/y.swift") == Self.scannedOwner(of: "Sources/Both/Vendor/y.swift", in: graph))
   }
 }
 

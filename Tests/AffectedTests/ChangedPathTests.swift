@@ -1,8 +1,9 @@
-@testable import Affected
 import PackageModel
 import RippleConfig
 import RippleCore
 import Testing
+
+@testable import Affected
 
 @Suite("Changed paths → targets (rules 3, 7, 8)")
 struct ChangedPathTests {

@@ -52,7 +52,8 @@ import Testing
       scanning["RIPPLE_KEYS_BY_SCAN"] = "1"
       let scanned = try Self.keys(root: root, environment: scanning)
       for (target, key) in keys where scanned[target] != key {
-        outcome.violations.append("\(target): at \(commit.prefix(10)) the walk keys \(key), a scan \(scanned[target] ?? "-")")
+        outcome.violations.append(
+          "\(target): at \(commit.prefix(10)) the walk keys \(key), a scan \(scanned[target] ?? "-")")
       }
       defer { previous = keys }
       guard let previous else { continue }

@@ -31,7 +31,8 @@ import Testing
       history: TimingHistory(), timingStore: TimingStore(path: repository.root + "/t.json"), warnings: [],
       nothingMessage: "")
     let result = TestRunResult(packages: [PackageResult(path: ".", status: .passed)], duration: 1)
-    #expect(await workspace.writeSharedHistory(context, result: result, job: job, tested: workspace.testedCommit(job)) == [])
+    #expect(
+      await workspace.writeSharedHistory(context, result: result, job: job, tested: workspace.testedCommit(job)) == [])
   }
 
   static func read(_ repository: GitFixture, store: ResultStoreClient) async throws -> [String] {

@@ -182,7 +182,8 @@ private func green(
         return error.category == .usage && error.description.contains("names the folder `Sources/A`")
       }
       // A deleted file is no folder: it is a deletion.
-      let gone = try ChangeDetection.detect(given: ["Sources/B/b.swift"], request: ChangeRequest(), head: named, in: repository)
+      let gone = try ChangeDetection.detect(
+        given: ["Sources/B/b.swift"], request: ChangeRequest(), head: named, in: repository)
       #expect(gone.changes.map(\.status) == [.deleted])
     }
   }

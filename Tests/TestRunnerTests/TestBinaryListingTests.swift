@@ -16,7 +16,8 @@ import Testing
   @Test func xctestsDumpIsReadAsSwiftTestListPrintsIt() {
     #expect(
       XCTestListParser.parse(Array(Self.dump.utf8)) == ["MTests.AlphaTests/testOne", "MTests.AlphaTests/testTwo"])
-    #expect(XCTestListParser.parse(Array(#"{"tests":[{"name":"debug.xctest","tests":[]}],"name":"All tests"}"#.utf8)) == [])
+    #expect(
+      XCTestListParser.parse(Array(#"{"tests":[{"name":"debug.xctest","tests":[]}],"name":"All tests"}"#.utf8)) == [])
     #expect(XCTestListParser.parse(Array("Test Suite 'All tests' started".utf8)) == nil)
   }
 
@@ -25,7 +26,8 @@ import Testing
     #if os(Linux)
       #expect(plain?.productsFolder == "/r/P/.build/debug")
       #expect(
-        TestBinaryListing.forPackage(directory: "/r/P", scratch: "/s/P", extraArguments: ["-Xswiftc", "-g"], environment: [:])?
+        TestBinaryListing.forPackage(
+          directory: "/r/P", scratch: "/s/P", extraArguments: ["-Xswiftc", "-g"], environment: [:])?
           .productsFolder == "/s/P/debug")
       for arguments in [["-c", "release"], ["--configuration=release"], ["--triple", "x"], ["--swift-sdk", "y"]] {
         #expect(
@@ -54,7 +56,9 @@ import Testing
     #expect(FileManager.default.createFile(atPath: binary, contents: Data(), attributes: [.posixPermissions: 0o755]))
     let process = ScriptedProcess()
       .on(.command(binary, "--dump-tests-json"), .exit(0, stdout: Self.dump))
-      .on(.command(binary, "--testing-library", "swift-testing", "--list-tests"), .exit(0, stdout: "MTests.Beta/gamma()\n"))
+      .on(
+        .command(binary, "--testing-library", "swift-testing", "--list-tests"),
+        .exit(0, stdout: "MTests.Beta/gamma()\n"))
     let runner = TestRunner(process: process.client)
     guard case .ready(_, let listed)? = try await runner.resultsSetup(for: step(folder.path)) else {
       Issue.record("not listed")
