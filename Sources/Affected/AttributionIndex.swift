@@ -117,7 +117,7 @@ public struct AttributionIndex: Sendable {
     {
       return true
     }
-    let name = path.split(separator: "/").last.map(String.init) ?? path
+    let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
     guard Ownership.isManifestName(name) else { return false }
     let directory = RepoPath.parent(path)
     return indexes.contains { $0.packagePaths.contains(directory) }

@@ -85,7 +85,10 @@ public enum ContentKeys {
 
   /// Every target `test` builds: itself and its dependencies, transitively.
   public static func closure(of tests: [TargetRef], in graph: PackageGraph) -> Set<TargetRef> {
-    let dependencies = forwardEdges(in: graph)
+    closure(of: tests, dependencies: forwardEdges(in: graph))
+  }
+
+  static func closure(of tests: [TargetRef], dependencies: [TargetRef: [TargetRef]]) -> Set<TargetRef> {
     var closure: Set<TargetRef> = []
     var pending = tests
     while let current = pending.popLast() {
@@ -99,26 +102,35 @@ public enum ContentKeys {
   public static func keys(for tests: [TargetRef], in graph: PackageGraph, context: Context) -> [TargetRef: TargetKey] {
     let index = AttributionIndex(graph)
     let installed = installedEntries(context.assets, index: index)
-    var files: [TargetRef: KeyInputs] = [:]
+    let dependencies = forwardEdges(in: graph)
+    let packagesByPath = Dictionary(graph.packages.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    // Each closure target's lines, made once however many keys hold it (a change reaching 2,000 test targets
+    // keys each with ~100 closure targets).
+    var lines: [TargetRef: KeyInputs] = [:]
     var out: [TargetRef: TargetKey] = [:]
     for test in tests {
       var inputs = context.common
       var unkeyable: [String] = []
       inputs.add(contentsOf: context.everyone)
       var packages: Set<String> = []
-      for target in closure(of: [test], in: graph).sorted(by: { $0.description < $1.description }) {
-        guard let package = graph.package(at: target.package), let model = package.target(named: target.name)
+      for target in closure(of: [test], dependencies: dependencies) {
+        guard let package = packagesByPath[target.package], let model = package.target(named: target.name)
         else { continue }
         packages.insert(package.path)
-        inputs.add("target", target.description, model.fingerprint)
-        if files[target] == nil { files[target] = fileEntries(context.targetFiles[target] ?? [:], of: target) }
-        inputs.add(contentsOf: files[target]!)
-        inputs.add(contentsOf: installed[target] ?? KeyInputs())
+        if lines[target] == nil {
+          var own = KeyInputs()
+          own.add("target", target.description, model.fingerprint)
+          own.add(contentsOf: fileEntries(context.targetFiles[target] ?? [:], of: target))
+          own.add(contentsOf: installed[target] ?? KeyInputs())
+          lines[target] = own
+        }
+        inputs.add(contentsOf: lines[target]!)
         unkeyable += context.unkeyable[target] ?? []
       }
+      unkeyable = unkeyable.sorted()
       var remote = false
       for path in packages.sorted() {
-        guard let package = graph.package(at: path) else { continue }
+        guard let package = packagesByPath[path] else { continue }
         inputs.add("package", path, package.packageFingerprint)
         inputs.add(contentsOf: context.packageInputs[path] ?? KeyInputs())
         for dependency in package.dependencies {

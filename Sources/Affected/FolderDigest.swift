@@ -17,7 +17,7 @@ public enum FolderDigest {
     lines.sort { $0.name.lexicographicallyPrecedes($1.name) }
     var hasher = SHA256()
     for (_, line) in lines { hasher.update(data: line) }
-    return hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    return Hex.string(hasher.finalize())
   }
 
   /// The digest of `entries` (paths relative to the folder they are in), folder by folder.

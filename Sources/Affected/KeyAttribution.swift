@@ -78,7 +78,7 @@ public struct KeyAttribution: Sendable {
         for path in target.excludedPaths ?? [] { hasher.update(data: Array(path.utf8) + [2]) }
       }
     }
-    fingerprint = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    fingerprint = Hex.string(hasher.finalize())
   }
 
   /// Whether any file can count for every key (`selection.global` patterns, or `selection.unowned: all`).

@@ -39,7 +39,8 @@ public struct TreeOverlay: Sendable {
       var directory = RepoPath.parent(path)
       while true {
         let name = String(PackageDiscovery.name(of: child))
-        if child != path { children[directory, default: []].insert(name) }
+        // A folder already recorded has its parents recorded too (10⁶ paths share few folders).
+        if child != path, !children[directory, default: []].insert(name).inserted { break }
         if directory == "." { break }
         child = directory
         directory = RepoPath.parent(directory)

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import RippleCore
 
 /// Everything a test target's run depends on, as named entries; its `key` is what a pass is recorded
 /// under. `ripple test --explain-key TARGET` prints the entries, so a user can see why two runs differ.
@@ -55,20 +56,26 @@ public struct KeyInputs: Sendable, Hashable, Codable {
   /// The text the key hashes.
   public var canonicalText: String {
     var text = "ripple-pass-key \(Self.formatVersion)\n"
-    for entry in entries {
-      text += Self.escaped(entry.kind) + "\t" + Self.escaped(entry.name) + "\t" + Self.escaped(entry.value) + "\n"
-    }
+    for entry in entries { text += Self.line(entry) }
     return text
   }
 
+  private static func line(_ entry: Entry) -> String {
+    escaped(entry.kind) + "\t" + escaped(entry.name) + "\t" + escaped(entry.value) + "\n"
+  }
+
+  /// The SHA-256 of `canonicalText`, hashed line by line (a key of a wide change holds thousands of lines).
   public var key: RecordKey {
-    let digest = SHA256.hash(data: Data(canonicalText.utf8))
-    return RecordKey(hex: digest.map { String(format: "%02x", $0) }.joined())!
+    var hasher = SHA256()
+    hasher.update(data: Array("ripple-pass-key \(Self.formatVersion)\n".utf8))
+    for entry in entries { hasher.update(data: Array(Self.line(entry).utf8)) }
+    return RecordKey(hex: Hex.string(hasher.finalize()))!
   }
 
   /// `\` `\t` `\n` `\r` written as escapes, so a field never contains a separator.
   static func escaped(_ field: String) -> String {
-    guard field.contains(where: { $0 == "\\" || $0 == "\t" || $0 == "\n" || $0 == "\r" }) else { return field }
+    // Bytes first: `\r\n` is one Character, and the usual field holds none of them.
+    guard field.utf8.contains(where: { $0 == 0x5C || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) else { return field }
     var out = ""
     for character in field {
       switch character {

@@ -4,17 +4,59 @@
 /// `[abc]`/`[a-z]`/`[!a]` a character class. A trailing `/` matches a directory and everything in it.
 public struct Glob: Sendable, Hashable, CustomStringConvertible {
   public let pattern: String
-  private let segments: [Substring]
+  private let segments: [Segment]
+
+  /// One `/`-separated part of a pattern, compiled once: most are a literal name, `*`, `**` or `*.ext`, which
+  /// need no character-by-character match (a 10⁶-line `--changed-files` list asks every glob of every path).
+  private enum Segment: Sendable, Hashable {
+    case anyDepth
+    case anyName
+    case literal([Unicode.Scalar])
+    case suffix([Unicode.Scalar])
+    case wildcard([Unicode.Scalar])
+
+    init(_ text: Substring) {
+      let scalars = Array(text.unicodeScalars)
+      let special = { (scalar: Unicode.Scalar) in scalar == "*" || scalar == "?" || scalar == "[" }
+      if text == "**" {
+        self = .anyDepth
+      } else if text == "*" {
+        self = .anyName
+      } else if !scalars.contains(where: special) {
+        self = .literal(scalars)
+      } else if scalars.first == "*", !scalars.dropFirst().contains(where: special) {
+        self = .suffix(Array(scalars.dropFirst()))
+      } else {
+        self = .wildcard(scalars)
+      }
+    }
+
+    func matches(_ part: Substring) -> Bool {
+      switch self {
+      case .anyDepth, .anyName: return true
+      case .literal(let name): return part.unicodeScalars.elementsEqual(name)
+      case .suffix(let end):
+        let scalars = part.unicodeScalars
+        guard let start = scalars.index(scalars.endIndex, offsetBy: -end.count, limitedBy: scalars.startIndex)
+        else { return false }
+        return scalars[start...].elementsEqual(end)
+      case .wildcard(let pattern): return Glob.matchSegment(pattern[...], Array(part.unicodeScalars)[...])
+      }
+    }
+  }
 
   public init(_ pattern: String) {
     var p = pattern
     while p.hasPrefix("./") { p.removeFirst(2) }
     if p.hasSuffix("/") { p += "**" }
     self.pattern = pattern
-    self.segments = p.split(separator: "/", omittingEmptySubsequences: true)
+    self.segments = p.split(separator: "/", omittingEmptySubsequences: true).map(Segment.init)
   }
 
   public var description: String { pattern }
+
+  public static func == (lhs: Glob, rhs: Glob) -> Bool { lhs.pattern == rhs.pattern }
+  public func hash(into hasher: inout Hasher) { hasher.combine(pattern) }
 
   /// Whether `path` (repo-relative, `/`-separated) matches.
   public func matches(_ path: String) -> Bool {
@@ -22,9 +64,9 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     return Self.match(segments[...], parts[...])
   }
 
-  private static func match(_ pattern: ArraySlice<Substring>, _ path: ArraySlice<Substring>) -> Bool {
+  private static func match(_ pattern: ArraySlice<Segment>, _ path: ArraySlice<Substring>) -> Bool {
     guard let first = pattern.first else { return path.isEmpty }
-    if first == "**" {
+    if first == .anyDepth {
       let rest = pattern.dropFirst()
       if rest.isEmpty { return true }
       var remaining = path
@@ -34,12 +76,11 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
         remaining = remaining.dropFirst()
       }
     }
-    guard let segment = path.first, matchSegment(Array(first.unicodeScalars)[...], Array(segment.unicodeScalars)[...])
-    else { return false }
+    guard let segment = path.first, first.matches(segment) else { return false }
     return match(pattern.dropFirst(), path.dropFirst())
   }
 
-  private static func matchSegment(_ p: ArraySlice<Unicode.Scalar>, _ s: ArraySlice<Unicode.Scalar>) -> Bool {
+  fileprivate static func matchSegment(_ p: ArraySlice<Unicode.Scalar>, _ s: ArraySlice<Unicode.Scalar>) -> Bool {
     var p = p
     var s = s
     while let c = p.first {

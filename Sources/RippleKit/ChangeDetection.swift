@@ -140,10 +140,12 @@ public enum ChangeDetection {
     } else {
       let root = repository.workdir ?? ""
       for path in unique {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root + "/" + path, isDirectory: &isFolder) else { continue }
+        var status = stat()
+        guard stat(root + "/" + path, &status) == 0 else { continue }
         // A submodule is a path git diffs name; any other folder is not.
-        if isFolder.boolValue, (try? repository.submoduleState(path)) == nil { throw ChangeListError.folder(path) }
+        if status.st_mode & S_IFMT == S_IFDIR, (try? repository.submoduleState(path)) == nil {
+          throw ChangeListError.folder(path)
+        }
         present.insert(path)
       }
     }

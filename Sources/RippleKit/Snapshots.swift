@@ -108,7 +108,10 @@ public enum Snapshots {
 
   /// The text of the symbolic link at `path` under `root`; nil when it is not a link.
   static func linkOnDisk(_ path: String, root: String) -> SymbolicLink? {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + path)).map {
+    // `lstat` first: asking Foundation for a link's destination throws (slowly) for every other file.
+    var status = stat()
+    guard lstat(root + "/" + path, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return nil }
+    return (try? FileManager.default.destinationOfSymbolicLink(atPath: root + "/" + path)).map {
       SymbolicLink(path: path, destination: $0)
     }
   }

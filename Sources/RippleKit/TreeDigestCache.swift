@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Git
+import RippleCore
 
 /// Git's blob ids computed here, for files on disk: equal to the id git records for the same bytes.
 enum GitBlobID {
@@ -35,9 +36,7 @@ enum GitBlobID {
   /// SHA-256 of a string, hex (a file name for a path).
   static func sha256(_ text: String) -> String { hex(SHA256.hash(data: Array(text.utf8))) }
 
-  static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-    digest.map { String(format: "%02x", $0) }.joined()
-  }
+  static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 { Hex.string(digest) }
 }
 
 /// A cache file Ripple writes whole and reads back only whole (issue 50): a header with its format, its line
