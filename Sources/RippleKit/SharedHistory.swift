@@ -327,6 +327,10 @@ extension Workspace {
     guard let head = try? repository.headCommit() else { return nil }
     // `--head REV` names what was compared; the tests always build the working tree.
     if let named = job.affected?.changeSet.head, named != head { return nil }
+    // The run compared HEAD itself with the working tree: its own changes say whether the tree is HEAD.
+    if let compared = job.affected?.changeSet, compared.head == nil, !compared.changesGiven, compared.from == head {
+      return compared.changes.isEmpty ? head.hex : nil
+    }
     return workingTreeIsClean() ? head.hex : nil
   }
 
