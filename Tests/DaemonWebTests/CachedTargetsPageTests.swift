@@ -40,6 +40,19 @@ import Testing
     #expect(html.contains(".targets .badge{white-space:nowrap}"))
   }
 
+  /// The runs list counts the same way as the run page.
+  @Test func theRunsListSaysRunAndCachedAsTheRunPageDoes() throws {
+    var run = Self.detail.run
+    run.cachedTestTargets = 4
+    var plain = SampleData.runs.first { $0.id == 103 }!
+    plain.selectedTestTargets = 3
+    plain.totalTestTargets = 10
+    let html = Dashboard.index(status: SampleData.status, runs: [run, plain], now: SampleData.now)
+    _ = try XML(html)
+    #expect(html.contains("<td class=\"nowrap\">2 run, 4 cached <span class=\"muted\">of 10</span></td>"))
+    #expect(html.contains("<td class=\"nowrap\">3 of 10</td>"))
+  }
+
   @Test func theAPIListsTheNoteApartFromFailures() throws {
     let json = String(decoding: try APIJSON.encode(Self.detail), as: UTF8.self)
     #expect(json.contains("\"note\":\"passed at this content in rippled run 7 of main"))
