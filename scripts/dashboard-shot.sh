@@ -11,7 +11,9 @@
 # has no clock to move) and `/` is shot again as history.png; both index shots are checked for the three
 # charts (an <svg> each, by aria-label, with bars), the first for the sentence that no coverage is recorded, the
 # second for the seeded runs' "Line coverage per run" picture (points, a partial one). Issue 43's pages too: commits named on the index, a filtered
-# list (filtered.png) and a failing test target's history (target.png). Exit 1 when a check fails.
+# list (filtered.png) and a failing test target's history (target.png). Issue 52: each page also 800 px wide
+# (NAME-800.png), and at 1280 and 800 px every status badge of the runs list and of a run's targets (the cached
+# one among them) stays inside its cell (scripts/dashboard_layout.py). Exit 1 when a check fails.
 set -euo pipefail
 rippled=${1:?usage: dashboard-shot.sh RIPPLED [OUT]}
 out=${2:-.build/dashboard}
@@ -116,13 +118,21 @@ wait_idle 5
 
 port=$(cat "$PORT_FILE")
 ids=$(api GET /api/runs | python3 -c "import json,sys; print(' '.join(str(r['id']) for r in json.load(sys.stdin)[:2]))")
-shoot() {  # shoot NAME PATH
+shoot() {  # shoot NAME PATH: NAME.png 1280 px wide, NAME-800.png 800 px wide, and the DOM as NAME.html
   "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1000 \
     --screenshot="$out/$1.png" "http://127.0.0.1:$port$2" 2>/dev/null
+  "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=800,1000 \
+    --screenshot="$out/$1-800.png" "http://127.0.0.1:$port$2" 2>/dev/null
   "$chromium" --headless --no-sandbox --disable-gpu --dump-dom "http://127.0.0.1:$port$2" 2>/dev/null > "$out/$1.html"
+}
+layout() {  # layout PATH: at 1280 and 800 px, every status badge (runs list, targets table) stays inside its cell
+  for width in 1280 800; do
+    python3 "$here/dashboard_layout.py" "$chromium" "http://127.0.0.1:$port$1" "$width" || failures=$((failures + 1))
+  done
 }
 shoot index /
 failures=0
+layout /
 expect() {  # expect FILE TEXT WHAT
   if grep -q -- "$2" "$out/$1"; then echo "  ok    $3"; else echo "  FAIL  $3 ($2 not in $1)"; failures=$((failures + 1)); fi
 }
@@ -133,6 +143,7 @@ for id in $ids; do
   shoot "run-$id" "/runs/$id"
   expect "run-$id.html" "<svg" "run $id draws the affected graph"
   expect "run-$id.html" "CoreFeature\|Tests" "run $id lists targets"
+  layout "/runs/$id"
 done
 expect index.html 'id="misses"' "the index shows the selection-miss panel"
 # Issue 43: commits named, the graph in a <details>, build vs test time, filtered pages, a target's history.
