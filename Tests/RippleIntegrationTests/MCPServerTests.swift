@@ -156,12 +156,12 @@ import Testing
     #expect(session.process.terminationStatus == 0)
   }
 
-  /// The client goes while a call waits on `swift package dump-package`: the server cancels the call, stops the
-  /// child with its group, and exits 0.
+  /// The client goes while a call waits on the toolchain (a `swift` that never answers): the server cancels the
+  /// call, stops the child with its group, and exits 0.
   @Test func aClientThatGoesMidCallLeavesNothingRunning() async throws {
     let repo = try TestCommandTests.makeRepository()
     let stub = try TemporaryDirectory(prefix: "ripple-mcp-swift")
-    let pidFile = stub.child("dump.pid")
+    let pidFile = stub.child("swift.pid")
     try """
     #!/bin/sh
     echo $$ > '\(pidFile)'
@@ -169,7 +169,7 @@ import Testing
 
     """.write(toFile: stub.child("swift"), atomically: true, encoding: .utf8)
     chmod(stub.child("swift"), 0o755)
-    // A private cache: every manifest is evaluated, by the stub.
+    // A private cache: the toolchain is asked (the stub), nothing is read from an earlier test's cache.
     let session = try await Session(
       in: repo.root, environment: ["RIPPLE_SWIFT": stub.child("swift"), "RIPPLE_CACHE_DIR": stub.child("cache")])
     let call = Task { try await session.client.callTool(name: "dependents", arguments: ["target": "Greeting"]) }
@@ -177,7 +177,7 @@ import Testing
     let started = await poll(every: .milliseconds(50), timeout: .seconds(60)) {
       FileManager.default.fileExists(atPath: pidFile)
     }
-    try #require(started, "the call never started dump-package")
+    try #require(started, "the call never started swift")
     let child = try #require(
       Int32((try String(contentsOfFile: pidFile, encoding: .utf8)).trimmingCharacters(in: .whitespacesAndNewlines)))
 
@@ -186,7 +186,7 @@ import Testing
     #expect(session.process.terminationReason == .exit && session.process.terminationStatus == 0)
     let gone = await poll(every: .milliseconds(50), timeout: .seconds(30)) { processHasEnded(child) }
     if !gone { kill(child, SIGKILL) }
-    #expect(gone, "the call's dump-package was stopped")
+    #expect(gone, "the call's swift was stopped")
     let stderr = String(decoding: session.errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     #expect(!stderr.contains("Fatal error"), "\(stderr)")
   }
