@@ -124,7 +124,7 @@ enum Page {
     col.c-target{width:250px}
     col.c-kind{width:80px}
     col.c-why{width:300px}
-    col.c-status{width:176px}
+    col.c-status{width:208px}
     .targets .badge{white-space:nowrap}
     p.target-note{margin:0;font-size:12px}
     .targets col.c-duration{width:84px}

@@ -36,7 +36,7 @@ import Testing
     #expect(!html.contains("6 of 10"))
     #expect(html.contains("<p class=\"target-note muted\">passed at this content in rippled run 7 of main"))
     #expect(!html.contains("<ul class=\"failures\"><li>passed at this content"), "a cache note is not a failure")
-    #expect(html.contains("col.c-status{width:176px}"), "the cached badge has its own room")
+    #expect(html.contains("col.c-status{width:208px}"), "the cached badge has its own room")
     #expect(html.contains(".targets .badge{white-space:nowrap}"))
   }
 
