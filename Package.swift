@@ -33,6 +33,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     // Already Hummingbird's dependency: the HTTP parts rippled's connection gate sees (NIOHTTPTypes).
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    // `ripple mcp` only: the Model Context Protocol over stdio (the official SDK; on Linux it links swift-log and
+    // swift-system, both already here; its NIO use is in its own conformance executables, not in `MCP`).
+    .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
   ],
   targets: [
     // libgit2 as a system library, found through pkg-config.
@@ -152,10 +155,17 @@ let package = Package(
         "ConfigLoading",
         "SystemClients", "TestRunner", "BuildInfo",
         "Assets", "AssetFetch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Crypto", package: "swift-crypto"), "ResultStoreLive",
+        .product(name: "Crypto", package: "swift-crypto"), "ResultStoreLive", "RippleMCP",
       ]
     ),
     .executableTarget(name: "ripple", dependencies: ["RippleCLI"]),
+    // `ripple mcp`: the MCP server over stdio; its tools map a name and JSON arguments to the Workspace's jobs.
+    .target(
+      name: "RippleMCP",
+      dependencies: [
+        "RippleKit", "Affected", "PackageModel", "TestRunner", .product(name: "MCP", package: "swift-sdk"),
+        .product(name: "SystemPackage", package: "swift-system"),
+      ]),
 
     // rippled: file watching (inotify, polling), the runs store, the web pages, the service itself.
     .target(name: "FileWatch", dependencies: ["RippleCore"]),
@@ -235,6 +245,7 @@ let package = Package(
     .testTarget(
       name: "PassRecordsTests", dependencies: ["PassRecords", .product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(name: "BuildInfoTests", dependencies: ["BuildInfo"]),
+    .testTarget(name: "RippleMCPTests", dependencies: ["RippleMCP", .product(name: "MCP", package: "swift-sdk")]),
     .testTarget(name: "CoverageTests", dependencies: ["Coverage", "PassRecords"]),
     .testTarget(
       name: "CommandLineSupportTests",
@@ -329,6 +340,8 @@ let package = Package(
       name: "RippleIntegrationTests",
       dependencies: [
         "TestSupport", "RippleKit", "TestRunner", "XcodeFixtures", "SystemClients",
+        // `ripple mcp` is asked through the SDK's own client.
+        .product(name: "MCP", package: "swift-sdk"), .product(name: "SystemPackage", package: "swift-system"),
       ]),
   ],
   swiftLanguageModes: [.v6]

@@ -11,7 +11,10 @@
 # has no clock to move) and `/` is shot again as history.png; both index shots are checked for the three
 # charts (an <svg> each, by aria-label, with bars), the first for the sentence that no coverage is recorded, the
 # second for the seeded runs' "Line coverage per run" picture (points, a partial one). Issue 43's pages too: commits named on the index, a filtered
-# list (filtered.png) and a failing test target's history (target.png). Exit 1 when a check fails.
+# list (filtered.png) and a failing test target's history (target.png). Issue 52: each page also 800 px wide
+# (NAME-800.png), and at 1280 and 800 px every status badge of the runs list and of a run's targets (the cached
+# one among them: a run of an already-passed commit, run-cached.png) stays inside its cell
+# (scripts/dashboard_layout.py). Exit 1 when a check fails.
 set -euo pipefail
 rippled=${1:?usage: dashboard-shot.sh RIPPLED [OUT]}
 out=${2:-.build/dashboard}
@@ -47,11 +50,14 @@ git -C "$work/repo" add -A && git -C "$work/repo" commit -qm "A test that reads 
 git init -q --bare -b main "$work/remote.git"
 git -C "$work/repo" push -q "$work/remote.git" HEAD:refs/heads/main
 echo shot-token > "$work/token"
+mkdir -m 0700 "$work/secrets"  # main is protected: only signed pass records count (a key as `ripple results keygen` makes)
+python3 -c "import base64, os; print(base64.b64encode(os.urandom(32)).decode())" > "$work/secrets/signing.key"
 cat > "$work/rippled.yml" <<YAML
 http: {address: "127.0.0.1:0", tokenFile: $work/token}
 stateDirectory: $work/state
 cacheDirectory: $work/cache
 logsDirectory: $work/logs
+records: {signingKeyFile: $work/secrets/signing.key}   # a run of an already-passed commit: its targets cached
 repositories:
   - name: isowords-like
     remote: $work/remote.git
@@ -93,6 +99,7 @@ wait_idle 1
 echo "// touched" >> "$work/repo/Packages/Core/Sources/CoreFeature1/CoreFeature1.swift"
 git -C "$work/repo" commit -qam "Touch CoreFeature1"
 git -C "$work/repo" push -q "$work/remote.git" HEAD:refs/heads/main
+touched=$(git -C "$work/repo" rev-parse HEAD)
 api POST /api/runs '{"repository":"isowords-like","branch":"main"}' >/dev/null
 wait_idle 2
 echo "an ignored file breaks a test: the selective run passes, the canary finds the miss…"
@@ -116,13 +123,21 @@ wait_idle 5
 
 port=$(cat "$PORT_FILE")
 ids=$(api GET /api/runs | python3 -c "import json,sys; print(' '.join(str(r['id']) for r in json.load(sys.stdin)[:2]))")
-shoot() {  # shoot NAME PATH
+shoot() {  # shoot NAME PATH: NAME.png 1280 px wide, NAME-800.png 800 px wide, and the DOM as NAME.html
   "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1000 \
     --screenshot="$out/$1.png" "http://127.0.0.1:$port$2" 2>/dev/null
+  "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=800,1000 \
+    --screenshot="$out/$1-800.png" "http://127.0.0.1:$port$2" 2>/dev/null
   "$chromium" --headless --no-sandbox --disable-gpu --dump-dom "http://127.0.0.1:$port$2" 2>/dev/null > "$out/$1.html"
+}
+layout() {  # layout PATH: at 1280 and 800 px, every status badge (runs list, targets table) stays inside its cell
+  for width in 1280 800; do
+    python3 "$here/dashboard_layout.py" "$chromium" "http://127.0.0.1:$port$1" "$width" || failures=$((failures + 1))
+  done
 }
 shoot index /
 failures=0
+layout /
 expect() {  # expect FILE TEXT WHAT
   if grep -q -- "$2" "$out/$1"; then echo "  ok    $3"; else echo "  FAIL  $3 ($2 not in $1)"; failures=$((failures + 1)); fi
 }
@@ -133,6 +148,7 @@ for id in $ids; do
   shoot "run-$id" "/runs/$id"
   expect "run-$id.html" "<svg" "run $id draws the affected graph"
   expect "run-$id.html" "CoreFeature\|Tests" "run $id lists targets"
+  layout "/runs/$id"
 done
 expect index.html 'id="misses"' "the index shows the selection-miss panel"
 # Issue 43: commits named, the graph in a <details>, build vs test time, filtered pages, a target's history.
@@ -219,8 +235,20 @@ expect run-live.html 'data-live="following"' "live-log.js runs under the CSP and
 expect run-live.html 'id="cancel"' "logged in, the live run page has a Cancel button"
 expect run-live.html 'action="/logout"' "logged in, the page offers to log out"
 
-echo "the repository's history over several weeks (written into the store), shot on the index…"
 wait_idle 6
+echo "the passing commit again: its test targets served from pass records (cached)…"
+api POST /api/runs '{"repository":"isowords-like","branch":"main","commit":"'"$touched"'"}' >/dev/null
+wait_idle 7
+cached=$(api GET /api/runs | python3 -c "import json,sys; print(json.load(sys.stdin)[0]['id'])")
+shoot run-cached "/runs/$cached"
+expect run-cached.html 't-cached' "run $cached shows its cached test targets"
+expect run-cached.html ' cached <span class="muted">of ' "run $cached counts them apart (N run, M cached of T)"
+layout "/runs/$cached"
+shoot index-cached /
+expect index-cached.html ' cached <span class="muted">of ' "the runs list counts them as the run page does"
+layout /
+
+echo "the repository's history over several weeks (written into the store), shot on the index…"
 python3 "$here/dashboard_history.py" seed "$work/state/rippled.sqlite" isowords-like
 "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,1500 \
   --screenshot="$out/history.png" "http://127.0.0.1:$port/" 2>/dev/null

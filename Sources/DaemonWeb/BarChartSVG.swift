@@ -115,15 +115,19 @@ struct BarChart {
     Self.axes(scale, valueTitle: valueTitle, categoryTitle: categoryTitle)
   }
 
-  /// The value axis' ticks and grid lines, and both axis titles (the unit in brackets after the value's).
+  /// Both axes (`rc-axis-x` along the bottom, `rc-axis-y` up the left), the value axis' ticks and grid lines, and
+  /// both axis titles (the unit in brackets after the value's).
   static func axes(_ scale: ChartScale, valueTitle: String, categoryTitle: String) -> Markup {
     let p = plot
     let length = p.bottom - p.top
-    var out: Markup = "<g class=\"rc-axes\">"
+    var out: Markup = """
+      <g class="rc-axes"><line class="rc-axis rc-axis-y" x1="\(coordinate: p.left)" y1="\(coordinate: p.top)" \
+      x2="\(coordinate: p.left)" y2="\(coordinate: p.bottom)"/>
+      """
     for tick in scale.ticks {
       let y = p.bottom - scale.position(tick, length: length)
       out += """
-        <line class="\(tick == 0 ? "rc-axis" : "rc-grid")" x1="\(coordinate: p.left)" y1="\(coordinate: y)" \
+        <line class="\(tick == 0 ? "rc-axis rc-axis-x" : "rc-grid")" x1="\(coordinate: p.left)" y1="\(coordinate: y)" \
         x2="\(coordinate: p.right)" y2="\(coordinate: y)"/><text class="rc-tick" x="\(coordinate: p.left - 6)" \
         y="\(coordinate: y + 3.5)" text-anchor="end">\(scale.label(tick))</text>
         """

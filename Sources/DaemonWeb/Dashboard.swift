@@ -179,12 +179,14 @@ public enum Dashboard {
       case 0?: "<td class=\"num\">0</td>"
       case let count?: "<td class=\"num fail\">\(count)</td>"
       }
+    let targets = testTargets(
+      selected: run.selectedTestTargets, total: run.totalTestTargets, cached: run.cachedTestTargets)
     let retry: Markup = run.attempt > 1 ? " <span class=\"muted\" title=\"attempt \(run.attempt)\">↻</span>" : ""
     return """
       <tr class="run" data-run="\(run.id)"><td class="nowrap"><a href="/runs/\(run.id)">#\(run.id)</a>\(retry)</td>\
       <td>\(Page.stateBadge(run.state))</td><td class="nowrap head">\(head)</td><td>\(run.trigger.rawValue)</td>\
       <td class="nowrap">\(Page.time(run.queuedAt, now: now))</td><td class="nowrap">\(duration(run, now: now))</td>\
-      <td class="nowrap">\(Page.count(run.selectedTestTargets, of: run.totalTestTargets))</td>\(failed)\
+      <td class="nowrap">\(targets)</td>\(failed)\
       <td class="reason">\(run.reason ?? "")</td></tr>
 
       """
@@ -347,8 +349,13 @@ public enum Dashboard {
 
   /// "2 run, 4 cached of 10" for a run partly served from pass records; "6 of 10" otherwise.
   static func testTargets(selected: Int?, total: Int?, analysis: RunAnalysis?) -> Markup {
-    let cached = analysis?.targets.filter { $0.isTest && $0.status == .cached }.count ?? 0
-    guard let selected, cached > 0 else { return Page.count(selected, of: total) }
+    testTargets(
+      selected: selected, total: total, cached: analysis?.targets.filter { $0.isTest && $0.status == .cached }.count)
+  }
+
+  /// The same words in the runs list and on the run page: "2 run, 4 cached of 10", or "6 of 10".
+  static func testTargets(selected: Int?, total: Int?, cached: Int?) -> Markup {
+    guard let selected, let cached, cached > 0 else { return Page.count(selected, of: total) }
     let of: Markup = total.map { " <span class=\"muted\">of \($0)</span>" } ?? .empty
     return "\(max(selected - cached, 0)) run, \(cached) cached" + of
   }

@@ -124,7 +124,7 @@ enum Page {
     col.c-target{width:250px}
     col.c-kind{width:80px}
     col.c-why{width:300px}
-    col.c-status{width:176px}
+    col.c-status{width:208px}
     .targets .badge{white-space:nowrap}
     p.target-note{margin:0;font-size:12px}
     .targets col.c-duration{width:84px}
@@ -195,6 +195,7 @@ enum Page {
     border-radius:6px;background:var(--card)}
     nav.pager{margin:0 0 22px;font-size:13px}
     .target-bars{margin:0 0 14px}
+    .target-bars svg{display:block;max-width:100%;height:auto}
     svg.phases{display:block;margin-top:3px;border-radius:2px}
     .ph-build{fill:#f59e0b}
     .ph-test{fill:#3b82f6}

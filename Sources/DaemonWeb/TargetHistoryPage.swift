@@ -80,31 +80,42 @@ extension Dashboard {
     return Page.render(title: "\(name) · \(repository) · rippled", refreshSeconds: nil, now: now, body: body)
   }
 
-  /// One bar per run, oldest on the left, its height the target's duration, its colour the target's status.
+  /// One bar per run, oldest on the left, its height the target's duration, its colour the target's status; on
+  /// the history charts' axes (durations up the left, runs along the bottom, the newest and every few labelled).
   static func durationBars(_ runs: [TargetRun]) -> Markup {
-    let ordered = runs.reversed()
+    let ordered = Array(runs.reversed())
     let longest = ordered.compactMap(\.target.duration).max() ?? 0
     guard longest > 0 else { return .empty }
-    let barWidth = 12.0
-    let gap = 4.0
-    let height = 80.0
-    let width = Double(ordered.count) * (barWidth + gap)
-    var bars: Markup = ""
+    let scale = ChartScale.make(maximum: longest, unit: .seconds)
+    let p = BarChart.plot
+    let slotWidth = (p.right - p.left) / Double(ordered.count)
+    let barWidth = min(12, max(1, slotWidth * 0.7))
+    let every = max(1, Int((Double(ordered.count) / 8).rounded(.up)))
+    var bars: Markup = "<g class=\"rc-bars\">"
     for (index, entry) in ordered.enumerated() {
       let duration = entry.target.duration ?? 0
-      let barHeight = max(2, duration / longest * height)
+      let barHeight = max(2, scale.position(duration, length: p.bottom - p.top))
       let kind = entry.target.status.map { $0 == .skipped ? "notRun" : $0.rawValue } ?? "pending"
+      let middle = p.left + (Double(index) + 0.5) * slotWidth
       bars += """
-        <rect class="tb tb-\(kind)" x="\(coordinate: Double(index) * (barWidth + gap))" \
-        y="\(coordinate: height - barHeight)" width="\(coordinate: barWidth)" height="\(coordinate: barHeight)">\
-        <title>#\(entry.run.id): \(GraphStyle.statusText(entry.target.status)), \
+        <rect class="tb tb-\(kind)" x="\(coordinate: middle - barWidth / 2)" y="\(coordinate: p.bottom - barHeight)" \
+        width="\(coordinate: barWidth)" height="\(coordinate: barHeight)"><title>#\(entry.run.id): \
+        \(GraphStyle.statusText(entry.target.status)), \
         \(entry.target.duration.map { Formatting.duration($0) } ?? "no duration")</title></rect>
         """
+      if (ordered.count - 1 - index) % every == 0 {
+        let label = "#\(entry.run.id)"
+        let half = BarChart.textWidth(label) / 2
+        bars += """
+          <text class="rc-tick" x="\(coordinate: min(max(middle, half + 2), BarChart.width - half - 2))" \
+          y="\(coordinate: p.bottom + 14)" text-anchor="middle">\(label)</text>
+          """
+      }
     }
+    let title = "Duration per run, oldest first, up to \(Formatting.duration(longest))"
     return """
-      <div class="card graph target-bars"><svg xmlns="http://www.w3.org/2000/svg" width="\(coordinate: width)" \
-      height="\(coordinate: height)" viewBox="0 0 \(coordinate: width) \(coordinate: height)" role="img" \
-      aria-label="Duration per run, oldest first, up to \(Formatting.duration(longest))">\(bars)</svg></div>
+      <div class="card graph target-bars">\(BarChart.open(kind: "target", title: title))\
+      \(BarChart.axes(scale, valueTitle: "duration", categoryTitle: "run, oldest to newest"))\(bars)</g></svg></div>
 
       """
   }

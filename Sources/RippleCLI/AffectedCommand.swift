@@ -62,28 +62,11 @@ struct AffectedCommand: AsyncParsableCommand {
       Terminal.standardError.write("warning: \(warning)\n")
     }
     if explain == "--all" {
-      // Every affected test target, each chain under its qualified name.
-      let chains = report.testTargets.compactMap { target -> String? in
-        guard let lines = outcome.result.explanation(for: target.name, package: target.package) else { return nil }
-        return "\(target.package):\(target.name)\n" + lines.map { "  " + $0 }.joined(separator: "\n")
-      }
-      print(chains.isEmpty ? "No test target is affected." : chains.joined(separator: "\n\n"))
+      print(outcome.explainAll() ?? "No test target is affected.")
       return
     }
     if let explain {
-      let (package, name) = Self.splitTargetName(explain)
-      guard let lines = outcome.result.explanation(for: name, package: package) else {
-        let known =
-          (outcome.headGraph ?? outcome.baseGraph)?.packages.flatMap { package in
-            package.targets.map { (package.path, $0.name) }
-          } ?? []
-        if known.contains(where: { $0.1 == name && (package == nil || $0.0 == package) }) {
-          throw RippleKitError.notAffected(explain, changedFiles: report.changedFiles.count)
-        }
-        throw RippleKitError.unknownTarget(
-          explain, suggestion: KeySuggestion.closest(to: name, in: Array(Set(known.map(\.1))).sorted()))
-      }
-      print(lines.joined(separator: "\n"))
+      print(try outcome.explain(explain).joined(separator: "\n"))
       return
     }
     switch format {
@@ -150,12 +133,6 @@ struct AffectedCommand: AsyncParsableCommand {
   /// Packages `ripple test` would run whole (`--fallback all`, a manifest that did not evaluate).
   static func wholePackages(_ outcome: AffectedOutcome) -> [String] {
     TestSelectionBuilder.make(outcome).packages.filter(\.runAll).map(\.path)
-  }
-
-  /// "pkg/dir:Target" → ("pkg/dir", "Target"); "Target" → (nil, "Target").
-  static func splitTargetName(_ text: String) -> (String?, String) {
-    guard let colon = text.lastIndex(of: ":") else { return (nil, text) }
-    return (String(text[..<colon]), String(text[text.index(after: colon)...]))
   }
 }
 

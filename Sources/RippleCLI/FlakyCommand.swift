@@ -53,20 +53,11 @@ struct FlakyCommand: AsyncParsableCommand {
 
   func run() async throws {
     let workspace = try repository.openWorkspace(services: .liveWithResultStores)
-    let timingsPath =
-      timings.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
-      ?? TimingStore.defaultPath(repositoryRoot: workspace.root)
-    let store = OutcomeStore(besideTimings: timingsPath)
-    let (local, warning) = store.load()
-    let now = Date()
-    var warnings = [warning].compactMap(\.self) + store.warnings(for: local, today: OutcomeHistory.day(now))
-    // The team's outcomes from the result store, when one is configured (a fresh CI runner has no local ones).
-    let team = await workspace.teamHistory(warnings: &warnings)
-    let history = team.map { local.merged(with: $0.outcomes) } ?? local
+    let timingsPath = timings.map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+    let (tests, warnings) = await workspace.flakyTests(within: try window(), timingsPath: timingsPath)
     for warning in warnings {
       Terminal.standardError.write("warning: \(warning)\n")
     }
-    let tests = history.flakyTests(since: now.addingTimeInterval(-(try window().seconds)), now: now)
     print(
       format == .json ? FlakyReport.json(tests, since: since) : FlakyReport.text(tests, since: since), terminator: "")
   }

@@ -19,7 +19,7 @@ public struct RippleCommand: AsyncParsableCommand {
     subcommands: [
       AffectedCommand.self, TestCommand.self, BootstrapCommand.self, ChangesCommand.self, GraphCommand.self,
       DoctorCommand.self, CacheCommand.self, FlakyCommand.self, InitCommand.self, ResultsCommand.self,
-      ShardsCommand.self,
+      ShardsCommand.self, MCPCommand.self,
     ]
   )
   public init() {}

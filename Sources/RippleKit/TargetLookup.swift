@@ -31,6 +31,21 @@ public enum TargetLookup {
     return out
   }
 
+  /// The one target of `graph` that `text` names (`package:Name`, or a bare name that only one package has); one
+  /// that none has is `unknownTarget` with the closest name, a bare name several have `ambiguousTarget`.
+  public static func resolve(_ text: String, in graph: PackageGraph) throws(RippleKitError) -> TargetRef {
+    let all = graph.packages.flatMap { package in
+      package.targets.map { TargetRef(package: package.path, name: $0.name) }
+    }
+    let (package, name) = AffectedOutcome.splitTargetName(text)
+    let matches = all.filter { $0.name == name && (package == nil || $0.package == package) }
+    if matches.count > 1 { throw .ambiguousTarget(text, candidates: matches.map(\.description)) }
+    guard let match = matches.first else {
+      throw .unknownTarget(text, suggestion: KeySuggestion.closest(to: name, in: Array(Set(all.map(\.name))).sorted()))
+    }
+    return match
+  }
+
   /// For each of `unmatched`, the closest known id (by the target's name), when one is close.
   public static func suggestions(for unmatched: [String], among known: [String]) -> [String: String] {
     var out: [String: String] = [:]

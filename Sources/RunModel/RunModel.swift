@@ -72,6 +72,9 @@ public struct RunRecord: Codable, Sendable, Hashable, Identifiable {
   /// Test targets that ran, and test targets in the head graph.
   public var selectedTestTargets: Int?
   public var totalTestTargets: Int?
+  /// Of the selected test targets, those a trusted pass record covered (not run); nil when none (read from the
+  /// run's targets, never written apart).
+  public var cachedTestTargets: Int?
   public var failedTests: Int?
   /// The interrupted run this one repeats, and which attempt this is (1 for an original run).
   public var retryOf: Int64?
@@ -104,8 +107,10 @@ public struct RunRecord: Codable, Sendable, Hashable, Identifiable {
     finishedAt: Date? = nil, selectedTestTargets: Int? = nil, totalTestTargets: Int? = nil,
     failedTests: Int? = nil, retryOf: Int64? = nil, attempt: Int = 1, logPath: String? = nil,
     fullSuiteSeconds: Double? = nil, selectedSeconds: Double? = nil, subject: String? = nil, author: String? = nil,
-    buildSeconds: Double? = nil, testSeconds: Double? = nil, coverage: RunCoverage? = nil, fresh: Bool = false
+    buildSeconds: Double? = nil, testSeconds: Double? = nil, coverage: RunCoverage? = nil, fresh: Bool = false,
+    cachedTestTargets: Int? = nil
   ) {
+    self.cachedTestTargets = cachedTestTargets
     self.fresh = fresh
     self.coverage = coverage
     self.buildSeconds = buildSeconds

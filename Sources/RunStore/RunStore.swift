@@ -388,7 +388,9 @@ public final class RunStore: Sendable {
     -> [TargetRun]
   {
     guard limit > 0 else { return [] }
-    let columns = Rows.runColumns.split(separator: ",").map { "runs." + $0.trimmingCharacters(in: .whitespaces) }
+    let columns =
+      Rows.runTableColumns.split(separator: ",").map { "runs." + $0.trimmingCharacters(in: .whitespaces) }
+      + [Rows.cachedCount]
     let sql = """
       SELECT \(columns.joined(separator: ", ")), targets.package, targets.name, targets.kind, targets.isTest,
         targets.reasons, targets.status, targets.duration, targets.failures

@@ -10,11 +10,18 @@ struct StoredValueError: Error {
 /// Reading and writing rows. Everything here runs inside a transaction the caller opened.
 enum Rows {
   /// The `runs` columns a `RunRecord` needs: scalars only, never the analysis lists.
-  static let runColumns =
+  static let runTableColumns =
     "id, repository, branch, trigger, base, head, state, reason, queuedAt, startedAt, finishedAt, "
     + "selectedTestTargets, totalTestTargets, failedTests, retryOf, attempt, logPath, fullSuiteSeconds, "
     + "selectedSeconds, subject, author, buildSeconds, testSeconds, coverageLinesCovered, coverageLinesTotal, "
     + "coverageTargetsMeasured, coverageTargetsNotMeasured, fresh"
+
+  /// The run's cached test targets, counted from its targets (the runs list's "2 run, 4 cached").
+  static let cachedCount =
+    "(SELECT COUNT(*) FROM targets WHERE targets.runID = runs.id AND targets.isTest = 1 AND targets.status = 'cached')"
+
+  /// `runTableColumns` and `cachedCount`: what `run(_:)` decodes.
+  static let runColumns = runTableColumns + ", " + cachedCount
 
   static func seconds(_ date: Date) -> Double { date.timeIntervalSince1970 }
 
@@ -42,7 +49,8 @@ enum Rows {
       fullSuiteSeconds: try row.decode(atIndex: 17), selectedSeconds: try row.decode(atIndex: 18),
       subject: try row.decode(atIndex: 19), author: try row.decode(atIndex: 20),
       buildSeconds: try row.decode(atIndex: 21), testSeconds: try row.decode(atIndex: 22),
-      coverage: try coverage(row, from: 23), fresh: try row.decode(Bool.self, atIndex: 27))
+      coverage: try coverage(row, from: 23), fresh: try row.decode(Bool.self, atIndex: 27),
+      cachedTestTargets: try row.decode(Int?.self, atIndex: 28).flatMap { $0 > 0 ? $0 : nil })
   }
 
   /// The four coverage counts from `index` on; nil unless all are there (a run without coverage).

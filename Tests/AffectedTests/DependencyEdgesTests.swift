@@ -4,7 +4,7 @@ import Testing
 
 @Suite("dependency edges for drawing")
 struct DependencyEdgesTests {
-  @Test func edgesFollowTargetAndLocalProductDependencies() {
+  static func graph() -> PackageGraph {
     let core = Package(
       path: "Packages/Core", name: "Core", manifestFile: "Packages/Core/Package.swift", packageFingerprint: "c",
       targets: [
@@ -23,7 +23,11 @@ struct DependencyEdgesTests {
       ],
       products: [],
       dependencies: [PackageDependency(identity: "core", name: "Core", location: .local(path: "Packages/Core"))])
-    let graph = PackageGraph(packages: [app, core])
+    return PackageGraph(packages: [app, core])
+  }
+
+  @Test func edgesFollowTargetAndLocalProductDependencies() {
+    let graph = Self.graph()
     let edges = AffectedFormatter.dependencyEdges(in: graph)
     #expect(
       edges.map { "\($0.dependent) -> \($0.dependency)" } == [
@@ -37,5 +41,25 @@ struct DependencyEdgesTests {
       among: [TargetRef(package: ".", name: "Feature"), TargetRef(package: ".", name: "FeatureTests")])
     #expect(among.map { "\($0.dependent) -> \($0.dependency)" } == [".:FeatureTests -> .:Feature"])
     #expect(AffectedFormatter.dependencyEdges(in: graph, among: [TargetRef(package: ".", name: "Feature")]).isEmpty)
+  }
+
+  /// `ripple mcp`'s `dependencies` and `dependents`: one edge away, or every target a chain reaches.
+  @Test func neighboursDirectAndTransitive() {
+    let graph = Self.graph()
+    let net = TargetRef(package: "Packages/Core", name: "Net")
+    let tests = TargetRef(package: ".", name: "FeatureTests")
+    func names(_ refs: [TargetRef]) -> [String] { refs.map(\.description) }
+    #expect(names(GraphNeighbours.of(net, in: graph, direction: .dependents)) == [".:Feature"])
+    #expect(
+      names(GraphNeighbours.of(net, in: graph, direction: .dependents, transitive: true)) == [
+        ".:Feature", ".:FeatureTests",
+      ])
+    #expect(names(GraphNeighbours.of(tests, in: graph, direction: .dependencies)) == [".:Feature"])
+    #expect(
+      names(GraphNeighbours.of(tests, in: graph, direction: .dependencies, transitive: true)) == [
+        ".:Feature", "Packages/Core:Net",
+      ])
+    #expect(GraphNeighbours.of(net, in: graph, direction: .dependencies, transitive: true).isEmpty)
+    #expect(GraphNeighbours.of(tests, in: graph, direction: .dependents).isEmpty)
   }
 }

@@ -36,8 +36,21 @@ import Testing
     #expect(!html.contains("6 of 10"))
     #expect(html.contains("<p class=\"target-note muted\">passed at this content in rippled run 7 of main"))
     #expect(!html.contains("<ul class=\"failures\"><li>passed at this content"), "a cache note is not a failure")
-    #expect(html.contains("col.c-status{width:176px}"), "the cached badge has its own room")
+    #expect(html.contains("col.c-status{width:208px}"), "the cached badge has its own room")
     #expect(html.contains(".targets .badge{white-space:nowrap}"))
+  }
+
+  /// The runs list counts the same way as the run page.
+  @Test func theRunsListSaysRunAndCachedAsTheRunPageDoes() throws {
+    var run = Self.detail.run
+    run.cachedTestTargets = 4
+    var plain = SampleData.runs.first { $0.id == 103 }!
+    plain.selectedTestTargets = 3
+    plain.totalTestTargets = 10
+    let html = Dashboard.index(status: SampleData.status, runs: [run, plain], now: SampleData.now)
+    _ = try XML(html)
+    #expect(html.contains("<td class=\"nowrap\">2 run, 4 cached <span class=\"muted\">of 10</span></td>"))
+    #expect(html.contains("<td class=\"nowrap\">3 of 10</td>"))
   }
 
   @Test func theAPIListsTheNoteApartFromFailures() throws {

@@ -1,3 +1,4 @@
+import PackageModel
 import Testing
 
 @testable import RippleKit
@@ -26,5 +27,30 @@ import Testing
       "\(error)".contains("did you mean `Packages/Shared:GreetingTests`?")
     }
     #expect(TargetLookup.suggestions(for: ["Zzz"], among: known).isEmpty)
+  }
+
+  /// `ripple mcp`'s graph tools: one target of the graph, by `package:Name` or a bare name only one package has.
+  @Test func resolveFindsOneTargetOrSaysWhyNot() throws {
+    func package(_ path: String, _ names: [String]) -> Package {
+      Package(
+        path: path, name: path, packageFingerprint: "",
+        targets: names.map { Target(name: $0, kind: .library, directory: path + "/Sources/" + $0) })
+    }
+    let graph = PackageGraph(packages: [
+      package(".", ["App", "AppTests"]), package("Packages/Other", ["AppTests", "Greeting"]),
+    ])
+    #expect(try TargetLookup.resolve("Greeting", in: graph) == TargetRef(package: "Packages/Other", name: "Greeting"))
+    #expect(try TargetLookup.resolve(".:AppTests", in: graph) == TargetRef(package: ".", name: "AppTests"))
+    for (name, message) in [
+      ("AppTests", "`AppTests` names more than one target: .:AppTests, Packages/Other:AppTests"),
+      ("Greting", "no target is named `Greting`; did you mean `Greeting`?"),
+      (".:Greeting", "no target is named `.:Greeting`; did you mean `Greeting`?"),
+    ] {
+      #expect("\(name)") {
+        try TargetLookup.resolve(name, in: graph)
+      } throws: { error in
+        "\(error)".contains(message)
+      }
+    }
   }
 }

@@ -132,4 +132,25 @@ struct ListTests {
       #expect(try store.passedRuns(repository: "app", branch: "main").map(\.head) == ["ran-everything"])
     }
   }
+
+  /// The runs list says "2 run, 4 cached" as the run page does: each run counts its cached test targets.
+  @Test func aRunCountsItsCachedTestTargets() throws {
+    try withStore { store, _ in
+      let ran = try makeRun(store, in: .passed, head: "ran-everything")
+      try store.recordResults(ran.id, [TargetOutcome(package: ".", name: "AppTests", status: .passed)], failedTests: 0)
+      let served = try makeRun(store, in: .passed, head: "served-from-records")
+      try store.recordResults(
+        served.id,
+        [
+          TargetOutcome(package: ".", name: "AppTests", status: .passed),
+          TargetOutcome(package: ".", name: "CoreTests", status: .cached),
+          TargetOutcome(package: "Packages/Net", name: "NetTests", status: .cached),
+        ], failedTests: 0)
+      #expect(try store.runs().map(\.cachedTestTargets) == [2, nil])
+      #expect(try store.run(served.id)?.cachedTestTargets == 2)
+      #expect(try store.detail(served.id)?.run.cachedTestTargets == 2)
+      let history = try store.targetHistory(repository: "app", package: ".", name: "AppTests")
+      #expect(history.map(\.run.cachedTestTargets) == [2, nil])
+    }
+  }
 }
