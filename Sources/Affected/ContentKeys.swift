@@ -73,6 +73,8 @@ public enum ContentKeys {
     public var pinned: Bool
     /// Why those pins are not known (missing, unreadable): also unkeyable, until a build resolves them.
     public var pinsProblem: String?
+    /// The targets its build builds (the test target and its dependencies, transitively), sorted.
+    public var closure: [TargetRef] = []
 
     public var isKeyable: Bool { unkeyable.isEmpty && pinsProblem == nil }
   }
@@ -113,7 +115,8 @@ public enum ContentKeys {
       var unkeyable: [String] = []
       inputs.add(contentsOf: context.everyone)
       var packages: Set<String> = []
-      for target in closure(of: [test], dependencies: dependencies) {
+      let targets = closure(of: [test], dependencies: dependencies)
+      for target in targets {
         guard let package = packagesByPath[target.package], let model = package.target(named: target.name)
         else { continue }
         packages.insert(package.path)
@@ -141,7 +144,9 @@ public enum ContentKeys {
       // SwiftPM resolves every remote dependency of the tested package's graph into its root's pins.
       let pinsProblem =
         remote ? add(context.pins[test.package] ?? .missing, package: test.package, to: &inputs) : nil
-      out[test] = TargetKey(inputs: inputs, unkeyable: unkeyable, pinned: remote, pinsProblem: pinsProblem)
+      out[test] = TargetKey(
+        inputs: inputs, unkeyable: unkeyable, pinned: remote, pinsProblem: pinsProblem,
+        closure: targets.sorted { $0.description < $1.description })
     }
     return out
   }

@@ -163,7 +163,7 @@ extension Workspace {
       everything, graph: graph, runs: configuration.testRuns.filter { $0.runner == .swift },
       environments: configuration.graphEnvironments, host: platform)
     do {
-      let units = try await keyedUnits(
+      let (units, _) = try await keyedUnits(
         runs.selection, graph: graph, extraArguments: job.options.extraArguments,
         edited: editedPaths(job.affected?.changeSet), warnings: &warnings)
       return (units, warnings)
@@ -217,5 +217,5 @@ extension PassRecording {
 
 extension KeyedUnit {
   /// The files its key covers, by path: the files its closure's targets own.
-  var ownedFiles: Set<String> { Set(inputs.entries.lazy.filter { $0.kind == "file" }.map(\.name)) }
+  var ownedFiles: Set<String> { Set(closureFiles.lazy.flatMap(\.keys)) }
 }

@@ -57,6 +57,9 @@ public struct KeyedUnit: Sendable, Hashable {
   public var pinned = false
   /// Why those pins are not known (no `Package.resolved` yet, an unreadable one).
   public var pinsProblem: String?
+  /// The files of each target its build builds (path → `mode:id`), shared with the other units: not part of
+  /// its identity.
+  public var closureFiles: [[String: String]] = []
 
   public init(
     package: String, target: String, run: String?, inputs: KeyInputs, blockers: [String] = [], pinned: Bool = false,
@@ -92,9 +95,11 @@ public struct KeyedUnit: Sendable, Hashable {
   func repinned(_ pins: ContentKeys.Pins) -> KeyedUnit {
     var inputs = KeyInputs(inputs.entries.filter { $0.kind != "pins" })
     let problem = ContentKeys.add(pins, package: package, to: &inputs)
-    return KeyedUnit(
+    var unit = KeyedUnit(
       package: package, target: target, run: run, inputs: inputs, blockers: blockers, pinned: true,
       pinsProblem: problem)
+    unit.closureFiles = closureFiles
+    return unit
   }
 }
 
@@ -115,6 +120,9 @@ public struct PassRecording: Sendable {
   /// The store did not answer the lookup (or the shared history's read): its one warning was given, and no record
   /// is written after the run (each write would wait for the timeout and warn again).
   public var storeDown = false
+  /// Each closure target's files (`package:Name` → path → `mode:id`): what a key's `files` line digests,
+  /// listed by `--explain-key`.
+  public var targetFiles: [String: [String: String]] = [:]
 }
 
 extension Workspace {
@@ -133,8 +141,9 @@ extension Workspace {
     job.warnings += foldersThatDefeatKeys(settings)
     let effective = TestRunner.effectiveSelection(job.selection, options: job.options, history: job.history)
     let keys: [KeyedUnit]
+    let targetFiles: [TargetRef: [String: String]]
     do {
-      keys = try await keyedUnits(
+      (keys, targetFiles) = try await keyedUnits(
         effective, graph: graph, extraArguments: request.extraArguments, edited: editedPaths(job.affected?.changeSet),
         warnings: &job.warnings)
     } catch {
@@ -145,6 +154,8 @@ extension Workspace {
       store: store, keys: keys, branch: access.branch, commit: (try? repository.headCommit().hex) ?? "",
       runLabel: access.runLabel, writer: access.writer, signingKey: access.signingKey,
       userFiltered: request.extraArguments.contains { $0 == "--filter" || $0 == "--skip" || $0.hasPrefix("--filter=") })
+    job.passRecording?.targetFiles = Dictionary(
+      targetFiles.map { ($0.key.description, $0.value) }, uniquingKeysWith: { first, _ in first })
     // The shard's part is fixed here, before anything is taken out: runners of one sharded job that see
     // different records must still split the same selection the same way.
     job.appliedShard = job.options.shard
@@ -258,7 +269,7 @@ extension Workspace {
   func keyedUnits(
     _ selection: TestSelection, graph: PackageGraph, extraArguments: [String], edited: [String],
     warnings: inout [String]
-  ) async throws -> [KeyedUnit] {
+  ) async throws -> (units: [KeyedUnit], files: [TargetRef: [String: String]]) {
     let settings = configuration.test.resultCache
     var common = KeyInputs()
     common.add("toolchain", "swift --version", try await services.graphLoader.toolchainVersion())
@@ -327,13 +338,14 @@ extension Workspace {
         guard let key = keys[TargetRef(package: package.path, name: name)] else { continue }
         var unitInputs = key.inputs
         unitInputs.add(contentsOf: runInputs)
-        units.append(
-          KeyedUnit(
-            package: package.path, target: name, run: package.run?.name, inputs: unitInputs, blockers: key.unkeyable,
-            pinned: key.pinned, pinsProblem: key.pinsProblem))
+        var unit = KeyedUnit(
+          package: package.path, target: name, run: package.run?.name, inputs: unitInputs, blockers: key.unkeyable,
+          pinned: key.pinned, pinsProblem: key.pinsProblem)
+        unit.closureFiles = key.closure.compactMap { files[$0] }
+        units.append(unit)
       }
     }
-    return units
+    return (units, files)
   }
 
   /// The paths the run's comparison found changed in the working tree (against HEAD, through the base): the
@@ -425,7 +437,12 @@ extension TestJob {
     return matches.map { unit in
       "\(unit.unit)\(unit.run.map { " [\($0)]" } ?? ""): key \(unit.key.hex)\n"
         + unit.unkeyable.map { "  not keyed (never looked up, never recorded): \($0)\n" }.joined()
-        + unit.inputs.entries.map { "  \($0.kind)  \($0.name)  \($0.value)\n" }.joined()
+        + unit.inputs.entries.map { entry in
+          "  \(entry.kind)  \(entry.name)  \(entry.value)\n"
+            + (entry.kind == "files"
+              ? (recording.targetFiles[entry.name] ?? [:]).sorted { $0.key < $1.key }
+                .map { "    \($0.value)  \($0.key)\n" }.joined() : "")
+        }.joined()
     }.joined(separator: "\n")
   }
 }

@@ -104,7 +104,8 @@ import Testing
     // --explain-key lists what went into a key.
     let explained = try RippleBinary.test(["--explain-key", "GreetingTests"], in: repo.root, environment: env)
     #expect(explained.status == 0, "\(explained.standardError)")
-    #expect(explained.standardOutput.contains("file  Packages/Shared/Sources/Greeting/Greeting.swift"))
+    #expect(explained.standardOutput.contains("files  Packages/Shared:Greeting  "), "\(explained.standardOutput)")
+    #expect(explained.standardOutput.contains("  Packages/Shared/Sources/Greeting/Greeting.swift\n"))
     #expect(explained.standardOutput.contains("toolchain  swift --version"))
     let typo = try RippleBinary.test(["--explain-key", "GreetingTest"], in: repo.root, environment: env)
     #expect(typo.status == 2 && typo.standardError.contains("Packages/Shared:GreetingTests"), "\(typo.standardError)")
