@@ -9,6 +9,7 @@ let package = Package(
   products: [
     .executable(name: "ripple", targets: ["ripple"]),
     .executable(name: "rippled", targets: ["rippled"]),
+    .executable(name: "ripple-mcp", targets: ["ripple-mcp"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -155,10 +156,17 @@ let package = Package(
         "ConfigLoading",
         "SystemClients", "TestRunner", "BuildInfo",
         "Assets", "AssetFetch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        .product(name: "Crypto", package: "swift-crypto"), "ResultStoreLive", "RippleMCP",
+        .product(name: "Crypto", package: "swift-crypto"), "ResultStoreLive",
       ]
     ),
     .executableTarget(name: "ripple", dependencies: ["RippleCLI"]),
+    // `ripple mcp` hands its process to this executable: `ripple` does not link the MCP SDK (libcurl).
+    .executableTarget(
+      name: "ripple-mcp",
+      dependencies: [
+        "RippleMCP", "RippleCLI", "RippleKit", "BuildInfo", "CommandLineSupport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
     // `ripple mcp`: the MCP server over stdio; its tools map a name and JSON arguments to the Workspace's jobs.
     .target(
       name: "RippleMCP",

@@ -1488,7 +1488,8 @@ def bench_keys_test(ripple, work, six, env):
     scratch = os.path.join(ripple_scratch, "Packages_2FPkg00")
     plain = [(["swift", "build", "--build-tests", "--package-path", package, "--scratch-path", plain_scratch], six, None),
              (["swift", "test", "--skip-build", "--package-path", package, "--scratch-path", plain_scratch,
-               "--filter", "^(Pkg00Lib2Tests)\\."], six, None)]
+               "--filter", "^(Pkg00Lib2Tests)\\.", "--xunit-output", os.path.join(work, "keys-six-plain.xml")], six,
+              None)]
     git(six, "reset", "-q", "--hard", "HEAD~1")
     print("  warming the 6-target package's builds…", flush=True)
     subprocess.run([ripple, "test", "--all", "--scratch-path", ripple_scratch], cwd=six, env=env, capture_output=True)

@@ -4,7 +4,7 @@ import RippleKit
 extension RippleServices {
   /// `.live` with the result stores (ResultStoreLive): `ripple test` (pass records, the shared history),
   /// `ripple affected` (`--base auto`, shards on the team's history) and `ripple flaky`.
-  static var liveWithResultStores: RippleServices {
+  public static var liveWithResultStores: RippleServices {
     var services = RippleServices.live
     services.makeResultStore = { config, environment, repositoryRoot in
       try ResultStores.make(

@@ -198,4 +198,16 @@ import Testing
     #expect(result.standardError.contains(folder.path), "\(result.standardError)")
     #expect(result.standardOutput.isEmpty, "no protocol message: \(result.standardOutput)")
   }
+
+  /// `ripple mcp` hands its process to `ripple-mcp` beside it; a `ripple` without one says so (exit 3).
+  @Test func withoutTheServerBesideItRippleMCPSaysWhereItLooked() throws {
+    let repo = try TestCommandTests.makeRepository()
+    let lonely = try TemporaryDirectory(prefix: "ripple-mcp-alone")
+    try FileManager.default.copyItem(atPath: RippleBinary.path, toPath: lonely.child("ripple"))
+    let result = try RippleIntegrationTests.run([lonely.child("ripple"), "mcp"], in: repo.root, check: false)
+    #expect(result.status == 3, "\(result.standardError)")
+    #expect(result.standardError.contains(lonely.child("ripple-mcp")), "\(result.standardError)")
+    #expect(result.standardError.contains("swift build -c release --product ripple-mcp"))
+    #expect(result.standardOutput.isEmpty)
+  }
 }
