@@ -90,7 +90,7 @@ public enum ContentKeys {
     closure(of: tests, dependencies: forwardEdges(in: graph))
   }
 
-  static func closure(of tests: [TargetRef], dependencies: [TargetRef: [TargetRef]]) -> Set<TargetRef> {
+  public static func closure(of tests: [TargetRef], dependencies: [TargetRef: [TargetRef]]) -> Set<TargetRef> {
     var closure: Set<TargetRef> = []
     var pending = tests
     while let current = pending.popLast() {
@@ -101,10 +101,14 @@ public enum ContentKeys {
   }
 
   /// The key of each of `tests`.
-  public static func keys(for tests: [TargetRef], in graph: PackageGraph, context: Context) -> [TargetRef: TargetKey] {
+  /// `dependencies`: `forwardEdges(in: graph)`, when the caller has it already.
+  public static func keys(
+    for tests: [TargetRef], in graph: PackageGraph, context: Context,
+    dependencies known: [TargetRef: [TargetRef]]? = nil
+  ) -> [TargetRef: TargetKey] {
     let index = AttributionIndex(graph)
     let installed = installedEntries(context.assets, index: index)
-    let dependencies = forwardEdges(in: graph)
+    let dependencies = known ?? forwardEdges(in: graph)
     let packagesByPath = Dictionary(graph.packages.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     // Each closure target's lines, made once however many keys hold it (a change reaching 2,000 test targets
     // keys each with ~100 closure targets).
@@ -174,7 +178,7 @@ public enum ContentKeys {
   }
 
   /// Target → the targets it depends on directly (the graph's dependents, inverted).
-  static func forwardEdges(in graph: PackageGraph) -> [TargetRef: [TargetRef]] {
+  public static func forwardEdges(in graph: PackageGraph) -> [TargetRef: [TargetRef]] {
     var forward: [TargetRef: [TargetRef]] = [:]
     for (dependency, dependents) in GraphIndex(graph).dependents {
       for dependent in dependents { forward[dependent, default: []].append(dependency) }

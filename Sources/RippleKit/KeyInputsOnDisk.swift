@@ -174,9 +174,20 @@ struct KeyInputsOnDisk {
   func everyone(edited: [String]) throws -> KeyInputs {
     var inputs = KeyInputs()
     guard attribution.hasEveryone, let head = try? repository.headCommit() else { return inputs }
-    let cache = TreeDigestCache(file: cacheFolder.map { "\($0)/tree-digests/\(attribution.fingerprint).tsv" })
-    defer { cache.save() }
-    let digest = try everyoneDigest(".", tree: try repository.treeID(of: head), cache: cache)
+    let root = try repository.treeID(of: head)
+    // The whole tree's digest is kept apart too: a run at a commit seen before reads one short file.
+    let roots = cacheFolder.map { "\($0)/tree-digests/\(attribution.fingerprint).roots" }
+    let rootCache = TreeDigestCache(file: roots)
+    let digest: String?
+    if let known = rootCache.digest(folder: ".", tree: root) {
+      digest = known.isEmpty ? nil : known
+    } else {
+      let cache = TreeDigestCache(file: cacheFolder.map { "\($0)/tree-digests/\(attribution.fingerprint).tsv" })
+      digest = try everyoneDigest(".", tree: root, cache: cache)
+      cache.save()
+      rootCache.remember(folder: ".", tree: root, digest: digest ?? "")
+      rootCache.save(keeping: 64)
+    }
     inputs.add("everyone", ".", digest ?? "(none)")
     inputs.add(contentsOf: everyoneEdits(edited, head: head))
     return inputs

@@ -297,7 +297,8 @@ extension Workspace {
     let disk = KeyInputsOnDisk(
       root: root, repository: repository, cacheFolder: services.manifestCache.directory.map { RepoPath.parent($0) },
       attribution: attribution)
-    let closure = ContentKeys.closure(of: refs, in: graph)
+    let dependencies = ContentKeys.forwardEdges(in: graph)
+    let closure = ContentKeys.closure(of: refs, dependencies: dependencies)
     // `RIPPLE_KEYS_BY_SCAN=1`: the reference scan of every file (the differential proof, `make key-proof`).
     let byScan = services.environment["RIPPLE_KEYS_BY_SCAN"] == "1"
     let scan = byScan ? try disk.scanned(closure: closure, edited: edited) : nil
@@ -325,7 +326,7 @@ extension Workspace {
     let context = ContentKeys.Context(
       targetFiles: files, everyone: everyone, assets: configuration.assets, common: common, unkeyable: unkeyable,
       pins: pins, packageInputs: packageInputs)
-    let keys = ContentKeys.keys(for: refs, in: graph, context: context)
+    let keys = ContentKeys.keys(for: refs, in: graph, context: context, dependencies: dependencies)
     var units: [KeyedUnit] = []
     for package in packages {
       var runInputs = KeyInputs()

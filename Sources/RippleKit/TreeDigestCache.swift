@@ -124,9 +124,9 @@ final class TreeDigestCache: @unchecked Sendable {
   }
 
   /// Writes the entries back (atomically) when one was added; a failure only costs a later re-read.
-  func save() {
+  func save(keeping limit: Int = TreeDigestCache.limit) {
     guard dirty, let file else { return }
-    let kept = entries.count > Self.limit ? entries.filter { used.contains($0.key) } : entries
+    let kept = entries.count > limit ? entries.filter { used.contains($0.key) } : entries
     CheckedCacheFile.write(
       file, format: Self.format, lines: kept.sorted(by: { $0.key < $1.key }).map { $0.key + "\t" + $0.value })
     dirty = false

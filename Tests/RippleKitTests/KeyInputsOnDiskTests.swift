@@ -221,7 +221,13 @@ import Testing
     let fresh = try disk(repo).everyone(edited: [])
     #expect(try disk(repo, cache: cache.path).everyone(edited: []) == fresh)
     let folder = cache.child("tree-digests")
-    let file = folder + "/" + (try FileManager.default.contentsOfDirectory(atPath: folder).first ?? "")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+    // The digests of every folder, and apart, of whole trees: both are read only whole.
+    #expect(names.filter { $0.hasSuffix(".roots") }.count == 1, "\(names)")
+    for roots in names where roots.hasSuffix(".roots") {
+      try FileManager.default.removeItem(atPath: folder + "/" + roots)
+    }
+    let file = folder + "/" + (names.first { $0.hasSuffix(".tsv") } ?? "")
     let written = try Data(contentsOf: URL(fileURLWithPath: file))
     #expect(CheckedCacheFile.read(file, format: TreeDigestCache.format) != nil)
     let text = String(decoding: written, as: UTF8.self)
@@ -234,6 +240,9 @@ import Testing
     ]
     for (what, data) in damaged {
       try data.write(to: URL(fileURLWithPath: file))
+      for roots in try FileManager.default.contentsOfDirectory(atPath: folder) where roots.hasSuffix(".roots") {
+        try data.write(to: URL(fileURLWithPath: folder + "/" + roots))
+      }
       #expect(CheckedCacheFile.read(file, format: TreeDigestCache.format) == nil, "\(what)")
       #expect(try disk(repo, cache: cache.path).everyone(edited: []) == fresh, "\(what)")
       #expect(CheckedCacheFile.read(file, format: TreeDigestCache.format) != nil, "\(what): rewritten")
