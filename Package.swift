@@ -33,6 +33,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     // Already Hummingbird's dependency: the HTTP parts rippled's connection gate sees (NIOHTTPTypes).
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+    // Swift's own parser: which declarations of a changed file differ beyond function bodies (SourceChanges).
+    .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
   ],
   targets: [
     // libgit2 as a system library, found through pkg-config.
@@ -87,6 +89,16 @@ let package = Package(
       dependencies: [
         "RippleCore", "PassRecords", "Clibarchive", .product(name: "Crypto", package: "swift-crypto"),
       ]),
+    // Pure: old and new text of one Swift file -> bodies-only change (which functions) or a declaration change.
+    .target(
+      name: "SourceChanges",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "SwiftParser", package: "swift-syntax"),
+      ]),
+    // Pure: per-test coverage maps and the selection of tests below the target.
+    .target(name: "TestImpact", dependencies: ["RippleCore", "SourceChanges"]),
+    // The mapping run: list tests, run each alone with its own profile, read llvm-cov's export into a map.
+    .target(name: "CoverageMapping", dependencies: ["RippleCore", "SystemClients", "TestImpact"]),
     // Pass records (pure: keys, records, signatures, trust) and the store interface; the engines live apart.
     .target(name: "PassRecords", dependencies: ["RippleCore", .product(name: "Crypto", package: "swift-crypto")]),
     .target(name: "ResultStore", dependencies: ["PassRecords", "RippleCore"]),
@@ -232,6 +244,11 @@ let package = Package(
       name: "PassRecordsTests", dependencies: ["PassRecords", .product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(name: "BuildInfoTests", dependencies: ["BuildInfo"]),
     .testTarget(name: "CoverageTests", dependencies: ["Coverage", "PassRecords"]),
+    .testTarget(name: "SourceChangesTests", dependencies: ["SourceChanges"]),
+    .testTarget(name: "TestImpactTests", dependencies: ["TestImpact", "SourceChanges", "RippleCore"]),
+    .testTarget(
+      name: "CoverageMappingTests",
+      dependencies: ["CoverageMapping", "TestImpact", "RippleCore", "SystemClients", "TestSupport"]),
     .testTarget(
       name: "CommandLineSupportTests",
       dependencies: [

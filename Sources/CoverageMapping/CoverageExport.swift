@@ -1,0 +1,3 @@
+import RippleCore
+import SystemClients
+import TestImpact
