@@ -98,7 +98,7 @@ let package = Package(
     // Pure: per-test coverage maps and the selection of tests below the target.
     .target(name: "TestImpact", dependencies: ["RippleCore", "SourceChanges"]),
     // The mapping run: list tests, run each alone with its own profile, read llvm-cov's export into a map.
-    .target(name: "CoverageMapping", dependencies: ["RippleCore", "SystemClients", "TestImpact"]),
+    .target(name: "CoverageMapping", dependencies: ["RippleCore", "SourceChanges", "SystemClients", "TestImpact"]),
     // Pass records (pure: keys, records, signatures, trust) and the store interface; the engines live apart.
     .target(name: "PassRecords", dependencies: ["RippleCore", .product(name: "Crypto", package: "swift-crypto")]),
     .target(name: "ResultStore", dependencies: ["PassRecords", "RippleCore"]),
@@ -248,7 +248,7 @@ let package = Package(
     .testTarget(name: "TestImpactTests", dependencies: ["TestImpact", "SourceChanges", "RippleCore"]),
     .testTarget(
       name: "CoverageMappingTests",
-      dependencies: ["CoverageMapping", "TestImpact", "RippleCore", "SystemClients", "TestSupport"]),
+      dependencies: ["CoverageMapping", "TestImpact", "SourceChanges", "RippleCore", "SystemClients", "TestSupport"]),
     .testTarget(
       name: "CommandLineSupportTests",
       dependencies: [
