@@ -246,9 +246,13 @@ let package = Package(
     .testTarget(name: "CoverageTests", dependencies: ["Coverage", "PassRecords"]),
     .testTarget(name: "SourceChangesTests", dependencies: ["SourceChanges"]),
     .testTarget(name: "TestImpactTests", dependencies: ["TestImpact", "SourceChanges", "RippleCore"]),
+    // The mapping run's tests; the mutation proof finds its mutations with swift-syntax.
     .testTarget(
       name: "CoverageMappingTests",
-      dependencies: ["CoverageMapping", "TestImpact", "SourceChanges", "RippleCore", "SystemClients", "TestSupport"]),
+      dependencies: [
+        "CoverageMapping", "TestImpact", "SourceChanges", "RippleCore", "SystemClients", "TestSupport",
+        .product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "SwiftParser", package: "swift-syntax"),
+      ]),
     .testTarget(
       name: "CommandLineSupportTests",
       dependencies: [

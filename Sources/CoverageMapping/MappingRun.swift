@@ -49,6 +49,8 @@ public struct MappingRun: Sendable {
     var tests: [(TestID, TestLibrary)] = []
     for library in [TestLibrary.xctest, .swiftTesting] {
       let listing = try await execute(ProcessRequest(request.binary, library.listArguments, timeout: .seconds(300)))
+      // A binary without Swift Testing answers its listing with EX_UNAVAILABLE and no output: it has none.
+      if library == .swiftTesting && listing.exitStatus == 69 && listing.standardOutput.isEmpty { continue }
       guard listing.succeeded else {
         throw .cannotList(binary: request.binary, library: library, detail: Self.tail(listing))
       }

@@ -111,6 +111,17 @@ import Testing
     #expect(process.requests(matching: .command("/tools/llvm-profdata", "merge")).isEmpty)
   }
 
+  @Test func aBinaryWithoutSwiftTestingHasOnlyItsXCTests() async throws {
+    let process = scripted()
+    // Its rule answers the listing before the scripted binary's.
+    let withoutSwiftTesting = ScriptedProcess()
+      .on(.command(binary, "--testing-library", "swift-testing", "--list-tests"), .exit(69))
+      .on(.any, .delegate(to: process.client))
+    let map = try await MappingRun(process: withoutSwiftTesting.client, toolDirectory: "/tools").map(request())
+    #expect(Array(map.tests.keys) == [TestID("CoreTests.ParserTests/testParse")])
+    #expect(map.unmapped.isEmpty)
+  }
+
   @Test func aBinaryThatCannotListItsTestsIsAnErrorNamingIt() async {
     let process = ScriptedProcess()
       .on(.command(binary, "--list-tests"), .exit(1, stderr: "error: unknown option"))
