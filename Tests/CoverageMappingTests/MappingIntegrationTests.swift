@@ -106,7 +106,7 @@ import Testing
     let change = SourceChangeClassifier.classify(
       old: Self.parser, new: Self.parser.replacingOccurrences(of: "return 0", with: "return -1"))
     let all = [crashing, parse, first, second]
-    let whole = TestSelection.select(
+    let whole = BelowTargetSelection.select(
       map: .trusted(map), changes: ["Sources/Core/Parser.swift": .swift(change)], testTargetFiles: [],
       currentTests: all)
     guard case .wholeTarget(let reason) = whole else {
@@ -116,12 +116,12 @@ import Testing
     #expect(reason.hasPrefix("its coverage map is partial: `CoreTests.ParserTests/testCrash` could not be mapped"))
     var complete = map
     complete.unmapped = [:]
-    let outcome = TestSelection.select(
+    let outcome = BelowTargetSelection.select(
       map: .trusted(complete), changes: ["Sources/Core/Parser.swift": .swift(change)], testTargetFiles: [],
       currentTests: [parse, first, second])
     #expect(
-      SelectionSummary.line(target: "CoreTests", outcome: outcome)
+      BelowTargetSummary.line(target: "CoreTests", outcome: outcome)
         == "2 of 3 tests of CoreTests: they executed Sources/Core/Parser.swift's `Parser.parse(_:)`")
-    #expect(SelectionSummary.notRun(outcome) == ["not run: CoreTests.B/same()"])
+    #expect(BelowTargetSummary.notRun(outcome) == ["not run: CoreTests.B/same()"])
   }
 }

@@ -133,7 +133,7 @@ import Testing
         figures.mutations.append("\(mutation.description): does not compile")
         continue
       }
-      let outcome = TestSelection.select(
+      let outcome = BelowTargetSelection.select(
         map: .trusted(map), changes: [mutation.file: .swift(.bodiesOnly(functions))], testTargetFiles: [],
         currentTests: current)
       guard case .tests(let selected, let notRun) = outcome else {

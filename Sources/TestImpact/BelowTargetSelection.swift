@@ -6,7 +6,7 @@ import SourceChanges
 /// function (or a changed file where the map could not tell functions apart), every test of a changed test file,
 /// every test the map does not know (new or renamed), and every always-run test. Anything else runs the whole target,
 /// with the reason.
-public enum TestSelection {
+public enum BelowTargetSelection {
   /// The map the base recorded for the target.
   public enum BaseMap: Sendable, Hashable {
     case trusted(CoverageMap)

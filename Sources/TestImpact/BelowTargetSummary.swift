@@ -1,8 +1,8 @@
 /// The sentences `ripple test` prints for a target selected below the target (pure).
-public enum SelectionSummary {
+public enum BelowTargetSummary {
   /// "3 of 214 tests of CoreTests: they executed Sources/Core/Parser.swift's `Parser.parse(_:)`", or
   /// "CoreTests runs whole: <reason>".
-  public static func line(target: String, outcome: TestSelection.Outcome) -> String {
+  public static func line(target: String, outcome: BelowTargetSelection.Outcome) -> String {
     switch outcome {
     case .wholeTarget(let reason):
       return "\(target) runs whole: \(reason)"
@@ -24,12 +24,12 @@ public enum SelectionSummary {
   }
 
   /// The tests not run, one per line, for the report.
-  public static func notRun(_ outcome: TestSelection.Outcome) -> [String] {
+  public static func notRun(_ outcome: BelowTargetSelection.Outcome) -> [String] {
     guard case .tests(_, let notRun) = outcome else { return [] }
     return notRun.map { "not run: \($0.id)" }
   }
 
-  static func phrase(_ reason: TestSelection.Reason) -> String {
+  static func phrase(_ reason: BelowTargetSelection.Reason) -> String {
     switch reason {
     case .executed(let file, let functions):
       functions.isEmpty

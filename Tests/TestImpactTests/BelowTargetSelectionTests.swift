@@ -4,7 +4,7 @@ import Testing
 @testable import TestImpact
 
 /// One expectation per selection rule, over maps built in code.
-@Suite struct TestSelectionTests {
+@Suite struct BelowTargetSelectionTests {
   let parse = TestID("CoreTests.ParserTests/testParse")
   let other = TestID("CoreTests.ParserTests/testOther")
   let spaced = TestID("CoreTests.Suite/`parse with spaces (and ü)`()")
@@ -27,36 +27,36 @@ import Testing
 
   var current: [TestID] { [parse, other, spaced] }
 
-  func bodies(_ names: [(String, Int, Int)]) -> TestSelection.FileChange {
+  func bodies(_ names: [(String, Int, Int)]) -> BelowTargetSelection.FileChange {
     .swift(
       .bodiesOnly(
         names.map { ChangedFunction(name: $0.0, newLines: LineRange($0.1, $0.2), oldLines: LineRange($0.1, $0.2)) }))
   }
 
   @Test func testsThatExecutedAChangedFunctionRunAndTheOthersAreListedAsNotRun() {
-    let outcome = TestSelection.select(
+    let outcome = BelowTargetSelection.select(
       map: .trusted(map), changes: [parser: bodies([("Parser.parse(_:)", 3, 6)])], testTargetFiles: [],
       currentTests: current)
-    let reason = TestSelection.Reason.executed(file: parser, functions: ["Parser.parse(_:)"])
+    let reason = BelowTargetSelection.Reason.executed(file: parser, functions: ["Parser.parse(_:)"])
     #expect(outcome == .tests(run: [parse: [reason], spaced: [reason]], notRun: [other]))
     #expect(
-      SelectionSummary.line(target: "CoreTests", outcome: outcome)
+      BelowTargetSummary.line(target: "CoreTests", outcome: outcome)
         == "2 of 3 tests of CoreTests: they executed Sources/Core/Parser.swift's `Parser.parse(_:)`")
-    #expect(SelectionSummary.notRun(outcome) == ["not run: CoreTests.ParserTests/testOther"])
+    #expect(BelowTargetSummary.notRun(outcome) == ["not run: CoreTests.ParserTests/testOther"])
   }
 
   @Test func aChangedFunctionNoTestExecutedRunsNothing() {
-    let outcome = TestSelection.select(
+    let outcome = BelowTargetSelection.select(
       map: .trusted(map), changes: [parser: bodies([("Parser.unused()", 20, 22)])], testTargetFiles: [],
       currentTests: current)
     #expect(outcome == .tests(run: [:], notRun: [other, parse, spaced]))
     #expect(
-      SelectionSummary.line(target: "CoreTests", outcome: outcome)
+      BelowTargetSummary.line(target: "CoreTests", outcome: outcome)
         == "0 of 3 tests of CoreTests: no test executed what changed")
   }
 
   @Test func everyTestOfAChangedTestFileRuns() {
-    let outcome = TestSelection.select(
+    let outcome = BelowTargetSelection.select(
       map: .trusted(map), changes: [testFile: bodies([("ParserTests.testParse()", 4, 4)])],
       testTargetFiles: [testFile], currentTests: current)
     guard case .tests(let run, let notRun) = outcome else {
@@ -70,13 +70,13 @@ import Testing
 
   @Test func newAndRenamedTestsRunAsNotInTheMap() {
     let renamed = TestID("CoreTests.ParserTests/testParseRenamed")
-    let change = TestSelection.FileChange.swift(
+    let change = BelowTargetSelection.FileChange.swift(
       .declarations(
         DeclarationChange(
           reason: "tests", line: 4,
           testsOnly: TestFunctionChanges(
             added: ["ParserTests.testParseRenamed()"], removed: ["ParserTests.testParse()"], changedBodies: []))))
-    let outcome = TestSelection.select(
+    let outcome = BelowTargetSelection.select(
       map: .trusted(map), changes: [testFile: change], testTargetFiles: [testFile],
       currentTests: [renamed, other, spaced])
     guard case .tests(let run, _) = outcome else {
@@ -89,24 +89,25 @@ import Testing
   }
 
   @Test func testsOnlyChangesOutsideTheTestTargetRunWhole() {
-    let change = TestSelection.FileChange.swift(
+    let change = BelowTargetSelection.FileChange.swift(
       .declarations(
         DeclarationChange(
           reason: "test functions changed", line: 4,
           testsOnly: TestFunctionChanges(added: ["A.testX()"], removed: [], changedBodies: []))))
     #expect(
-      TestSelection.select(map: .trusted(map), changes: [parser: change], testTargetFiles: [], currentTests: current)
+      BelowTargetSelection.select(
+        map: .trusted(map), changes: [parser: change], testTargetFiles: [], currentTests: current)
         == .wholeTarget("Sources/Core/Parser.swift:4: test functions changed"))
   }
 
   @Test func alwaysRunTestsRun() {
-    let outcome = TestSelection.select(
+    let outcome = BelowTargetSelection.select(
       map: .trusted(map), changes: [:], testTargetFiles: [], currentTests: current, alwaysRun: [other])
     #expect(outcome == .tests(run: [other: [.alwaysRun]], notRun: [parse, spaced]))
   }
 
   @Test func everyChangeNotConfinedToBodiesRunsTheWholeTargetSayingWhy() {
-    let cases: [(TestSelection.FileChange, String)] = [
+    let cases: [(BelowTargetSelection.FileChange, String)] = [
       (
         .swift(.declarations(DeclarationChange(reason: "`Parser.reset()` was added", line: 9))),
         "Sources/Core/Parser.swift:9: `Parser.reset()` was added"
@@ -120,26 +121,26 @@ import Testing
       (.other("a resource"), "Sources/Core/Parser.swift changed (a resource)"),
     ]
     for (change, reason) in cases {
-      let outcome = TestSelection.select(
+      let outcome = BelowTargetSelection.select(
         map: .trusted(map), changes: [parser: change], testTargetFiles: [], currentTests: current)
       #expect(outcome == .wholeTarget(reason))
-      #expect(SelectionSummary.line(target: "CoreTests", outcome: outcome) == "CoreTests runs whole: \(reason)")
+      #expect(BelowTargetSummary.line(target: "CoreTests", outcome: outcome) == "CoreTests runs whole: \(reason)")
     }
   }
 
   @Test func aMissingUntrustedOrPartialMapRunsWhole() {
     let changes = [parser: bodies([("Parser.parse(_:)", 3, 6)])]
     #expect(
-      TestSelection.select(map: .missing, changes: changes, testTargetFiles: [], currentTests: current)
+      BelowTargetSelection.select(map: .missing, changes: changes, testTargetFiles: [], currentTests: current)
         == .wholeTarget("no coverage map at the base"))
     #expect(
-      TestSelection.select(
+      BelowTargetSelection.select(
         map: .untrusted("unsigned on main"), changes: changes, testTargetFiles: [], currentTests: current)
         == .wholeTarget("its coverage map at the base is not trusted: unsigned on main"))
     var partial = map
     partial.unmapped = [other: "it crashed (signal 4)"]
     #expect(
-      TestSelection.select(map: .trusted(partial), changes: changes, testTargetFiles: [], currentTests: current)
+      BelowTargetSelection.select(map: .trusted(partial), changes: changes, testTargetFiles: [], currentTests: current)
         == .wholeTarget(
           "its coverage map is partial: `CoreTests.ParserTests/testOther` could not be mapped (it crashed (signal 4))"))
   }
@@ -147,13 +148,13 @@ import Testing
   @Test func aWholeFileRegionIsSelectedByAnyBodyChangeOfItsFile() {
     var coarse = map
     coarse.tests[other] = [CoveredRegion(file: parser, lines: nil)]
-    let outcome = TestSelection.select(
+    let outcome = BelowTargetSelection.select(
       map: .trusted(coarse), changes: [parser: bodies([("Parser.unused()", 20, 22)])], testTargetFiles: [],
       currentTests: current)
     #expect(
       outcome
         == .tests(run: [other: [.executed(file: parser, functions: ["Parser.unused()"])]], notRun: [parse, spaced]))
-    let commentOnly = TestSelection.select(
+    let commentOnly = BelowTargetSelection.select(
       map: .trusted(coarse), changes: [parser: .swift(.bodiesOnly([]))], testTargetFiles: [], currentTests: current)
     #expect(commentOnly == .tests(run: [:], notRun: [other, parse, spaced]))
   }
@@ -164,7 +165,7 @@ import Testing
     let twins = CoverageMap(
       target: "CoreTests", key: "k",
       tests: [first: [CoveredRegion(file: parser, lines: LineRange(3, 6))], second: []])
-    let outcome = TestSelection.select(
+    let outcome = BelowTargetSelection.select(
       map: .trusted(twins), changes: [parser: bodies([("Parser.parse(_:)", 3, 6)])], testTargetFiles: [],
       currentTests: [first, second])
     #expect(
