@@ -127,9 +127,13 @@ struct ParallelWalk {
     if o.identity == n.identity {
       return FoundDeclarationChange(reason: n.changeDescription, line: line(of: n.node, in: new))
     }
-    if oldShapes[(index + 1)...].contains(n.shape)
-      || !newShapes.contains(o.shape) && !newMembers.contains(where: { $0.identity == o.identity })
-    {
+    let oldGone = !newShapes.contains(o.shape) && !newMembers.contains { $0.identity == o.identity }
+    let newFresh = !oldShapes.contains(n.shape) && !oldMembers.contains { $0.identity == n.identity }
+    if oldGone && newFresh {
+      return FoundDeclarationChange(
+        reason: "\(o.title) was renamed or replaced by \(n.title)", line: line(of: n.node, in: new))
+    }
+    if oldShapes[(index + 1)...].contains(n.shape) || oldGone {
       return FoundDeclarationChange(reason: "\(o.title) was removed", line: line(of: n.node, in: new))
     }
     return FoundDeclarationChange(reason: "\(n.title) was added", line: line(of: n.node, in: new))

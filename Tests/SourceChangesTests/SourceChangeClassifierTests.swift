@@ -72,6 +72,13 @@ import Testing
     #expect(declarationReason(classify(added, parser)) == "`Parser.reset()` was removed")
   }
 
+  @Test func aRenamedDeclarationIsNamedBothWays() {
+    let renamed = parser.replacingOccurrences(of: "func parse(text:", with: "func parseAll(text:")
+    #expect(
+      declarationReason(classify(parser, renamed))
+        == "`Parser.parse(text:)` was renamed or replaced by `Parser.parseAll(text:)`")
+  }
+
   @Test func attributesAndModifiersAreDeclarations() {
     for attribute in ["@inlinable", "@usableFromInline", "@_transparent", "@discardableResult", "private", "static"] {
       let new = parser.replacingOccurrences(of: "func parse(text:", with: "\(attribute) func parse(text:")

@@ -1,4 +1,5 @@
 import Foundation
+import RippleCore
 import Testing
 
 @testable import SourceChanges
