@@ -48,7 +48,12 @@ public struct MappingRun: Sendable {
     let buildID = (try? Data(contentsOf: URL(fileURLWithPath: request.binary))).flatMap(BinaryIdentity.elfBuildID)
     var tests: [(TestID, TestLibrary)] = []
     for library in [TestLibrary.xctest, .swiftTesting] {
-      let listing = try await execute(ProcessRequest(request.binary, library.listArguments, timeout: .seconds(300)))
+      // An instrumented binary writes a profile wherever it runs: the listing's goes to the work folder.
+      let listing = try await execute(
+        ProcessRequest(
+          request.binary, library.listArguments, workingDirectory: request.workDirectory,
+          environment: ["LLVM_PROFILE_FILE": request.workDirectory + "/listing.profraw"], timeout: .seconds(300)))
+      try? FileManager.default.removeItem(atPath: request.workDirectory + "/listing.profraw")
       // A binary without Swift Testing answers its listing with EX_UNAVAILABLE and no output: it has none.
       if library == .swiftTesting && listing.exitStatus == 69 && listing.standardOutput.isEmpty { continue }
       guard listing.succeeded else {

@@ -99,6 +99,9 @@ import Testing
     #expect(
       map.tests[second]?.contains(CoveredRegion(file: "Sources/Core/Parser.swift", lines: LineRange(9, 9))) == true)
     #expect(map.tests[second]?.contains { $0.lines == LineRange(4, 7) } == false)
+    // Profiles go to the work folder only, and are removed once read.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/profiles") == [])
+    #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/default.profraw"))
     // Stored and read back, the map is the same.
     #expect(try CoverageMap.decode(map.encoded(), origin: "fixture") == map)
 
