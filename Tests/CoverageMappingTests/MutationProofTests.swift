@@ -160,10 +160,10 @@ import Testing
       figures.mutations.append(
         "\(mutation.description): \(selected.count) of \(current.count) selected, "
           + "\(selectedFailures.count) of them failed, \(missed.count) missed")
+      print("mutation \(figures.tried)/\(limit): \(figures.mutations.last!)")
+      try save(figures, folder: folder)
     }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    try encoder.encode(figures).write(to: URL(fileURLWithPath: folder + "/mutation-proof-\(subject.name).json"))
+    try save(figures, folder: folder)
     print(
       "mutation proof \(subject.name) (\(subject.target), \(figures.tests) tests): \(figures.tried) body-only "
         + "mutations tried, \(figures.killing) made a test fail, \(figures.survived) survived, "
@@ -172,12 +172,23 @@ import Testing
     return figures
   }
 
+  func save(_ figures: Figures, folder: String) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    try encoder.encode(figures).write(to: URL(fileURLWithPath: folder + "/mutation-proof-\(figures.package).json"))
+  }
+
   /// The failing (or crashed, or hung) tests of one `swift test` run; empty when it passed.
   func failures(
     _ swift: ([String], Duration) async throws -> ProcessResult, filter: String, skip: String?
   ) async throws -> [String] {
-    let result = try await swift(
-      ["test", "--skip-build", "--filter", filter] + (skip.map { ["--skip", $0] } ?? []), .seconds(900))
+    let result: ProcessResult
+    do {
+      result = try await swift(
+        ["test", "--skip-build", "--filter", filter] + (skip.map { ["--skip", $0] } ?? []), .seconds(300))
+    } catch ProcessError.timedOut {
+      return ["the tests did not finish within 300 s (a mutation that loops)"]
+    }
     guard !result.succeeded else { return [] }
     let output = result.outputString + result.errorString
     let failed = output.split(separator: "\n").filter { $0.contains("' failed (") || $0.contains(" failed after ") }
