@@ -97,15 +97,8 @@ public struct MappingRun: Sendable {
     guard FileManager.default.fileExists(atPath: raw) else {
       return .failure(Unmapped(reason: "it wrote no profile: was the binary built with coverage?"))
     }
-    if let buildID {
-      let show = try await execute(ProcessRequest(tool("llvm-profdata"), ["show", "--binary-ids", raw]))
-      let ids = BinaryIdentity.profileBinaryIDs(show.outputString)
-      guard show.succeeded, ids.contains(buildID) else {
-        return .failure(
-          Unmapped(
-            reason: "its profile is from another build (binary ids \(ids.joined(separator: ", ")), the test "
-              + "binary's is \(buildID)): not merged"))
-      }
+    if let buildID, let refused = try await refusal(of: raw, buildID: buildID) {
+      return .failure(Unmapped(reason: refused))
     }
     let merge = try await execute(ProcessRequest(tool("llvm-profdata"), ["merge", "-sparse", "-o", indexed, raw]))
     guard merge.succeeded else {
@@ -126,6 +119,18 @@ public struct MappingRun: Sendable {
     } catch {
       return .failure(Unmapped(reason: error.description))
     }
+  }
+
+  /// Why a raw profile is not the binary's own (its binary ids, as llvm-profdata reads them, do not hold the
+  /// binary's build id); nil when it is.
+  public func refusal(of raw: String, buildID: String) async throws(MappingError) -> String? {
+    let show = try await execute(ProcessRequest(tool("llvm-profdata"), ["show", "--binary-ids", raw]))
+    let ids = BinaryIdentity.profileBinaryIDs(show.outputString)
+    guard show.succeeded, ids.contains(buildID) else {
+      return "its profile is from another build (binary ids \(ids.joined(separator: ", ")), the test binary's is "
+        + "\(buildID)): not merged"
+    }
+    return nil
   }
 
   func tool(_ name: String) -> String { toolDirectory + "/" + name }

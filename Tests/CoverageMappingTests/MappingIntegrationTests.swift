@@ -9,7 +9,8 @@ import Testing
 @testable import TestImpact
 
 /// The mapping run against the real toolchain: a three-file fixture package built with coverage, its XCTest and
-/// Swift Testing tests each run alone, llvm-cov's export read into a map; then a body change selects from it.
+/// Swift Testing tests each run alone, llvm-cov's export read into a map; then a body change selects from it, and a
+/// profile of that build is refused by the next.
 /// One small build (~20 s of wall time on 2 busy cores): run by `make test` only with RIPPLE_MAPPING_TESTS=1, and by
 /// `make mapping-test`.
 @Suite(.serialized) struct MappingIntegrationTests {
@@ -57,6 +58,12 @@ import Testing
     return (URL(fileURLWithPath: swift).resolvingSymlinksInPath().path as NSString).deletingLastPathComponent
   }
 
+  /// When the profile an instrumented binary writes by default into its working directory was last written.
+  static func defaultProfileDate() -> Date? {
+    let path = FileManager.default.currentDirectoryPath + "/default.profraw"
+    return (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date
+  }
+
   @Test(.enabled(if: ProcessInfo.processInfo.environment["RIPPLE_MAPPING_TESTS"] == "1"))
   func mapsEachTestAloneAndSelectsTheTestsThatExecutedAChangedFunction() async throws {
     let root = RunFolder.path(prefix: "ripple-mapping-it") + "/Tiny"
@@ -83,6 +90,7 @@ import Testing
         workingDirectory: root, environment: ["TMPDIR": root + "/tmp"], timeout: .seconds(600)))
     try #require(build.succeeded, "\(build.outputString)\(build.errorString)")
     try FileManager.default.createDirectory(atPath: root + "/profiles", withIntermediateDirectories: true)
+    let untouched = Self.defaultProfileDate()
     let map = try await MappingRun(process: .live, toolDirectory: tools).map(
       MappingRun.Request(
         binary: root + "/.build/debug/TinyPackageTests.xctest", target: "CoreTests", key: "k1", repositoryRoot: root,
@@ -101,7 +109,7 @@ import Testing
     #expect(map.tests[second]?.contains { $0.lines == LineRange(4, 7) } == false)
     // Profiles go to the work folder only, and are removed once read.
     #expect(try FileManager.default.contentsOfDirectory(atPath: root + "/profiles") == [])
-    #expect(!FileManager.default.fileExists(atPath: FileManager.default.currentDirectoryPath + "/default.profraw"))
+    #expect(Self.defaultProfileDate() == untouched)
     // Stored and read back, the map is the same.
     #expect(try CoverageMap.decode(map.encoded(), origin: "fixture") == map)
 
@@ -126,5 +134,27 @@ import Testing
       BelowTargetSummary.line(target: "CoreTests", outcome: outcome)
         == "2 of 3 tests of CoreTests: they executed Sources/Core/Parser.swift's `Parser.parse(_:)`")
     #expect(BelowTargetSummary.notRun(outcome) == ["not run: CoreTests.B/same()"])
+
+    // A profile written by this build is refused by the next one (another build id), never merged.
+    let binary = root + "/.build/debug/TinyPackageTests.xctest"
+    let kept = root + "/kept.profraw"
+    let written = try await ProcessClient.live.run(
+      ProcessRequest(binary, ["CoreTests.ParserTests/testParse"], environment: ["LLVM_PROFILE_FILE": kept]))
+    try #require(written.succeeded)
+    let mapping = MappingRun(process: .live, toolDirectory: tools)
+    let before = try #require(BinaryIdentity.elfBuildID(Data(contentsOf: URL(fileURLWithPath: binary))))
+    #expect(try await mapping.refusal(of: kept, buildID: before) == nil)
+    try Data(Self.parser.replacingOccurrences(of: "x * 2", with: "x * 3").utf8)
+      .write(to: URL(fileURLWithPath: root + "/Sources/Core/Parser.swift"))
+    let rebuild = try await ProcessClient.live.run(
+      ProcessRequest(
+        tools + "/swift", ["build", "--build-tests", "--enable-code-coverage"] + SharedModuleCache.swiftArguments,
+        workingDirectory: root, environment: ["TMPDIR": root + "/tmp"], timeout: .seconds(600)))
+    try #require(rebuild.succeeded)
+    let after = try #require(BinaryIdentity.elfBuildID(Data(contentsOf: URL(fileURLWithPath: binary))))
+    #expect(after != before)
+    #expect(
+      try await mapping.refusal(of: kept, buildID: after)
+        == "its profile is from another build (binary ids \(before), the test binary's is \(after)): not merged")
   }
 }
