@@ -65,12 +65,15 @@ mapping-test: deps-test
 
 ## mutation-proof: issue 51's mutation differential: body-only mutations of Yams (and, with
 ## MUTATION_PACKAGES=Yams,swift-collections, BitCollections) from the mirror; no failing test may be missed.
-## MUTATIONS bounds the mutations per package (the proof's size is 200 that make a test fail; ~20 s each).
+## MUTATIONS bounds the mutations per package (the proof's size is 200 that make a test fail; ~15-30 s each);
+## MUTATIONS_FROM skips the first ones (to go on where a run stopped).
 MUTATIONS ?= 12
+MUTATIONS_FROM ?= 0
 MUTATION_PACKAGES ?= Yams
 mutation-proof: deps-test
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
-	RIPPLE_MUTATION_PROOF=1 RIPPLE_MUTATIONS=$(MUTATIONS) RIPPLE_MUTATION_PACKAGES=$(MUTATION_PACKAGES) \
+	RIPPLE_MUTATION_PROOF=1 RIPPLE_MUTATIONS=$(MUTATIONS) RIPPLE_MUTATION_FROM=$(MUTATIONS_FROM) \
+	  RIPPLE_MUTATION_PACKAGES=$(MUTATION_PACKAGES) \
 	  $(SWIFT) test --skip-build --filter '^CoverageMappingTests\.MutationProofTests' $(BUILD_FLAGS)
 
 ## test-parallel: the same as `make test` (kept for scripts that name it)

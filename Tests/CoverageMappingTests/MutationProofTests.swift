@@ -14,6 +14,7 @@ import Testing
 /// run too, to count the mutations that make some test fail. The figures go to `<folder>/mutation-proof-<name>.json`.
 ///
 /// RIPPLE_MUTATION_PROOF=1 runs it; RIPPLE_MUTATIONS (default 12) bounds the mutations tried per package,
+/// RIPPLE_MUTATION_FROM skips the first body-only ones (a later run goes on where one stopped),
 /// RIPPLE_MUTATION_PACKAGES (default `Yams`) names the packages (`Yams,swift-collections`), RIPPLE_MUTATION_DIR
 /// keeps the clones and their builds between runs (default `$TMPDIR/ripple-mutation-proof`).
 @Suite(.serialized) struct MutationProofTests {
@@ -46,6 +47,10 @@ import Testing
     var sitesFound = 0
     var tried = 0
     var notBodyOnly = 0
+    /// Body-only mutations found in the shuffled order, the `from` skipped ones included.
+    var bodyOnlyFound = 0
+    /// The first body-only mutations skipped (RIPPLE_MUTATION_FROM): a later run goes on where one stopped.
+    var skipped = 0
     var didNotCompile = 0
     var survived = 0
     /// Body-only mutations that made at least one test fail.
@@ -60,12 +65,14 @@ import Testing
   func noFailingTestIsMissedBelowTheTarget() async throws {
     let names = (Self.environment["RIPPLE_MUTATION_PACKAGES"] ?? "Yams").split(separator: ",").map(String.init)
     for subject in Self.subjects where names.contains(subject.name) {
-      let figures = try await prove(subject, limit: Int(Self.environment["RIPPLE_MUTATIONS"] ?? "") ?? 12)
+      let figures = try await prove(
+        subject, limit: Int(Self.environment["RIPPLE_MUTATIONS"] ?? "") ?? 12,
+        from: Int(Self.environment["RIPPLE_MUTATION_FROM"] ?? "") ?? 0)
       #expect(figures.missedFailingTests.isEmpty, "\(subject.name): \(figures.missedFailingTests)")
     }
   }
 
-  func prove(_ subject: Subject, limit: Int) async throws -> Figures {
+  func prove(_ subject: Subject, limit: Int, from: Int) async throws -> Figures {
     let folder =
       Self.environment["RIPPLE_MUTATION_DIR"]
       ?? FileManager.default.temporaryDirectory.appendingPathComponent("ripple-mutation-proof").path
@@ -87,7 +94,7 @@ import Testing
     let build = try await swift(buildArguments, .seconds(3600))
     try #require(build.succeeded, "\(subject.name) does not build: \(build.errorString.suffix(2000))")
 
-    var figures = Figures(package: subject.name, target: subject.target)
+    var figures = Figures(package: subject.name, target: subject.target, skipped: from)
     let bin = try await swift(["build", "--show-bin-path"], .seconds(120)).outputString
       .trimmingCharacters(in: .whitespacesAndNewlines)
     let binary = try #require(
@@ -125,6 +132,8 @@ import Testing
         figures.notBodyOnly += 1
         continue
       }
+      figures.bodyOnlyFound += 1
+      guard figures.bodyOnlyFound > from else { continue }
       figures.tried += 1
       try Data(new.utf8).write(to: URL(fileURLWithPath: root + "/" + mutation.file))
       defer { try? Data(old.utf8).write(to: URL(fileURLWithPath: root + "/" + mutation.file)) }
@@ -175,7 +184,9 @@ import Testing
   func save(_ figures: Figures, folder: String) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    try encoder.encode(figures).write(to: URL(fileURLWithPath: folder + "/mutation-proof-\(figures.package).json"))
+    let suffix = figures.skipped > 0 ? "-from-\(figures.skipped)" : ""
+    try encoder.encode(figures).write(
+      to: URL(fileURLWithPath: folder + "/mutation-proof-\(figures.package)\(suffix).json"))
   }
 
   /// The failing (or crashed, or hung) tests of one `swift test` run; empty when it passed.
