@@ -76,7 +76,14 @@ struct Member {
       }
       kind = .conditional(clauses)
     } else if let function = node.as(FunctionDeclSyntax.self) {
-      let labels = function.signature.parameterClause.parameters.map { $0.firstName.text + ":" }.joined()
+      // An operator's parameters have no argument labels: `==(_:_:)`.
+      let isOperator: Bool
+      switch function.name.tokenKind {
+      case .binaryOperator, .prefixOperator, .postfixOperator: isOperator = true
+      default: isOperator = false
+      }
+      let labels = function.signature.parameterClause.parameters.map { (isOperator ? "_" : $0.firstName.text) + ":" }
+        .joined()
       name = function.name.text + "(" + labels + ")"
       identity = "func " + qualified(name)
       title = "`\(qualified(name))`"

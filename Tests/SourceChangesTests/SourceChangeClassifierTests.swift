@@ -72,6 +72,22 @@ import Testing
     #expect(declarationReason(classify(added, parser)) == "`Parser.reset()` was removed")
   }
 
+  @Test func equalityAndHashingBodiesAreDeclarationChanges() {
+    let old = """
+      struct Key: Hashable {
+        var name: String
+        static func == (a: Key, b: Key) -> Bool { a.name == b.name }
+        func hash(into hasher: inout Hasher) { hasher.combine(name) }
+      }
+      """
+    #expect(
+      declarationReason(classify(old, old.replacingOccurrences(of: "a.name == b.name", with: "a.name != b.name")))
+        == "the equality or hashing `Key.==(_:_:)` changed: whether a test calls it depends on its run's hash seed")
+    #expect(
+      declarationReason(classify(old, old.replacingOccurrences(of: "combine(name)", with: "combine(0)")))?
+        .hasPrefix("the equality or hashing `Key.hash(into:)` changed") == true)
+  }
+
   @Test func aRenamedDeclarationIsNamedBothWays() {
     let renamed = parser.replacingOccurrences(of: "func parse(text:", with: "func parseAll(text:")
     #expect(
