@@ -66,7 +66,7 @@ mapping-test: deps-test
 ## mutation-proof: issue 51's mutation differential: body-only mutations of Yams (and, with
 ## MUTATION_PACKAGES=Yams,swift-collections, BitCollections) from the mirror; no failing test may be missed.
 ## MUTATIONS bounds the mutations per package (the proof's size is 200 that make a test fail; ~15-30 s each);
-## MUTATIONS_FROM skips the first ones (to go on where a run stopped).
+## MUTATIONS_FROM skips the first ones (to go on where a run stopped); RIPPLE_MUTATION_MATCH=TEXT keeps matching sites.
 MUTATIONS ?= 12
 MUTATIONS_FROM ?= 0
 MUTATION_PACKAGES ?= Yams

@@ -14,7 +14,8 @@ import Testing
 /// run too, to count the mutations that make some test fail. The figures go to `<folder>/mutation-proof-<name>.json`.
 ///
 /// RIPPLE_MUTATION_PROOF=1 runs it; RIPPLE_MUTATIONS (default 12) bounds the mutations tried per package,
-/// RIPPLE_MUTATION_FROM skips the first body-only ones (a later run goes on where one stopped),
+/// RIPPLE_MUTATION_FROM skips the first body-only ones (a later run goes on where one stopped), RIPPLE_MUTATION_MATCH
+/// keeps only the sites whose description holds it (`Node.Scalar.swift:107`),
 /// RIPPLE_MUTATION_PACKAGES (default `Yams`) names the packages (`Yams,swift-collections`), RIPPLE_MUTATION_DIR
 /// keeps the clones and their builds between runs (default `$TMPDIR/ripple-mutation-proof`).
 @Suite(.serialized) struct MutationProofTests {
@@ -120,6 +121,7 @@ import Testing
       texts[path] = text
       sites += MutationSites.find(in: text, file: path)
     }
+    if let only = Self.environment["RIPPLE_MUTATION_MATCH"] { sites = sites.filter { $0.description.contains(only) } }
     figures.sitesFound = sites.count
     var generator = SplitMix(seed: 51)
     sites.shuffle(using: &generator)
