@@ -12,7 +12,8 @@ BIN_DIR ?=
 RELEASE_BIN_DIR := .build/release-bins
 
 .PHONY: all build deps deps-test test demo bench install format lint dashboard-shot install-daemon check-units check-ci \
-  check-imports release-bins dist deb check-dist check-deb check-packages test-parallel coverage-proof key-proof
+  check-imports release-bins dist deb check-dist check-deb check-packages test-parallel coverage-proof key-proof \
+  mapping-test mutation-proof
 
 all: build
 
@@ -56,6 +57,24 @@ key-proof: deps-test
 	$(SWIFT) build --build-tests $(BUILD_FLAGS)
 	RIPPLE_KEY_PROOF=1 SWIFT_DEBUG_CONCURRENCY_ENABLE_COOPERATIVE_QUEUES=false \
 	  $(SWIFT) test --skip-build --filter '^RippleIntegrationTests\.KeyHistoryProofTests' $(BUILD_FLAGS)
+
+## mapping-test: issue 51's mapping run on a real fixture package (one small build with coverage, ~20 s)
+mapping-test: deps-test
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	RIPPLE_MAPPING_TESTS=1 $(SWIFT) test --skip-build --filter '^CoverageMappingTests\.MappingIntegrationTests' $(BUILD_FLAGS)
+
+## mutation-proof: issue 51's mutation differential: body-only mutations of Yams (and, with
+## MUTATION_PACKAGES=Yams,swift-collections, BitCollections) from the mirror; no failing test may be missed.
+## MUTATIONS bounds the mutations per package (the proof's size is 200 that make a test fail; ~15-30 s each);
+## MUTATIONS_FROM skips the first ones (to go on where a run stopped); RIPPLE_MUTATION_MATCH=TEXT keeps matching sites.
+MUTATIONS ?= 12
+MUTATIONS_FROM ?= 0
+MUTATION_PACKAGES ?= Yams
+mutation-proof: deps-test
+	$(SWIFT) build --build-tests $(BUILD_FLAGS)
+	RIPPLE_MUTATION_PROOF=1 RIPPLE_MUTATIONS=$(MUTATIONS) RIPPLE_MUTATION_FROM=$(MUTATIONS_FROM) \
+	  RIPPLE_MUTATION_PACKAGES=$(MUTATION_PACKAGES) \
+	  $(SWIFT) test --skip-build --filter '^CoverageMappingTests\.MutationProofTests' $(BUILD_FLAGS)
 
 ## test-parallel: the same as `make test` (kept for scripts that name it)
 test-parallel: test

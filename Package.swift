@@ -34,9 +34,11 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     // Already Hummingbird's dependency: the HTTP parts rippled's connection gate sees (NIOHTTPTypes).
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-    // `ripple mcp` only: the Model Context Protocol over stdio (the official SDK; on Linux it links swift-log and
-    // swift-system, both already here; its NIO use is in its own conformance executables, not in `MCP`).
+    // `ripple-mcp` only: the Model Context Protocol over stdio (the official SDK; on Linux it links swift-log,
+    // swift-system and Foundation's networking; its NIO use is in its own conformance executables, not in `MCP`).
     .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+    // Swift's own parser: which declarations of a changed file differ beyond function bodies (SourceChanges).
+    .package(url: "https://github.com/swiftlang/swift-syntax", exact: "603.0.1"),
   ],
   targets: [
     // libgit2 as a system library, found through pkg-config.
@@ -95,6 +97,16 @@ let package = Package(
       dependencies: [
         "RippleCore", "PassRecords", "Clibarchive", .product(name: "Crypto", package: "swift-crypto"),
       ]),
+    // Pure: old and new text of one Swift file -> bodies-only change (which functions) or a declaration change.
+    .target(
+      name: "SourceChanges",
+      dependencies: [
+        .product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "SwiftParser", package: "swift-syntax"),
+      ]),
+    // Pure: per-test coverage maps and the selection of tests below the target.
+    .target(name: "TestImpact", dependencies: ["RippleCore", "SourceChanges"]),
+    // The mapping run: list tests, run each alone with its own profile, read llvm-cov's export into a map.
+    .target(name: "CoverageMapping", dependencies: ["RippleCore", "SourceChanges", "SystemClients", "TestImpact"]),
     // Pass records (pure: keys, records, signatures, trust) and the store interface; the engines live apart.
     .target(name: "PassRecords", dependencies: ["RippleCore", .product(name: "Crypto", package: "swift-crypto")]),
     .target(name: "ResultStore", dependencies: ["PassRecords", "RippleCore"]),
@@ -255,6 +267,15 @@ let package = Package(
     .testTarget(name: "BuildInfoTests", dependencies: ["BuildInfo"]),
     .testTarget(name: "RippleMCPTests", dependencies: ["RippleMCP", .product(name: "MCP", package: "swift-sdk")]),
     .testTarget(name: "CoverageTests", dependencies: ["Coverage", "PassRecords"]),
+    .testTarget(name: "SourceChangesTests", dependencies: ["SourceChanges"]),
+    .testTarget(name: "TestImpactTests", dependencies: ["TestImpact", "SourceChanges", "RippleCore"]),
+    // The mapping run's tests; the mutation proof finds its mutations with swift-syntax.
+    .testTarget(
+      name: "CoverageMappingTests",
+      dependencies: [
+        "CoverageMapping", "TestImpact", "SourceChanges", "RippleCore", "SystemClients", "TestSupport",
+        .product(name: "SwiftSyntax", package: "swift-syntax"), .product(name: "SwiftParser", package: "swift-syntax"),
+      ]),
     .testTarget(
       name: "CommandLineSupportTests",
       dependencies: [
