@@ -80,14 +80,12 @@ final class TreeDigestCache: @unchecked Sendable {
   private var entries: [String: String] = [:]
   private var used: Set<String> = []
   private var dirty = false
-  /// Whether the file was there but could not be used.
-  private(set) var discarded = false
 
   init(file: String?) {
     self.file = file
     guard let file, FileManager.default.fileExists(atPath: file) else { return }
+    // There but not usable: every digest is made again, and the file replaced.
     guard let loaded = CheckedCacheFile.read(file, format: Self.format).flatMap(Self.parse) else {
-      discarded = true
       dirty = true
       return
     }
