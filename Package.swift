@@ -297,7 +297,9 @@ let package = Package(
     // Yams: the generated CI pipelines are read back as a CI system would read them.
     .testTarget(
       name: "AffectedTests",
-      dependencies: ["Affected", "PackageModel", "PassRecords", "RippleConfig", "RippleCore", "Yams"]),
+      dependencies: [
+        "Affected", "PackageModel", "PassRecords", "RippleConfig", "RippleCore", "TestSupport", "Yams",
+      ]),
     // Writes real project.pbxproj, scheme and test plan text for the Xcode tests.
     .target(name: "XcodeFixtures", path: "Tests/XcodeFixtures"),
     .testTarget(

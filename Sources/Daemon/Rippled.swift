@@ -259,14 +259,7 @@ public struct Rippled: Sendable {
   }
 
   /// The path of this executable (to start `rippled fetch-mirror` children).
-  static func executablePath() -> String {
-    #if os(Linux)
-      if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
-    #endif
-    let argument = CommandLine.arguments[0]
-    if argument.hasPrefix("/") { return argument }
-    return FileManager.default.currentDirectoryPath + "/" + argument
-  }
+  static func executablePath() -> String { ExecutableLookup.currentExecutable() }
 
   /// The API token and the webhook secret, each nil when not configured.
   public static func secrets(_ http: HTTPSettings) throws -> (token: [UInt8]?, webhookSecret: [UInt8]?) {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RippleCore
 import RippleKit
+import SystemClients
 
 /// `ripple mcp`: Ripple's read-only queries for a coding agent, over the Model Context Protocol on stdio. The
 /// server is the `ripple-mcp` executable beside this one, which this command becomes (`execv`): `ripple`
@@ -45,11 +46,7 @@ enum MCPServerExecutable {
 
   /// `ripple-mcp` in the folder of the running `ripple`.
   static func find() throws -> String {
-    var executable = CommandLine.arguments[0]
-    #if os(Linux)
-      if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { executable = path }
-    #endif
-    let url = URL(fileURLWithPath: executable).resolvingSymlinksInPath()
+    let url = URL(fileURLWithPath: ExecutableLookup.currentExecutable()).resolvingSymlinksInPath()
     let server = url.deletingLastPathComponent().appendingPathComponent("ripple-mcp").path
     guard FileManager.default.isExecutableFile(atPath: server) else { throw Missing(expected: server) }
     return server

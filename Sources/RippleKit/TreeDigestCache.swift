@@ -10,7 +10,7 @@ enum GitBlobID {
     var hasher = Insecure.SHA1()
     hasher.update(data: Array("blob \(bytes.count)\u{0}".utf8))
     hasher.update(data: bytes)
-    return hex(hasher.finalize())
+    return Hex.string(hasher.finalize())
   }
 
   /// The blob id of the file at `path` (absolute), read 1 MiB at a time.
@@ -30,13 +30,12 @@ enum GitBlobID {
     }
     // A file that grew or shrank while read has no one content.
     guard read == size else { throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path]) }
-    return hex(hasher.finalize())
+    return Hex.string(hasher.finalize())
   }
 
   /// SHA-256 of a string, hex (a file name for a path).
-  static func sha256(_ text: String) -> String { hex(SHA256.hash(data: Array(text.utf8))) }
+  static func sha256(_ text: String) -> String { Hex.string(SHA256.hash(data: Array(text.utf8))) }
 
-  static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 { Hex.string(digest) }
 }
 
 /// A cache file Ripple writes whole and reads back only whole (issue 50): a header with its format, its line
@@ -51,7 +50,7 @@ enum CheckedCacheFile {
     let header = String(decoding: data[..<newline], as: UTF8.self).split(separator: "\t")
     let body = data[data.index(after: newline)...]
     guard header.count == 3, header[0] == format, let count = Int(header[1]),
-      header[2] == GitBlobID.hex(SHA256.hash(data: body))
+      header[2] == Hex.string(SHA256.hash(data: body))
     else { return nil }
     let lines = String(decoding: body, as: UTF8.self).split(separator: "\n")
     return lines.count == count ? lines : nil
@@ -60,7 +59,7 @@ enum CheckedCacheFile {
   /// Writes `lines` under a header (atomically); a failure only costs a later re-read.
   static func write(_ file: String, format: String, lines: [String]) {
     let body = Data(lines.map { $0 + "\n" }.joined().utf8)
-    let header = "\(format)\t\(lines.count)\t\(GitBlobID.hex(SHA256.hash(data: body)))\n"
+    let header = "\(format)\t\(lines.count)\t\(Hex.string(SHA256.hash(data: body)))\n"
     try? FileManager.default.createDirectory(
       atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
     try? (Data(header.utf8) + body).write(to: URL(fileURLWithPath: file), options: .atomic)

@@ -98,3 +98,16 @@ extension ProcessClient {
       runStreaming: { request, onLine in restore(try await base.runStreaming(resolved(request), onLine), request) })
   }
 }
+
+extension ExecutableLookup {
+  /// The path of the running executable (to start its own children or a sibling executable): `/proc/self/exe`
+  /// on Linux, else `argv[0]` made absolute.
+  public static func currentExecutable() -> String {
+    #if os(Linux)
+      if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+    #endif
+    let argument = CommandLine.arguments[0]
+    if argument.hasPrefix("/") { return argument }
+    return FileManager.default.currentDirectoryPath + "/" + argument
+  }
+}

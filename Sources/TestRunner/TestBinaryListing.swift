@@ -15,10 +15,12 @@ public struct TestBinaryListing: Sendable, Hashable {
     self.environment = environment
   }
 
-  /// Arguments that put the products elsewhere or build them otherwise: with any of them, `swift test list`.
+  /// Arguments that put the products elsewhere, build them otherwise or choose which testing library SwiftPM
+  /// runs (the binary lists both): with any of them, `swift test list`.
   static let relocating: [String] = [
     "-c", "--configuration", "--triple", "--swift-sdk", "--experimental-swift-sdk", "--sdk", "--arch",
-    "--toolchain", "--destination", "--scratch-path", "--build-path",
+    "--toolchain", "--destination", "--scratch-path", "--build-path", "--enable-swift-testing",
+    "--disable-swift-testing", "--enable-xctest", "--disable-xctest",
   ]
 
   /// The listing for a package built into `scratch` (nil: SwiftPM's default, `<package>/.build`) with

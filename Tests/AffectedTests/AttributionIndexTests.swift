@@ -1,5 +1,6 @@
 import PackageModel
 import RippleCore
+import TestSupport
 import Testing
 
 @testable import Affected
@@ -36,7 +37,7 @@ import Testing
   /// A graph of `count` packages, some nested in others' target folders, with targets sharing folders, nested
   /// target folders, links into other packages and an Xcode project listing paths.
   static func graph(seed: UInt64, count: Int) -> (PackageGraph, [String]) {
-    var random = SplitMix(seed: seed)
+    var random = SplitMix64(seed: seed)
     var packages: [Package] = []
     var paths: [String] = []
     for index in 0..<count {
@@ -94,18 +95,5 @@ import Testing
     #expect(index.owner(of: "Sources/Both/Vendor/y.swift") == nil)
     #expect(
       index.owner(of: "Sources/Both/Vendor/y.swift") == Self.scannedOwner(of: "Sources/Both/Vendor/y.swift", in: graph))
-  }
-}
-
-/// A small deterministic generator (SplitMix64), so each seed is one graph on every machine.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

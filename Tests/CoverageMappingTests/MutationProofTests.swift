@@ -123,7 +123,7 @@ import Testing
     }
     if let only = Self.environment["RIPPLE_MUTATION_MATCH"] { sites = sites.filter { $0.description.contains(only) } }
     figures.sitesFound = sites.count
-    var generator = SplitMix(seed: 51)
+    var generator = SplitMix64(seed: 51)
     sites.shuffle(using: &generator)
 
     for mutation in sites where figures.tried < limit {
@@ -221,20 +221,6 @@ import Testing
   func run(_ process: ProcessClient, _ command: String, _ arguments: [String], in directory: String) async throws {
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     _ = try await process.runChecked(ProcessRequest(command, arguments, workingDirectory: directory))
-  }
-}
-
-/// A seeded generator: the same mutations in the same order on every run.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }
 

@@ -1,5 +1,6 @@
 import RippleConfig
 import RippleCore
+import TestSupport
 import Testing
 
 @testable import TestRunner
@@ -187,18 +188,5 @@ import Testing
       #expect(ran.count == Set(ran).count, "a test ran in two shards")
       #expect(Set(ran) == Set(expected), "a test was lost")
     }
-  }
-}
-
-/// A seeded generator so the property test is reproducible.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

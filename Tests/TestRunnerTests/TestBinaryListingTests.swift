@@ -29,7 +29,10 @@ import Testing
         TestBinaryListing.forPackage(
           directory: "/r/P", scratch: "/s/P", extraArguments: ["-Xswiftc", "-g"], environment: [:])?
           .productsFolder == "/s/P/debug")
-      for arguments in [["-c", "release"], ["--configuration=release"], ["--triple", "x"], ["--swift-sdk", "y"]] {
+      for arguments in [
+        ["-c", "release"], ["--configuration=release"], ["--triple", "x"], ["--swift-sdk", "y"],
+        ["--disable-swift-testing"],
+      ] {
         #expect(
           TestBinaryListing.forPackage(directory: "/r/P", scratch: nil, extraArguments: arguments, environment: [:])
             == nil, "\(arguments)")
