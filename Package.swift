@@ -154,7 +154,8 @@ let package = Package(
       dependencies: [
         "RippleCore", "SystemClients", "Git", "PackageModel", "PackageLoading", "RippleConfig", "ConfigLoading",
         "Affected", "TestRunner", "Assets", "AssetFetch", "XcodeModel", "XcodeLoading", "BuildInfo", "PassRecords",
-        "ResultStore", "Coverage", .product(name: "Crypto", package: "swift-crypto"),
+        "ResultStore", "Coverage", "SourceChanges", "TestImpact", "CoverageMapping",
+        .product(name: "Crypto", package: "swift-crypto"),
       ]),
     // Both executables' exit: errors mapped to exit codes once, through ArgumentParser's ExitCode.
     .target(
@@ -165,7 +166,7 @@ let package = Package(
       name: "RippleCLI",
       dependencies: [
         "CommandLineSupport", "RippleKit", "Affected", "Git", "PackageModel", "PackageLoading", "RippleCore",
-        "ConfigLoading",
+        "ConfigLoading", "RippleConfig",
         "SystemClients", "TestRunner", "BuildInfo",
         "Assets", "AssetFetch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Crypto", package: "swift-crypto"), "ResultStoreLive",

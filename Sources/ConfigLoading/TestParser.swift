@@ -2,7 +2,7 @@ import RippleConfig
 
 /// Validates the `test:` section into a `TestConfig`.
 enum TestParser {
-  private static let keys = ["runs", "requires", "quarantine", "resultCache"]
+  private static let keys = ["runs", "requires", "quarantine", "resultCache", "granularity", "alwaysRun"]
   private static let runKeys = ["name", "environment", "platforms", "runner"] + XcodebuildRunParser.keys
   private static let requirementKeys = ["name", "command"]
 
@@ -13,6 +13,23 @@ enum TestParser {
       case "runs": config.declaredRuns = try runs(child)
       case "quarantine": config.quarantine = try QuarantineParser.parse(child)
       case "resultCache": config.resultCache = try ResultCacheParser.parse(child)
+      case "granularity":
+        let text = try child.string()
+        guard let granularity = TestGranularity(rawValue: text) else {
+          throw child.error(
+            "`\(text)` is not a granularity",
+            hint: "expected one of: " + TestGranularity.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        config.granularity = granularity
+      case "alwaysRun":
+        config.alwaysRun = try child.listElements().map { element in
+          let id = try element.string()
+          guard let slash = id.firstIndex(of: "/"), slash != id.startIndex, id.last != "/" else {
+            throw element.error(
+              "`\(id)` is not a test", hint: "name it as its test binary lists it: Target.Suite/test or Target.Suite/test()")
+          }
+          return id
+        }
       default: config.requires = try requirements(child)
       }
     }

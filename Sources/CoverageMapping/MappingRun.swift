@@ -30,11 +30,14 @@ public struct MappingRun: Sendable {
     /// Where the profiles go; emptied of them as it goes.
     public var workDirectory: String
     public var timeoutPerTest: Duration
+    /// The test run's variables (`test.runs`), set (or removed: nil) for every test process.
+    public var environment: [String: String?] = [:]
 
     public init(
       binary: String, target: String, key: String, repositoryRoot: String, workDirectory: String,
-      timeoutPerTest: Duration = .seconds(600)
+      timeoutPerTest: Duration = .seconds(600), environment: [String: String?] = [:]
     ) {
+      self.environment = environment
       self.binary = binary
       self.target = target
       self.key = key
@@ -52,7 +55,9 @@ public struct MappingRun: Sendable {
       let listing = try await execute(
         ProcessRequest(
           request.binary, library.listArguments, workingDirectory: request.workDirectory,
-          environment: ["LLVM_PROFILE_FILE": request.workDirectory + "/listing.profraw"], timeout: .seconds(300)))
+          environment: request.environment.merging(["LLVM_PROFILE_FILE": request.workDirectory + "/listing.profraw"]) {
+            _, profile in profile
+          }, timeout: .seconds(300)))
       try? FileManager.default.removeItem(atPath: request.workDirectory + "/listing.profraw")
       // A binary without Swift Testing answers its listing with EX_UNAVAILABLE and no output: it has none.
       if library == .swiftTesting && listing.exitStatus == 69 && listing.standardOutput.isEmpty { continue }
@@ -89,7 +94,8 @@ public struct MappingRun: Sendable {
     let run = try await execute(
       ProcessRequest(
         request.binary, library.runArguments(test), workingDirectory: request.repositoryRoot,
-        environment: ["LLVM_PROFILE_FILE": raw], timeout: request.timeoutPerTest))
+        environment: request.environment.merging(["LLVM_PROFILE_FILE": raw]) { _, profile in profile },
+        timeout: request.timeoutPerTest))
     if run.exitStatus > 128 { return .failure(Unmapped(reason: "it crashed (signal \(run.exitStatus - 128))")) }
     guard library.ranOneTest(run.outputString + run.errorString) else {
       return .failure(Unmapped(reason: "running it alone ran no test (exit status \(run.exitStatus))"))

@@ -54,3 +54,22 @@ extension GitRepository {
     }
   }
 }
+
+extension GitRepository {
+  /// `commit` and its first-parent ancestors, newest first, at most `limit` of them; fewer where history ends (a
+  /// root commit, a shallow clone's boundary).
+  public func firstParentLine(from commit: ObjectID, limit: Int) throws -> [ObjectID] {
+    try withRepository { repo in
+      var line: [ObjectID] = []
+      var current: ObjectID? = commit
+      while let id = current, line.count < limit {
+        let object: OpaquePointer?
+        do { object = try lookupCommit(id, repo) } catch GitError.shallowMissingCommit { break }
+        defer { git_commit_free(object) }
+        line.append(id)
+        current = git_commit_parentcount(object) > 0 ? git_commit_parent_id(object, 0).map { ObjectID($0) } : nil
+      }
+      return line
+    }
+  }
+}

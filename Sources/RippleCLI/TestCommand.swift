@@ -3,6 +3,7 @@ import ArgumentParser
 import Assets
 import Foundation
 import PackageModel
+import RippleConfig
 import RippleKit
 import SystemClients
 import TestRunner
@@ -85,6 +86,21 @@ struct TestCommand: AsyncParsableCommand {
       valueName: "TARGET"))
   var explainKey: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Select whole test targets (target) or single tests from coverage maps (test); default: test.granularity.",
+      valueName: "target|test"))
+  var granularity: String?
+
+  @Flag(help: "With test granularity: map the targets that ran whole and passed, on any branch (protected ones always do).")
+  var refreshMaps = false
+
+  @Option(
+    help: ArgumentHelp(
+      "With test granularity: say why one test (Target.Suite/test or Target/Suite/test) runs or not, and run nothing.",
+      valueName: "TARGET/TEST"))
+  var explain: String?
+
   @Option(help: "Progress on standard error: auto (tty on a terminal, else plain), tty, plain or none.")
   var progress: ProgressMode = .auto
 
@@ -148,13 +164,21 @@ struct TestCommand: AsyncParsableCommand {
       throw ValidationError("--coverage-min must be a percentage from 0 to 100 (got \(coverageMin)).")
     }
     if !targets.isEmpty && targetIDs.isEmpty { throw ValidationError("--targets needs at least one package:Name.") }
+    if let granularity, TestGranularity(rawValue: granularity) == nil {
+      throw ValidationError(
+        "--granularity must be one of " + TestGranularity.allCases.map(\.rawValue).joined(separator: ", ")
+          + " (got \(granularity)).")
+    }
+    if let explain, !explain.contains("/") {
+      throw ValidationError("--explain names one test: TARGET/TEST, e.g. CoreTests.ParserTests/testParse (got \(explain)).")
+    }
   }
 
   /// `--targets A,B --targets C`: every id, in order (`\,` is a comma inside an id: `TargetIDList`).
   private var targetIDs: [String] { targets.flatMap(TargetIDList.split) }
 
   func run() async throws {
-    if !dryRun && explainKey == nil { try checkReportPaths() }
+    if !dryRun && explainKey == nil && explain == nil { try checkReportPaths() }
     let workspace = try selection.repository.openWorkspace(services: .liveWithResultStores)
     let scope: TestRequest.Scope =
       all ? .everything : .affected(try selection.request(repositoryRoot: workspace.root))
@@ -170,10 +194,16 @@ struct TestCommand: AsyncParsableCommand {
     request.resultCache.enabled = !noCacheResults
     request.resultCache.rerunCached = rerunCached || explainKey != nil
     if wantsCoverage { request.coverage = CoverageRequest(minimum: coverageMin) }
+    request.granularity = granularity.flatMap(TestGranularity.init(rawValue:)) ?? (explain != nil ? .test : nil)
+    request.refreshMaps = refreshMaps && explain == nil
     let plan = try await workspace.planTests(request)
     for warning in plan.warnings { Terminal.standardError.write("warning: \(warning)\n") }
     if let explainKey {
       print(try plan.explainKey(explainKey), terminator: "")
+      return
+    }
+    if let explain {
+      print(try plan.explainTest(explain))
       return
     }
 

@@ -62,6 +62,13 @@ public struct TestRequirement: Sendable, Hashable {
   }
 }
 
+/// How finely `ripple test` selects: whole test targets, or single tests of them from per-test coverage maps
+/// (`test.granularity`, `--granularity`; docs/DESIGN.md, "Below the target").
+public enum TestGranularity: String, Sendable, Hashable, CaseIterable {
+  case target
+  case test
+}
+
 /// `test:` — how the selected tests run.
 public struct TestConfig: Sendable, Hashable {
   /// As declared; empty means one run per manifest environment (`runs(manifestEnvironments:)`).
@@ -71,6 +78,10 @@ public struct TestConfig: Sendable, Hashable {
   public var quarantine: [QuarantineEntry]
   /// `test.resultCache`: pass records (on by default, in a local folder).
   public var resultCache: ResultCacheConfig
+  /// `test.granularity`: select whole test targets (the default) or single tests from coverage maps.
+  public var granularity: TestGranularity = .target
+  /// `test.alwaysRun`: tests (`Target.Suite/test`) that run whenever their target is selected below the target.
+  public var alwaysRun: [String] = []
 
   public init(
     declaredRuns: [TestRunSpec] = [], requires: [TestRequirement] = [], quarantine: [QuarantineEntry] = [],

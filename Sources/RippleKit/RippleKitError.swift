@@ -12,6 +12,8 @@ public enum RippleKitError: RippleError {
   /// `--explain-key` named a target this run does not key (not selected, or a whole package run).
   case keyTargetNotSelected(String, known: [String])
   case ambiguousTarget(String, candidates: [String])
+  /// `--explain TARGET/TEST` named a test of no selected target, or one its target's map does not know.
+  case testNotExplained(String, detail: String)
 
   public var category: ErrorCategory { .usage }
 
@@ -32,6 +34,8 @@ public enum RippleKitError: RippleError {
         + ": run the job with the "
         + "plan's base, head, config and selection options (a generated pipeline passes them), or check the "
         + "spelling (`package:Name`, `package:*`; `ripple test --dry-run` lists the selection)."
+    case .testNotExplained(let test, let detail):
+      "--explain names `\(test)`: \(detail)."
     case .passRecordsOff:
       "--explain-key needs pass records, which are off for this run (--no-cache-results, RIPPLE_NO_CACHE_RESULTS "
         + "or test.resultCache: off)."

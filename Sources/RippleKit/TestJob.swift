@@ -125,6 +125,11 @@ public struct TestRequest: Sendable {
   public var coverage: CoverageRequest?
   /// `--plan FILE`: the sharded job's one plan (`ShardPlanSnapshot`); nil: the job's default snapshot.
   public var shardPlanPath: String?
+  /// `--granularity`; nil: `test.granularity` of ripple.yml.
+  public var granularity: TestGranularity?
+  /// `--refresh-maps`: make coverage maps after the run on any branch (protected branches always do, with test
+  /// granularity).
+  public var refreshMaps = false
 
   public init(
     scope: Scope, shard: Shard? = nil, retryFailed: Int = 0, jobs: Int = 1, scratchPath: String? = nil,
@@ -180,6 +185,10 @@ public struct TestJob: Sendable {
   public var coverage: CoverageRequest?
   /// `--shard`: the file the job's plan is kept in (`ShardPlanSnapshot`); nil when not sharding.
   public var shardPlanPath: String?
+  /// Test granularity: what was chosen below each selected target (`BelowTargetPlanning.swift`).
+  public var belowTarget: [BelowTargetReport] = []
+  /// Coverage maps are made after the run (`CoverageMapRefresh.swift`).
+  public var refreshesMaps = false
 
   /// The packages, targets and exact commands, as `--dry-run` prints them.
   public var commands: TestPlan { TestRunner.plan(selection, options: options, history: history) }
@@ -189,6 +198,7 @@ public struct TestJob: Sendable {
     let now = Date()
     return commands.rendered + notRunHere.map { $0.sentence + "\n" }.joined()
       + cached.map { "cached: \(TerminalText.quoted("\($0.package):\($0.name)")) \($0.sentence(now: now))\n" }.joined()
+      + belowTarget.map { "below the target: \(TerminalText.quoted($0.sentence))\n" }.joined()
   }
 
   /// `ripple test --dry-run --format json`: one entry per run and package, and what cannot run here.
@@ -214,6 +224,7 @@ public struct TestJob: Sendable {
       var notRunHere: [NotRunTarget]
       var keys: [Key]
       var cached: [CachedTarget]
+      var belowTarget: [BelowTargetReport]
     }
     let defaultName = TestConfig.name(of: [:])
     let runs = commands.packages.map { step in
@@ -230,7 +241,8 @@ public struct TestJob: Sendable {
         unkeyable: $0.isKeyable ? nil : $0.unkeyable)
     }
     encoder.dateEncodingStrategy = .iso8601
-    let document = Document(runs: runs, notRunHere: notRunHere, keys: keys, cached: cached)
+    let document = Document(
+      runs: runs, notRunHere: notRunHere, keys: keys, cached: cached, belowTarget: belowTarget)
     let data = (try? encoder.encode(document)) ?? Data()
     return String(decoding: data, as: UTF8.self)
   }
@@ -324,6 +336,9 @@ extension Workspace {
       job.coverage = coverage
     }
     await applyPassRecords(to: &job, request: request, graph: affected?.headGraph ?? graph)
+    // A run that makes the maps runs its targets whole: what it maps is what it tested.
+    job.refreshesMaps = refreshesMaps(job, request: request)
+    if !job.refreshesMaps { await applyBelowTarget(to: &job, request: request, graph: affected?.headGraph ?? graph) }
     return job
   }
 
@@ -387,6 +402,8 @@ extension Workspace {
     if let shared = plan.sharedHistory {
       result.warnings += await writeSharedHistory(shared, result: result, job: plan, tested: await tested?.value)
     }
+    result.belowTarget = plan.belowTarget
+    if plan.refreshesMaps { result.warnings += await refreshMaps(plan, result: result, tested: await tested?.value) }
     result.notRunHere = plan.notRunHere
     result.requireAll = plan.requireAll
     result = plan.finish(result, at: Date())

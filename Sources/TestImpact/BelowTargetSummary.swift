@@ -29,7 +29,7 @@ public enum BelowTargetSummary {
     return notRun.map { "not run: \($0.id)" }
   }
 
-  static func phrase(_ reason: BelowTargetSelection.Reason) -> String {
+  public static func phrase(_ reason: BelowTargetSelection.Reason) -> String {
     switch reason {
     case .executed(let file, let functions):
       functions.isEmpty

@@ -21,11 +21,12 @@ public enum JUnitRenderer {
     if let repositoryRoot { result = relativeLocations(result, root: repositoryRoot) }
     let totals = result.totals
     let errors = result.packages.filter { $0.status == .buildFailed || $0.status == .error || $0.status == .noTestsRan }
+    let notSelected = result.belowTarget.reduce(0) { $0 + $1.notRun.count }
     var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     out +=
-      "<testsuites name=\"ripple\" tests=\"\(totals.tests + errors.count + result.notRunHere.count + result.cached.count)\""
+      "<testsuites name=\"ripple\" tests=\"\(totals.tests + errors.count + result.notRunHere.count + result.cached.count + notSelected)\""
       + " failures=\"\(totals.failed)\" errors=\"\(errors.count)\""
-      + " skipped=\"\(totals.skipped + totals.quarantined + result.notRunHere.count + result.cached.count)\""
+      + " skipped=\"\(totals.skipped + totals.quarantined + result.notRunHere.count + result.cached.count + notSelected)\""
       + " time=\"\(time(result.duration))\">\n"
     if result.nothingAffected { out += "  <!-- no test target is affected: nothing was built or run -->\n" }
     if result.cancelled { out += "  <!-- the run was interrupted: results are partial -->\n" }
@@ -63,6 +64,22 @@ public enum JUnitRenderer {
         + " failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0\">\n"
         + "    <testcase classname=\"\(name)\" name=\"(cached pass)\" time=\"0\">\n"
         + "      <skipped message=\"cached pass: \(escape(target.sentence(now: now)))\"/>\n    </testcase>\n  </testsuite>\n"
+    }
+    // Tests test-level selection left out: skipped cases saying so, never passes.
+    for report in result.belowTarget where !report.notRun.isEmpty {
+      out +=
+        "  <testsuite name=\"\(escape(report.target + " (not selected)"))\" package=\"\(escape(report.package))\""
+        + " tests=\"\(report.notRun.count)\" failures=\"0\" errors=\"0\" skipped=\"\(report.notRun.count)\" time=\"0\">\n"
+      for test in report.notRun {
+        let slash = test.lastIndex(of: "/") ?? test.endIndex
+        let classname = String(test[..<slash])
+        let name = slash == test.endIndex ? test : String(test[test.index(after: slash)...])
+        out +=
+          "    <testcase classname=\"\(escape(classname))\" name=\"\(escape(name))\" time=\"0\">\n"
+          + "      <skipped message=\"not run: test-level selection; it executed none of the changed functions\"/>\n"
+          + "    </testcase>\n"
+      }
+      out += "  </testsuite>\n"
     }
     return out + "</testsuites>\n"
   }

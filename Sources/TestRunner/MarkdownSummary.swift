@@ -60,6 +60,7 @@ public enum MarkdownSummary {
       out += "\n**Cached** (passed before at this content): "
       out += result.cached.map { "`\(code($0.name))`" }.joined(separator: ", ") + "\n"
     }
+    out += BelowTargetRendering.markdown(result.belowTarget)
     if let wallClock = result.wallClock { out += "\n" + text(wallClock.sentence) + "\n" }
     return out
   }

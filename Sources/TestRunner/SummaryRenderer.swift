@@ -76,6 +76,7 @@ public enum SummaryRenderer {
     }
     if !notRunHere.isEmpty { out += "\n" + notRunHere }
     if !cached.isEmpty { out += "\n" + cached }
+    out += BelowTargetRendering.summary(result.belowTarget)
     let totals = result.totals
     out += "\n\(totals.tests) tests, \(totals.passed) passed, \(totals.failed) failed, \(totals.skipped) skipped"
     if totals.flaky > 0 { out += ", \(totals.flaky) flaky" }

@@ -62,6 +62,8 @@ public struct TestRunResult: Sendable, Codable, Hashable {
       self.baseSource = baseSource
     }
   }
+  /// `test.granularity: test`: per selected target, the tests chosen below it (or why it ran whole).
+  public var belowTarget: [BelowTargetReport] = []
   /// `--coverage`: the suite's merged coverage (docs/DESIGN.md, "Coverage"); nil without.
   public var coverage: CoverageDocument?
   /// `--coverage`: each target's coverage as this run measured it (not in the JSON report: `coverage` is).
@@ -107,7 +109,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
   private enum CodingKeys: String, CodingKey {
     case schemaVersion, succeeded, cancelled, nothingAffected, shard, shardPlan, duration, totals, packages, notRunHere,
       cached,
-      warnings, wallClock, comparison, coverage
+      warnings, wallClock, comparison, coverage, belowTarget
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -127,6 +129,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     try c.encodeIfPresent(wallClock, forKey: .wallClock)
     try c.encodeIfPresent(comparison, forKey: .comparison)
     try c.encodeIfPresent(coverage, forKey: .coverage)
+    if !belowTarget.isEmpty { try c.encode(belowTarget, forKey: .belowTarget) }
   }
 
   public init(from decoder: any Decoder) throws {
@@ -144,6 +147,7 @@ public struct TestRunResult: Sendable, Codable, Hashable {
     wallClock = try c.decodeIfPresent(WallClock.self, forKey: .wallClock)
     comparison = try c.decodeIfPresent(Comparison.self, forKey: .comparison)
     coverage = try c.decodeIfPresent(CoverageDocument.self, forKey: .coverage)
+    belowTarget = try c.decodeIfPresent([BelowTargetReport].self, forKey: .belowTarget) ?? []
   }
 
   /// The `--report-json` text.

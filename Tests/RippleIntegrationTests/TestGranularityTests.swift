@@ -1,0 +1,118 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `test.granularity: test` through the real binary, toolchain and local store (docs/DESIGN.md, "Below the
+/// target"): a run on main maps each test (`--refresh-maps`), a branch's body change then runs only the tests that
+/// executed the changed function, the rest are listed as not run (JSON, JUnit, summary), `--explain` says why,
+/// and a declaration change runs the target whole with the reason.
+@Suite(.serialized, .exclusive(.cooperativeThread)) struct TestGranularityTests {
+  static func makeRepository() throws -> TestRepository {
+    let repo = try TestRepository.checkout()
+    try repo.write(
+      "Package.swift",
+      """
+      // swift-tools-version:6.0
+      import PackageDescription
+
+      let package = Package(
+        name: "Calc",
+        targets: [.target(name: "Core"), .testTarget(name: "CoreTests", dependencies: ["Core"])]
+      )
+
+      """)
+    try repo.write(
+      "Sources/Core/Math.swift",
+      "public func add(_ a: Int, _ b: Int) -> Int {\n  a + b\n}\n\npublic func mul(_ a: Int, _ b: Int) -> Int {\n  a * b\n}\n")
+    try repo.write("Sources/Core/Text.swift", "public func shout(_ s: String) -> String {\n  s.uppercased()\n}\n")
+    try repo.write(
+      "Tests/CoreTests/MathTests.swift",
+      """
+      import Core
+      import XCTest
+
+      final class MathTests: XCTestCase {
+        func testAdd() { XCTAssertEqual(add(2, 3), 5) }
+        func testMul() { XCTAssertEqual(mul(2, 3), 6) }
+      }
+
+      """)
+    try repo.write(
+      "Tests/CoreTests/TextTests.swift",
+      """
+      import Core
+      import Testing
+
+      @Suite struct TextTests {
+        @Test("shouts (loud, ü)") func zählt() { #expect(shout("a") == "A") }
+      }
+
+      """)
+    try repo.write(".gitignore", ".build/\n")
+    try repo.git("add", "-A")
+    try repo.git("commit", "-q", "-m", "initial")
+    return repo
+  }
+
+  static func environment(_ repo: TestRepository, branch: String) -> [String: String] {
+    ["RIPPLE_NO_CACHE_RESULTS": "0", "RIPPLE_CACHE_DIR": repo.root + "/.build/ripple-cache", "RIPPLE_BRANCH": branch]
+  }
+
+  @Test func aBodyChangeRunsOnlyTheTestsThatExecutedItAndADeclarationChangeRunsTheTargetWhole() throws {
+    let repo = try Self.makeRepository()
+    // main: everything runs, then each test is mapped in its own process.
+    let mapping = try RippleBinary.test(
+      ["--all", "--granularity", "test", "--refresh-maps"], in: repo.root,
+      environment: Self.environment(repo, branch: "main"))
+    #expect(mapping.status == 0, "\(mapping.standardOutput)\(mapping.standardError)")
+    #expect(mapping.standardError.contains("coverage maps made at"), "\(mapping.standardError)")
+    #expect(mapping.standardError.contains("CoreTests (3 tests)"), "\(mapping.standardError)")
+
+    // A branch changes `mul`'s body only.
+    try repo.git("checkout", "-q", "-b", "feature")
+    try repo.write(
+      "Sources/Core/Math.swift",
+      "public func add(_ a: Int, _ b: Int) -> Int {\n  a + b\n}\n\npublic func mul(_ a: Int, _ b: Int) -> Int {\n  b * a\n}\n")
+    let json = repo.root + "/.build/below.json"
+    let junit = repo.root + "/.build/below.xml"
+    let below = try RippleBinary.test(
+      ["--granularity", "test", "--base", "main", "--report-json", json, "--junit", junit], in: repo.root,
+      environment: Self.environment(repo, branch: "feature"))
+    #expect(below.status == 0, "\(below.standardOutput)\(below.standardError)")
+    #expect(
+      below.standardOutput.contains(
+        "1 of 3 tests of CoreTests: they executed Sources/Core/Math.swift's `mul(_:_:)`"), "\(below.standardOutput)")
+    let report = try CoverageReports.json(json)
+    let ran = ((report["packages"] as? [[String: Any]]) ?? []).flatMap { ($0["targets"] as? [[String: Any]]) ?? [] }
+      .flatMap { ($0["tests"] as? [[String: Any]]) ?? [] }.map { "\($0["suite"] ?? "")/\($0["name"] ?? "")" }
+    #expect(ran == ["MathTests/testMul"], "\(ran)")
+    let plans = try #require(report["belowTarget"] as? [[String: Any]])
+    #expect(plans.count == 1)
+    #expect(Set(plans.first?["notRun"] as? [String] ?? []) == ["CoreTests.MathTests/testAdd", "CoreTests.TextTests/zählt()"])
+    let xml = try String(contentsOfFile: junit, encoding: .utf8)
+    #expect(xml.contains("name=\"testAdd\" time=\"0\">\n      <skipped message=\"not run: test-level selection"))
+    #expect(xml.contains("name=\"zählt()\""))
+
+    let explained = try RippleBinary.run(
+      ["test", "--base", "main", "--explain", "CoreTests.MathTests/testAdd"], in: repo.root,
+      environment: Self.environment(repo, branch: "feature"))
+    #expect(explained.status == 0, "\(explained.standardError)")
+    #expect(explained.standardOutput.contains("CoreTests.MathTests/testAdd is not run: its coverage map"))
+    let unknown = try RippleBinary.run(
+      ["test", "--base", "main", "--explain", "OtherTests.S/t"], in: repo.root,
+      environment: Self.environment(repo, branch: "feature"))
+    #expect(unknown.status == 2, "\(unknown.standardError)")
+    #expect(unknown.standardError.contains("--explain names `OtherTests.S/t`"), "\(unknown.standardError)")
+
+    // A declaration added: every test of the target runs, and the report says why.
+    try repo.write(
+      "Sources/Core/Math.swift",
+      "public func add(_ a: Int, _ b: Int) -> Int {\n  a + b\n}\n\npublic func mul(_ a: Int, _ b: Int) -> Int {\n  b * a\n}\n\npublic let zero = 0\n"
+    )
+    let whole = try RippleBinary.test(
+      ["--granularity", "test", "--base", "main", "--dry-run"], in: repo.root,
+      environment: Self.environment(repo, branch: "feature"))
+    #expect(whole.status == 0, "\(whole.standardError)")
+    #expect(whole.standardOutput.contains("CoreTests runs whole: Sources/Core/Math.swift:"), "\(whole.standardOutput)")
+  }
+}
