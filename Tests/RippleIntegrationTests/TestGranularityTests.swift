@@ -45,6 +45,8 @@ import Testing
 
       @Suite struct TextTests {
         @Test("shouts (loud, ü)") func zählt() { #expect(shout("a") == "A") }
+        @Test func `shouts twice (really)`() { #expect(shout(shout("b")) == "B") }
+        @Test func quiet() { #expect("a".count == 1) }
       }
 
       """)
@@ -66,13 +68,14 @@ import Testing
       environment: Self.environment(repo, branch: "main"))
     #expect(mapping.status == 0, "\(mapping.standardOutput)\(mapping.standardError)")
     #expect(mapping.standardError.contains("coverage maps made at"), "\(mapping.standardError)")
-    #expect(mapping.standardError.contains("CoreTests (3 tests)"), "\(mapping.standardError)")
+    #expect(mapping.standardError.contains("CoreTests (5 tests)"), "\(mapping.standardError)")
 
-    // A branch changes `mul`'s body only.
+    // A branch changes the bodies of `mul` and `shout` only.
     try repo.git("checkout", "-q", "-b", "feature")
     try repo.write(
       "Sources/Core/Math.swift",
       "public func add(_ a: Int, _ b: Int) -> Int {\n  a + b\n}\n\npublic func mul(_ a: Int, _ b: Int) -> Int {\n  b * a\n}\n")
+    try repo.write("Sources/Core/Text.swift", "public func shout(_ s: String) -> String {\n  String(s.uppercased())\n}\n")
     let json = repo.root + "/.build/below.json"
     let junit = repo.root + "/.build/below.xml"
     let below = try RippleBinary.test(
@@ -81,17 +84,18 @@ import Testing
     #expect(below.status == 0, "\(below.standardOutput)\(below.standardError)")
     #expect(
       below.standardOutput.contains(
-        "1 of 3 tests of CoreTests: they executed Sources/Core/Math.swift's `mul(_:_:)`"), "\(below.standardOutput)")
+        "3 of 5 tests of CoreTests: 1 executed Sources/Core/Math.swift's `mul(_:_:)`; 2 executed "
+          + "Sources/Core/Text.swift's `shout(_:)`"), "\(below.standardOutput)")
     let report = try CoverageReports.json(json)
     let ran = ((report["packages"] as? [[String: Any]]) ?? []).flatMap { ($0["targets"] as? [[String: Any]]) ?? [] }
       .flatMap { ($0["tests"] as? [[String: Any]]) ?? [] }.map { "\($0["suite"] ?? "")/\($0["name"] ?? "")" }
-    #expect(ran == ["MathTests/testMul"], "\(ran)")
+    #expect(ran.sorted() == ["MathTests/testMul", "TextTests/`shouts twice (really)`()", "TextTests/zählt()"], "\(ran)")
     let plans = try #require(report["belowTarget"] as? [[String: Any]])
     #expect(plans.count == 1)
-    #expect(Set(plans.first?["notRun"] as? [String] ?? []) == ["CoreTests.MathTests/testAdd", "CoreTests.TextTests/zählt()"])
+    #expect(Set(plans.first?["notRun"] as? [String] ?? []) == ["CoreTests.MathTests/testAdd", "CoreTests.TextTests/quiet()"])
     let xml = try String(contentsOfFile: junit, encoding: .utf8)
     #expect(xml.contains("name=\"testAdd\" time=\"0\">\n      <skipped message=\"not run: test-level selection"))
-    #expect(xml.contains("name=\"zählt()\""))
+    #expect(xml.contains("classname=\"CoreTests.TextTests\" name=\"quiet()\" time=\"0\">\n      <skipped"))
 
     let explained = try RippleBinary.run(
       ["test", "--base", "main", "--explain", "CoreTests.MathTests/testAdd"], in: repo.root,
