@@ -225,6 +225,10 @@ struct RunExecutor: Sendable {
       say(run.trigger == .canary ? "canary: no pass record is read" : "fresh re-run: no pass record is read")
     }
     if effective.coverage { request.coverage = CoverageRequest() }
+    // Test-level selection when the operator turned it on (else the repository's ripple.yml decides); a canary
+    // runs everything whole, so it is the run that makes the coverage maps.
+    request.granularity = settings.granularity
+    request.refreshMaps = run.trigger == .canary
     request.retryFailed = effective.retryFailed
     let plan: TestJob
     do {
@@ -253,6 +257,13 @@ struct RunExecutor: Sendable {
       analysis.selectedSeconds = plan.history.estimate(plan.selection.units)
     }
     analysis.baseNote = prepared.baseNote
+    // Below the target: the run page lists each target's tests selected and why, or why it ran whole.
+    for report in plan.belowTarget {
+      guard let index = analysis.targets.firstIndex(where: { $0.package == report.package && $0.name == report.target })
+      else { continue }
+      analysis.targets[index].reasons.append("below the target: " + report.sentence)
+      say(report.sentence)
+    }
     try store.recordAnalysis(run.id, analysis)
     say(
       "\(analysis.selectedTestTargets) of \(analysis.totalTestTargets) test targets selected, "

@@ -149,6 +149,9 @@ public struct RepositorySettings: Sendable, Hashable {
   /// Measure the suite's line coverage in every run (`ripple test --coverage`: the selected targets' fresh, the
   /// others' from their pass records), recorded per run for the dashboard's coverage chart and `/metrics`.
   public var coverage = false
+  /// `test` turns on test-level selection for the repository (`ripple test --granularity test`; its canary runs
+  /// make the coverage maps); nil: the repository's own `test.granularity`.
+  public var granularity: TestGranularity?
   /// Re-run each failed test up to this many times (`ripple test --retry-failed N`): one that then passes is
   /// flaky (the flaky panel, `/metrics`' `rippled_flaky_tests_total`); 0: none.
   public var retryFailed = 0

@@ -266,6 +266,10 @@ struct DaemonConfigErrorTests {
     .init(
       name: "coverage as a percentage", yaml: "repositories:\n  - {name: a, remote: /a.git, coverage: 80}\n",
       line: 2, keyPath: "repositories[0].coverage", message: "expected true or false, found the number `80`"),
+    .init(
+      name: "a granularity that is not one", yaml: "repositories:\n  - {name: a, remote: /a.git, granularity: suite}\n",
+      line: 2, keyPath: "repositories[0].granularity", message: "`suite` is not a granularity",
+      hint: "expected one of: target, test"),
   ]
 
   @Test(arguments: cases)

@@ -26,6 +26,7 @@ struct DaemonConfigTests {
           bootstrap: false
           testArguments: ["-c", "release", -j, 4]
           coverage: true
+          granularity: test
           retryFailed: 2
         - name: my-checkout
           path: checkouts/isowords
@@ -57,6 +58,7 @@ struct DaemonConfigTests {
     #expect(remote.bootstrap == false)
     #expect(remote.testArguments == ["-c", "release", "-j", "4"])
     #expect(remote.coverage)
+    #expect(remote.granularity == .test)
     #expect(remote.retryFailed == 2)
 
     let checkout = config.repositories[1]
@@ -66,6 +68,7 @@ struct DaemonConfigTests {
     #expect(checkout.pollInterval == .seconds(5))
     #expect(checkout.branches == [BranchRule(pattern: "main")])
     #expect(!checkout.coverage, "coverage is off unless asked for")
+    #expect(checkout.granularity == nil, "the repository's ripple.yml decides unless the operator does")
     #expect(checkout.retryFailed == 0, "no retries unless asked for")
   }
 
@@ -232,7 +235,7 @@ struct DaemonConfigTests {
       "http", "address", "tokenFile", "webhookSecretFile", "stateDirectory", "cacheDirectory", "logsDirectory",
       "concurrency", "shutdownGrace", "retention", "maxRuns", "maxAge", "maxLogSize", "repositories", "name",
       "remote", "path", "branches", "pattern", "cancelRunning", "fetchInterval", "fetchTimeout", "runTimeout",
-      "bootstrap", "testArguments", "coverage", "settle", "watch", "pollInterval", "sandbox", "network", "assetFolders",
+      "bootstrap", "testArguments", "coverage", "granularity", "settle", "watch", "pollInterval", "sandbox", "network", "assetFolders",
     ]
     for key in keys {
       #expect(text.contains("\(key):"), "Config/rippled.yml does not mention `\(key)`")
