@@ -278,6 +278,8 @@ struct RunExecutor: Sendable {
         say(Self.describe(event))
         if case .output(_, let line) = event, let note = hint.note(after: line.text) { say(note) }
       })
+    // What the run's records, history, coverage and maps said after the tests (a store down, a map not made).
+    for warning in result.warnings { say("warning: \(warning)") }
     let selection = plan.selection
     let outcomes = Self.targetOutcomes(result, selection: selection)
     // The packages' builds add up to the build phase (capped at the run's time); the rest is the tests'.

@@ -49,7 +49,8 @@ extension Workspace {
       let environment = planned?.run?.environment ?? [:]
       let binary: String
       switch await coverageBuild(
-        package: package.path, run: package.run, environment: environment, arguments: job.options.extraArguments)
+        package: package.path, run: package.run, environment: environment, arguments: job.options.extraArguments,
+        scratchBase: job.options.scratchPath)
       {
       case .success(let built): binary = built
       case .failure(let problem):
@@ -146,11 +147,12 @@ extension Workspace {
 
   /// Builds the package's tests with coverage in a build folder of their own (the run's stays as it was), and
   /// answers its test binary.
-  func coverageBuild(package: String, run: String?, environment: [String: String?], arguments: [String]) async
-    -> Result<String, BuildProblem>
-  {
-    let scratch = root + "/.build/ripple/maps/" + PathComponent.escaped(package + (run.map { "@" + $0 } ?? ""))
-    let temporary = root + "/.build/ripple/maps/tmp"
+  func coverageBuild(
+    package: String, run: String?, environment: [String: String?], arguments: [String], scratchBase: String?
+  ) async -> Result<String, BuildProblem> {
+    let folder = (scratchBase ?? root + "/.build/ripple") + "/maps"
+    let scratch = folder + "/" + PathComponent.escaped(package + (run.map { "@" + $0 } ?? ""))
+    let temporary = folder + "/tmp"
     try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
     var variables = environment
     variables["TMPDIR"] = temporary

@@ -111,3 +111,50 @@ import Testing
     return ProcessResult(request: request, exitStatus: passes ? 0 : 1, standardOutput: Data(), standardError: Data())
   }
 }
+
+/// Test-level selection in rippled: the operator's `granularity: test` makes a canary (which runs every target
+/// whole) the run that maps each test target; without it, no canary builds with coverage for maps.
+@Suite struct CanaryMapsTests {
+  private func executor(_ fixture: DaemonRunFixture) -> RunExecutor {
+    let records = DaemonPassRecords(
+      signingKey: Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString(), maxBytes: 1 << 20)
+    var executor = fixture.executor
+    executor.passRecords = records
+    let client = records.client(fixture.store)
+    executor.services.makeResultStore = { _, _, _ in client }
+    return executor
+  }
+
+  private func coverageBuilds(_ fixture: DaemonRunFixture) -> [ProcessRequest] {
+    fixture.process.requests(matching: .command("swift", "build")).filter {
+      $0.arguments.contains("--enable-code-coverage") && $0.arguments.contains("--build-tests")
+    }
+  }
+
+  @Test(arguments: [TestGranularity.test, nil]) func aCanaryMapsTheTestTargetsWhenTheOperatorTurnsItOn(
+    granularity: TestGranularity?
+  ) async throws {
+    let fixture = try DaemonRunFixture()
+    var executor = executor(fixture)
+    // The toolchain's llvm-profdata and llvm-cov are found beside the real `swift`; every command stays scripted.
+    executor.services.environment["PATH"] = ProcessInfo.processInfo.environment["PATH"]
+    var settings = fixture.settings
+    settings.granularity = granularity
+    let queued = try fixture.store.enqueue(
+      NewRun(repository: "app", branch: "main", head: fixture.head, trigger: .canary, fresh: false))
+    let canary = try fixture.store.markRunning(queued.id, logPath: nil)
+    let log = fixture.folder + "/canary.log"
+    let logFile = try RunLogFile(path: log, limit: 1 << 20) { _ in }
+    #expect(await executor.execute(canary, settings: settings, logFile: logFile) == .passed(nil))
+    let builds = coverageBuilds(fixture)
+    if granularity == .test {
+      // The mapping build has a folder of its own beside the run's: the run's build stays warm.
+      #expect(builds.count == 1, "\((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+      #expect(builds.first?.arguments.contains { $0.hasSuffix("/maps/_2E") } == true, "\(builds)")
+      // The scripted build leaves no test binary: the map is not made, and the log says so.
+      #expect(try String(contentsOfFile: log, encoding: .utf8).contains("no coverage map is made for"))
+    } else {
+      #expect(builds.isEmpty)
+    }
+  }
+}
