@@ -289,7 +289,7 @@ let package = Package(
       name: "RippleKitTests",
       dependencies: [
         "RippleKit", "TestSupport", "SystemClients", "TestRunner", "PackageModel", "Git", "RippleCore", "RippleConfig",
-        "Coverage", "PassRecords", "ResultStore", "Affected", "BuildInfo", "ConfigLoading",
+        "Coverage", "PassRecords", "ResultStore", "Affected", "BuildInfo", "ConfigLoading", "SourceChanges", "TestImpact",
       ]),
     .testTarget(
       name: "PackageLoadingTests",

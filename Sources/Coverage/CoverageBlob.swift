@@ -30,7 +30,8 @@ public enum CoverageBlob {
     RecordKey(hex: SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined())!
   }
 
-  static func gzip(_ input: Data) throws(CoverageError) -> Data {
+  /// gzip of `input` (libarchive's raw filter); coverage maps are stored this way too.
+  public static func gzip(_ input: Data) throws(CoverageError) -> Data {
     // gzip adds ~20 bytes of framing; incompressible input grows by a few bytes per 16 KiB block.
     let capacity = input.count + input.count / 100 + 4096
     // libarchive keeps both pointers and writes through them until the archive is freed (declared first, so
@@ -62,7 +63,8 @@ public enum CoverageBlob {
     return Data(bytes: buffer, count: used.pointee)
   }
 
-  static func gunzip(_ input: Data) throws(CoverageError) -> Data {
+  /// The bytes a `gzip(_:)` stream holds, at most `maximumTextBytes` of them.
+  public static func gunzip(_ input: Data) throws(CoverageError) -> Data {
     guard let archive = archive_read_new() else { throw .blobUnreadable("libarchive: archive_read_new failed") }
     defer { archive_read_free(archive) }
     archive_read_support_filter_gzip(archive)

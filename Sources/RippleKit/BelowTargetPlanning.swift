@@ -275,9 +275,7 @@ extension Workspace {
         return .failure(MapMiss(text: "its coverage map at \(commit.short) does not match its digest: not used"))
       }
       do {
-        let map = try CoverageMap.decode(
-          blob, origin: "\(target) at \(commit.short)",
-          limits: CoverageMap.Limits(maxBytes: ResultStoreLimits.maximumRecordBytes))
+        let map = try StoredMap.map(blob, origin: "\(target) at \(commit.short)")
         guard map.target == target, map.key == record.key.hex else {
           return .failure(MapMiss(text: "its coverage map at \(commit.short) is of another target or key: not used"))
         }

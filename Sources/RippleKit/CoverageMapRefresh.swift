@@ -1,3 +1,4 @@
+import Coverage
 import CoverageMapping
 import Foundation
 import Git
@@ -87,11 +88,7 @@ extension Workspace {
     -> String?
   {
     let data: Data
-    do {
-      data = try map.encoded(limits: CoverageMap.Limits(maxBytes: ResultStoreLimits.maximumRecordBytes))
-    } catch {
-      return error.description
-    }
+    do { data = try StoredMap.bytes(of: map, unit: unit.unit) } catch { return error.description }
     let blob = MapRecord.blobKey(of: data)
     try await recording.store.save(blob, data)
     return try await saveMapRecord(
@@ -182,5 +179,32 @@ extension Workspace {
     } catch {
       return .failure(BuildProblem(text: "\(error)"))
     }
+  }
+}
+
+/// A coverage map as a store keeps it (pure): its canonical JSON, bounded by `CoverageMap.Limits`, gzipped, and the
+/// result bounded by the store's limit for one value.
+public enum StoredMap {
+  public static func bytes(of map: CoverageMap, unit: String, limit: Int = ResultStoreLimits.maximumRecordBytes)
+    throws(CoverageMapError) -> Data
+  {
+    let json = try map.encoded()
+    let data: Data
+    do { data = try CoverageBlob.gzip(json) } catch {
+      throw .unreadable(target: unit, detail: "it could not be compressed: \(error)")
+    }
+    guard data.count <= limit else {
+      throw .tooLarge(target: unit, size: data.count, limit: limit, unit: "bytes compressed")
+    }
+    return data
+  }
+
+  /// The map stored as `bytes`; `origin` names it in errors.
+  public static func map(_ bytes: Data, origin: String) throws(CoverageMapError) -> CoverageMap {
+    let json: Data
+    do { json = try CoverageBlob.gunzip(bytes) } catch {
+      throw .unreadable(target: origin, detail: "it is not a gzipped coverage map: \(error)")
+    }
+    return try CoverageMap.decode(json, origin: origin)
   }
 }

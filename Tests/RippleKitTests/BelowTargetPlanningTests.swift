@@ -1,3 +1,4 @@
+import Foundation
 import Affected
 import PackageModel
 import RippleCore
@@ -166,5 +167,41 @@ import Testing
     #expect(try job.explainTest("AppTests.S/t()") == "AppTests.S/t() runs: AppTests runs whole (x)")
     #expect(throws: RippleKitError.self) { try job.explainTest("CoreTests.Nope/t") }
     #expect(throws: RippleKitError.self) { try job.explainTest("Elsewhere.S/t") }
+  }
+}
+
+/// How a map is kept in a store: gzipped canonical JSON, refused over the store's limit, never half-read.
+@Suite struct StoredMapTests {
+  static func map(tests: Int) -> CoverageMap {
+    var covered: [TestID: Set<CoveredRegion>] = [:]
+    for index in 0..<tests {
+      covered[TestID("CoreTests.S/test\(index)()")] = [
+        CoveredRegion(file: "Sources/Core/File\(index % 50).swift", lines: LineRange(index + 1, index + 9))
+      ]
+    }
+    return CoverageMap(target: "CoreTests", key: "k", tests: covered, unmapped: [TestID("CoreTests.S/crash()"): "it crashed"])
+  }
+
+  @Test func aMapRoundTripsThroughTheStoredForm() throws {
+    let map = Self.map(tests: 300)
+    let bytes = try StoredMap.bytes(of: map, unit: ".:CoreTests")
+    #expect(bytes.count < (try map.encoded()).count / 2, "compressed")
+    #expect(try StoredMap.map(bytes, origin: "CoreTests at abc") == map)
+  }
+
+  @Test func aMapLargerThanTheStoresLimitIsNotStoredAndSaysSo() throws {
+    let error = try #require(throws: CoverageMapError.self) {
+      try StoredMap.bytes(of: Self.map(tests: 3000), unit: ".:CoreTests", limit: 1024)
+    }
+    #expect(error.description.contains("over the store's limit of 1024"), "\(error)")
+    #expect(error.description.contains("runs whole"))
+  }
+
+  @Test func damagedStoredBytesAreRefusedNamingTheMap() throws {
+    let bytes = try StoredMap.bytes(of: Self.map(tests: 10), unit: ".:CoreTests")
+    for damaged in [Data("{}".utf8), bytes.prefix(bytes.count / 2)] {
+      let error = try #require(throws: CoverageMapError.self) { try StoredMap.map(Data(damaged), origin: "CoreTests at abc") }
+      #expect(error.description.contains("CoreTests at abc"), "\(error)")
+    }
   }
 }
