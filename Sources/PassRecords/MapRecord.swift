@@ -77,10 +77,13 @@ extension TrustPolicy {
 
   /// What to make of `data`, found at `MapRecord.storeKey(commit:…)`. A map decides which tests are skipped, so
   /// it is believed as a pass record is: signed by a listed key; or, on an unprotected branch, unsigned from a
-  /// store whose unsigned writers are believed (a local folder only this user writes) — from any branch there,
-  /// since the base a branch compares with is usually another branch's commit. Nothing that names another
-  /// commit, target or run, or was written in the future.
-  public func judgeMap(_ data: Data, commit: String, package: String, target: String, run: String?) -> MapVerdict {
+  /// store whose unsigned writers are believed, of the run's own branch — or of any branch when
+  /// `storeIsOnlyThisUsers` (a local folder only this user writes: the base a branch compares with is usually
+  /// another branch's commit, mapped by the same user). Nothing that names another commit, target or run, or was
+  /// written in the future.
+  public func judgeMap(
+    _ data: Data, commit: String, package: String, target: String, run: String?, storeIsOnlyThisUsers: Bool = false
+  ) -> MapVerdict {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
     guard let envelope = try? decoder.decode(RecordEnvelope.self, from: data),
@@ -110,6 +113,11 @@ extension TrustPolicy {
         reason: "an unsigned coverage map (\(TerminalText.quoted(branch)) is protected: only signed maps count)")
     }
     if let refused = unsignedRefused { return .ignored(reason: "an unsigned coverage map (\(refused))") }
+    guard record.branch == branch || storeIsOnlyThisUsers else {
+      return .ignored(
+        reason: "an unsigned coverage map of another branch (\(TerminalText.quoted(record.branch))): from a shared "
+          + "store only signed maps count across branches")
+    }
     return .trusted(record, signer: nil)
   }
 }

@@ -257,7 +257,10 @@ extension Workspace {
         return .failure(MapMiss(text: "the result store could not be read for its coverage map: \(error)"))
       }
       let record: MapRecord
-      switch policy.judgeMap(data, commit: commit.hex, package: package, target: target, run: run) {
+      switch policy.judgeMap(
+        data, commit: commit.hex, package: package, target: target, run: run,
+        storeIsOnlyThisUsers: store.writtenOnlyByThisUser)
+      {
       case .trusted(let trusted, _): record = trusted
       case .ignored(let reason):
         return .failure(MapMiss(text: "its coverage map at \(commit.short) is not trusted: \(reason)"))

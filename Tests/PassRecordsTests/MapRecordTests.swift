@@ -17,12 +17,14 @@ private func record(commit: String = commit, target: String = "CoreTests", time:
 
 private func judge(
   _ data: Data, branch: String = "feature", protected: Bool = false, unsignedRefused: String? = nil,
-  target: String = "CoreTests"
+  target: String = "CoreTests", onlyThisUsers: Bool = true
 ) -> String? {
   let policy = TrustPolicy(
     trustedKeys: [("ci-main", trustedSigner.publicKey)], branch: branch, branchIsProtected: protected, now: now,
     unsignedRefused: unsignedRefused)
-  switch policy.judgeMap(data, commit: commit, package: ".", target: target, run: nil) {
+  switch policy.judgeMap(
+    data, commit: commit, package: ".", target: target, run: nil, storeIsOnlyThisUsers: onlyThisUsers)
+  {
   case .trusted: return nil
   case .ignored(let reason): return reason
   }
@@ -56,6 +58,9 @@ private func judge(
     #expect(judge(unsigned, branch: "main", protected: true)?.contains("only signed maps count") == true)
     #expect(
       judge(unsigned, unsignedRefused: "a shared store")?.contains("an unsigned coverage map (a shared store)") == true)
+    // A shared store whose team believes unsigned records (`unsignedRecords: any`): only the branch's own maps.
+    #expect(judge(unsigned, onlyThisUsers: false)?.contains("an unsigned coverage map of another branch") == true)
+    #expect(judge(unsigned, branch: "main", onlyThisUsers: false) == nil)
   }
 
   @Test func aRecordOfAnotherPlaceOrFromTheFutureOrNotARecordIsIgnored() throws {
