@@ -47,6 +47,12 @@ Sections (each issue extends this file with its own):
             `ripple test` vs the `swift build --build-tests` + `swift test --skip-build --filter` it runs,
             on that package (one edited leaf); and the watch loop: an edit to the first `swift build` of
             `ripple test` on the 100,000-file working tree (a stand-in swift stamps it)
+  granularity  test-level selection (issue 51) on the last RIPPLE_BENCH_GRANULARITY_COMMITS (50) first-parent
+            commits of Yams and swift-collections from the mirror (RIPPLE_BENCH_GRANULARITY_PACKAGES): at each
+            commit, tests run and time of `ripple test --all` (everything), `--base HEAD~1` (target level) and
+            `--base HEAD~1 --granularity test` (below the target, with the maps main's run of the parent made),
+            then main's run of the commit (`--refresh-maps`: changed targets mapped, the others carried); and
+            the first mapping run against a plain warm `swift test`. Slow: an hour or more per package.
 Prints a table per section and a PASS/FAIL line per target; exits 1 when a target is missed.
 """
 import json
@@ -1536,7 +1542,89 @@ def bench_keys_watch(ripple, work, big, env):
     print(f"  watch loop, save to the first swift build of ripple test (100,000 files, median of 7): {loop*1000:.0f} ms")
     check("watch loop with ripple test <= 1 s", loop <= 1.0, f"{loop*1000:.0f} ms")
 
-SECTIONS = ["changes", "affected", "scale", "keys", "xcode", "test", "bootstrap", "daemon", "install", "shards", "outcomes", "records", "teamshards", "coverage"]
+GRANULARITY_COMMITS = int(os.environ.get("RIPPLE_BENCH_GRANULARITY_COMMITS", "50"))
+GRANULARITY_PACKAGES = {
+    "Yams": "/opt/swift-packages/jpsim/Yams.git",
+    "swift-collections": "/opt/swift-packages/apple/swift-collections.git",
+}
+
+
+def report_tests(path):
+    with open(path) as f:
+        return json.load(f)["totals"]["tests"]
+
+
+def bench_granularity(ripple, work):
+    names = os.environ.get("RIPPLE_BENCH_GRANULARITY_PACKAGES", ",".join(GRANULARITY_PACKAGES)).split(",")
+    print(f"\n## granularity: tests run and test time below the target vs target level vs everything, over the last "
+          f"{GRANULARITY_COMMITS} commits of {', '.join(names)}; the mapping run's overhead (issue 51)")
+    for name in names:
+        base = os.path.join(work, "granularity-" + name)
+        root = os.path.join(base, "repo")
+        os.makedirs(base)
+        subprocess.run(["git", "clone", "-q", GRANULARITY_PACKAGES[name], root], check=True)
+        commits = subprocess.run(
+            ["git", "-C", root, "rev-list", "--first-parent", "-n", str(GRANULARITY_COMMITS + 1), "HEAD"],
+            check=True, capture_output=True, text=True).stdout.split()[::-1]
+        temporary = os.path.join(base, "tmp")
+        os.makedirs(temporary)
+        env = dict(os.environ, RIPPLE_CACHE_DIR=os.path.join(base, "cache"), TMPDIR=temporary)
+        env.pop("RIPPLE_NO_CACHE_RESULTS", None)
+
+        def run(label, *args, branch="main"):
+            report = os.path.join(base, label + ".json")
+            argv = [ripple, "test", "--report-json", report, *args]
+            start = time.perf_counter()
+            done = subprocess.run(argv, cwd=root, env=dict(env, RIPPLE_BRANCH=branch), capture_output=True, text=True)
+            elapsed = time.perf_counter() - start
+            if done.returncode != 0:
+                print(f"  {label} at {commit[:10]}: exit {done.returncode} (a commit whose tests fail here): "
+                      f"{done.stderr.strip().splitlines()[-1:]}")
+            return elapsed, report_tests(report) if os.path.exists(report) else 0
+
+        def checkout(commit):
+            subprocess.run(["git", "-C", root, "checkout", "-q", "--detach", "-f", commit], check=True)
+
+        # The mapping run's overhead: a plain warm `swift test` against the same tests mapped (first commit).
+        commit = commits[0]
+        checkout(commit)
+        subprocess.run(["swift", "build", "--build-tests"], cwd=root, env=env, capture_output=True)
+        start = time.perf_counter()
+        subprocess.run(["swift", "test", "--skip-build"], cwd=root, env=env, capture_output=True)
+        plain = time.perf_counter() - start
+        mapping, _ = run("map", "--all", "--granularity", "test", "--refresh-maps", "--rerun-cached")
+        totals = {"everything": [0, 0.0], "target": [0, 0.0], "test": [0, 0.0]}
+        whole = 0
+        for index, commit in enumerate(commits[1:], start=1):
+            checkout(commit)
+            seconds, tests = run("everything", "--all", "--no-cache-results")
+            totals["everything"][0] += tests
+            totals["everything"][1] += seconds
+            seconds, tests = run("target", "--base", "HEAD~1", "--no-cache-results")
+            totals["target"][0] += tests
+            totals["target"][1] += seconds
+            seconds, tests = run("test", "--base", "HEAD~1", "--granularity", "test", "--rerun-cached",
+                                 branch="feature")
+            totals["test"][0] += tests
+            totals["test"][1] += seconds
+            with open(os.path.join(base, "test.json")) as f:
+                whole += sum(1 for plan in json.load(f).get("belowTarget", []) if plan.get("wholeReason"))
+            # main's run of this commit: its changed targets run whole and are mapped, the others carried.
+            run("map", "--base", "HEAD~1", "--granularity", "test", "--refresh-maps")
+            print(f"  {index}/{len(commits) - 1} {commit[:10]}: tests run everything {totals['everything'][0]}, "
+                  f"target level {totals['target'][0]}, test level {totals['test'][0]}", flush=True)
+        print(f"  {name}: over {len(commits) - 1} commits, tests run: everything {totals['everything'][0]}, target "
+              f"level {totals['target'][0]}, test level {totals['test'][0]}; time (build included): "
+              f"{totals['everything'][1]:.0f} s, {totals['target'][1]:.0f} s, {totals['test'][1]:.0f} s; "
+              f"{whole} target runs fell back to whole")
+        print(f"  {name}: mapping run (ripple test --all and the map of every test) {mapping:.1f} s against a plain "
+              f"warm swift test {plain:.1f} s ({mapping / plain:.1f}x)")
+        check(f"{name}: test level runs no more tests than target level", totals["test"][0] <= totals["target"][0],
+              f"{totals['test'][0]} vs {totals['target'][0]}")
+        shutil.rmtree(base, ignore_errors=True)
+
+
+SECTIONS = ["changes", "affected", "scale", "keys", "xcode", "test", "bootstrap", "daemon", "install", "shards", "outcomes", "records", "teamshards", "coverage", "granularity"]
 
 
 def main():
@@ -1577,6 +1665,8 @@ def main():
             bench_teamshards(ripple, work)
         if "coverage" in sections:
             bench_coverage(ripple, work)
+        if "granularity" in sections:
+            bench_granularity(ripple, work)
     finally:
         if not os.environ.get("RIPPLE_BENCH_KEEP"):
             shutil.rmtree(work, ignore_errors=True)
