@@ -16,8 +16,15 @@ import TestRunner
 /// its pass record keeps the map it had, recorded again at this commit when its key is the same.
 extension Workspace {
   /// Whether this run refreshes maps, and why not when it cannot (a warning).
-  func refreshesMaps(_ job: TestJob, request: TestRequest) -> Bool {
-    guard request.granularity ?? configuration.test.granularity == .test, let recording = job.passRecording else {
+  func refreshesMaps(_ job: inout TestJob, request: TestRequest) -> Bool {
+    guard request.granularity ?? configuration.test.granularity == .test else {
+      if request.refreshMaps { job.warnings.append("--refresh-maps makes coverage maps only with test granularity") }
+      return false
+    }
+    guard let recording = job.passRecording else {
+      if request.refreshMaps {
+        job.warnings.append("no coverage map is made: maps are kept in the result store, and pass records are off")
+      }
       return false
     }
     return request.refreshMaps || recording.policy?.branchIsProtected == true
@@ -27,12 +34,14 @@ extension Workspace {
     guard let recording = job.passRecording, !recording.userFiltered, !result.cancelled, !recording.storeDown else {
       return []
     }
-    guard let tested, let commit = Optional(ObjectID(hex: tested)) else {
+    guard let tested else {
       return [
         "no coverage map is made: the tests built a working tree that is not a commit (maps are kept by commit; "
           + "commit, or check out a commit with nothing edited)"
       ]
     }
+    let commit = ObjectID(hex: tested)
+    let folder = (job.options.scratchPath ?? root + "/.build/ripple") + "/maps"
     let tools: CoverageRunOptions
     do { tools = try CoverageRunOptions.locate(swift: services.swiftExecutable, environment: services.environment) } catch {
       return ["no coverage map is made: \(error)"]
@@ -51,7 +60,7 @@ extension Workspace {
       let binary: String
       switch await coverageBuild(
         package: package.path, run: package.run, environment: environment, arguments: job.options.extraArguments,
-        scratchBase: job.options.scratchPath)
+        folder: folder)
       {
       case .success(let built): binary = built
       case .failure(let problem):
@@ -60,7 +69,7 @@ extension Workspace {
       }
       for target in targets {
         let unit = recording.keys.first { $0.package == package.path && $0.target == target.name && $0.run == package.run }!
-        let work = root + "/.build/ripple/maps/profiles"
+        let work = folder + "/profiles"
         try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         do {
           let map = try await MappingRun(process: services.process, toolDirectory: tools.toolDirectory).map(
@@ -145,9 +154,8 @@ extension Workspace {
   /// Builds the package's tests with coverage in a build folder of their own (the run's stays as it was), and
   /// answers its test binary.
   func coverageBuild(
-    package: String, run: String?, environment: [String: String?], arguments: [String], scratchBase: String?
+    package: String, run: String?, environment: [String: String?], arguments: [String], folder: String
   ) async -> Result<String, BuildProblem> {
-    let folder = (scratchBase ?? root + "/.build/ripple") + "/maps"
     let scratch = folder + "/" + PathComponent.escaped(package + (run.map { "@" + $0 } ?? ""))
     let temporary = folder + "/tmp"
     try? FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)

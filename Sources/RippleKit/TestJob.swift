@@ -337,7 +337,7 @@ extension Workspace {
     }
     await applyPassRecords(to: &job, request: request, graph: affected?.headGraph ?? graph)
     // A run that makes the maps runs its targets whole: what it maps is what it tested.
-    job.refreshesMaps = refreshesMaps(job, request: request)
+    job.refreshesMaps = refreshesMaps(&job, request: request)
     if !job.refreshesMaps { await applyBelowTarget(to: &job, request: request, graph: affected?.headGraph ?? graph) }
     return job
   }

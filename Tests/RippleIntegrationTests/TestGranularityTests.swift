@@ -119,4 +119,19 @@ import Testing
     #expect(whole.status == 0, "\(whole.standardError)")
     #expect(whole.standardOutput.contains("CoreTests runs whole: Sources/Core/Math.swift:"), "\(whole.standardOutput)")
   }
+
+  @Test func badGranularityArgumentsAreUsageErrorsAndARefreshWithoutItSaysSo() throws {
+    let repo = try Self.makeRepository()
+    let bad = try RippleBinary.run(["test", "--granularity", "function", "--dry-run"], in: repo.root)
+    #expect(bad.status == 2)
+    #expect(bad.standardError.contains("--granularity must be one of target, test (got function)"), "\(bad.standardError)")
+    let notATest = try RippleBinary.run(["test", "--explain", "CoreTests"], in: repo.root)
+    #expect(notATest.status == 2)
+    #expect(notATest.standardError.contains("--explain names one test"), "\(notATest.standardError)")
+    let refresh = try RippleBinary.run(
+      ["test", "--refresh-maps", "--dry-run", "--base", "HEAD"], in: repo.root,
+      environment: Self.environment(repo, branch: "main"))
+    #expect(refresh.status == 0, "\(refresh.standardError)")
+    #expect(refresh.standardError.contains("--refresh-maps makes coverage maps only with test granularity"))
+  }
 }
