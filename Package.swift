@@ -289,7 +289,8 @@ let package = Package(
       name: "RippleKitTests",
       dependencies: [
         "RippleKit", "TestSupport", "SystemClients", "TestRunner", "PackageModel", "Git", "RippleCore", "RippleConfig",
-        "Coverage", "PassRecords", "ResultStore", "Affected", "BuildInfo", "ConfigLoading", "SourceChanges", "TestImpact",
+        "Coverage", "PassRecords", "ResultStore", "Affected", "BuildInfo", "ConfigLoading", "SourceChanges",
+        "TestImpact",
       ]),
     .testTarget(
       name: "PackageLoadingTests",

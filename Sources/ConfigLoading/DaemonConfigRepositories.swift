@@ -6,7 +6,8 @@ import Yams
 /// Validates `repositories:` of `rippled.yml` into `[RepositorySettings]`.
 enum DaemonRepositoriesParser {
   static let commonKeys = [
-    "name", "remote", "path", "runTimeout", "bootstrap", "testArguments", "coverage", "granularity", "retryFailed", "status", "notify",
+    "name", "remote", "path", "runTimeout", "bootstrap", "testArguments", "coverage", "granularity", "retryFailed",
+    "status", "notify",
     "assetFolders",
   ]
   /// Keys that only make sense when branches are fetched from a remote.

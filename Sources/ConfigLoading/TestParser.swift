@@ -26,7 +26,8 @@ enum TestParser {
           let id = try element.string()
           guard let slash = id.firstIndex(of: "/"), slash != id.startIndex, id.last != "/" else {
             throw element.error(
-              "`\(id)` is not a test", hint: "name it as its test binary lists it: Target.Suite/test or Target.Suite/test()")
+              "`\(id)` is not a test",
+              hint: "name it as its test binary lists it: Target.Suite/test or Target.Suite/test()")
           }
           return id
         }

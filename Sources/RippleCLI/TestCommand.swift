@@ -92,7 +92,8 @@ struct TestCommand: AsyncParsableCommand {
       valueName: "target|test"))
   var granularity: String?
 
-  @Flag(help: "With test granularity: map the targets that ran whole and passed, on any branch (protected ones always do).")
+  @Flag(
+    help: "With test granularity: map the targets that ran whole and passed, on any branch (protected ones always do).")
   var refreshMaps = false
 
   @Option(
@@ -170,7 +171,8 @@ struct TestCommand: AsyncParsableCommand {
           + " (got \(granularity)).")
     }
     if let explain, !explain.contains("/") {
-      throw ValidationError("--explain names one test: TARGET/TEST, e.g. CoreTests.ParserTests/testParse (got \(explain)).")
+      throw ValidationError(
+        "--explain names one test: TARGET/TEST, e.g. CoreTests.ParserTests/testParse (got \(explain)).")
     }
   }
 

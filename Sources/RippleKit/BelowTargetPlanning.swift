@@ -156,7 +156,9 @@ extension Workspace {
         continue
       }
       let found: FoundMap
-      switch await findMap(package: package.path, target: target, run: run, line: line, store: recording.store, policy: policy) {
+      switch await findMap(
+        package: package.path, target: target, run: run, line: line, store: recording.store, policy: policy)
+      {
       case .success(let map): found = map
       case .failure(let reason):
         report(reason.text)
@@ -209,7 +211,8 @@ extension Workspace {
         let notRunNow = notRun.filter { test in !newSuites.contains { test.id.hasPrefix(target + "." + $0 + "/") } }
         var sentence = BelowTargetSummary.line(target: target, outcome: .tests(run: chosen, notRun: notRunNow))
         if !newSuites.isEmpty {
-          sentence += "; and the suite\(newSuites.count == 1 ? "" : "s") " + newSuites.joined(separator: ", ")
+          sentence +=
+            "; and the suite\(newSuites.count == 1 ? "" : "s") " + newSuites.joined(separator: ", ")
             + " whole, for new or renamed tests"
         }
         reports.append(
@@ -228,7 +231,9 @@ extension Workspace {
 
   /// The old and new text of `path`: the map's commit, and the head commit or the working tree.
   func texts(of path: String, old commit: ObjectID, head: ObjectID?) -> (old: String?, new: String?) {
-    let old = (try? repository.blob(at: commit, path: path)).flatMap { $0 }.flatMap { String(validating: $0, as: UTF8.self) }
+    let old = (try? repository.blob(at: commit, path: path)).flatMap { $0 }.flatMap {
+      String(validating: $0, as: UTF8.self)
+    }
     let newBytes: [UInt8]?
     if let head {
       newBytes = (try? repository.blob(at: head, path: path)).flatMap { $0 }
@@ -318,7 +323,8 @@ extension TestJob {
       throw RippleKitError.testNotExplained(
         name,
         detail: selected.isEmpty
-          ? "no test target is selected for this change" : "it is of none of the selected targets (\(selected.joined(separator: ", ")))")
+          ? "no test target is selected for this change"
+          : "it is of none of the selected targets (\(selected.joined(separator: ", ")))")
     }
     let rest = String(name.dropFirst(report.target.count + 1))
     let id = report.target + "." + rest

@@ -43,7 +43,9 @@ extension Workspace {
     let commit = ObjectID(hex: tested)
     let folder = (job.options.scratchPath ?? root + "/.build/ripple") + "/maps"
     let tools: CoverageRunOptions
-    do { tools = try CoverageRunOptions.locate(swift: services.swiftExecutable, environment: services.environment) } catch {
+    do {
+      tools = try CoverageRunOptions.locate(swift: services.swiftExecutable, environment: services.environment)
+    } catch {
       return ["no coverage map is made: \(error)"]
     }
     var warnings: [String] = []
@@ -53,7 +55,9 @@ extension Workspace {
       let targets = package.targets.filter { target in
         planned?.suites[target.name] == nil
           && PassEligibility.isFullPass(target, in: package, splitBySuites: false, userFiltered: false)
-          && recording.keys.contains { $0.package == package.path && $0.target == target.name && $0.run == package.run && $0.isKeyable }
+          && recording.keys.contains {
+            $0.package == package.path && $0.target == target.name && $0.run == package.run && $0.isKeyable
+          }
       }
       guard !targets.isEmpty else { continue }
       let environment = planned?.run?.environment ?? [:]
@@ -68,7 +72,9 @@ extension Workspace {
         continue
       }
       for target in targets {
-        let unit = recording.keys.first { $0.package == package.path && $0.target == target.name && $0.run == package.run }!
+        let unit = recording.keys.first {
+          $0.package == package.path && $0.target == target.name && $0.run == package.run
+        }!
         let work = folder + "/profiles"
         try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         do {
@@ -80,7 +86,8 @@ extension Workspace {
             warnings.append(warning)
           } else {
             mapped.append(
-              "\(target.name) (\(map.tests.count) tests" + (map.unmapped.isEmpty ? ")" : ", \(map.unmapped.count) not mapped)"))
+              "\(target.name) (\(map.tests.count) tests"
+                + (map.unmapped.isEmpty ? ")" : ", \(map.unmapped.count) not mapped)"))
           }
         } catch {
           warnings.append("no coverage map is made for \(unit.unit): \(error)")

@@ -66,7 +66,8 @@ public enum BelowTargetRendering {
     return "\nBelow the target (test.granularity: test):\n"
       + reports.map { report in
         "  " + report.sentence
-          + (report.notRun.isEmpty ? "" : "\n    not run: \(report.notRun.count) test\(report.notRun.count == 1 ? "" : "s")")
+          + (report.notRun.isEmpty
+            ? "" : "\n    not run: \(report.notRun.count) test\(report.notRun.count == 1 ? "" : "s")")
       }.joined(separator: "\n") + "\n"
   }
 

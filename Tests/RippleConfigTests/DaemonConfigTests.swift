@@ -235,7 +235,8 @@ struct DaemonConfigTests {
       "http", "address", "tokenFile", "webhookSecretFile", "stateDirectory", "cacheDirectory", "logsDirectory",
       "concurrency", "shutdownGrace", "retention", "maxRuns", "maxAge", "maxLogSize", "repositories", "name",
       "remote", "path", "branches", "pattern", "cancelRunning", "fetchInterval", "fetchTimeout", "runTimeout",
-      "bootstrap", "testArguments", "coverage", "granularity", "settle", "watch", "pollInterval", "sandbox", "network", "assetFolders",
+      "bootstrap", "testArguments", "coverage", "granularity", "settle", "watch", "pollInterval", "sandbox", "network",
+      "assetFolders",
     ]
     for key in keys {
       #expect(text.contains("\(key):"), "Config/rippled.yml does not mention `\(key)`")

@@ -23,7 +23,8 @@ import Testing
       """)
     try repo.write(
       "Sources/Core/Math.swift",
-      "public func add(_ a: Int, _ b: Int) -> Int {\n  a + b\n}\n\npublic func mul(_ a: Int, _ b: Int) -> Int {\n  a * b\n}\n")
+      "public func add(_ a: Int, _ b: Int) -> Int {\n  a + b\n}\n\npublic func mul(_ a: Int, _ b: Int) -> Int {\n  a * b\n}\n"
+    )
     try repo.write("Sources/Core/Text.swift", "public func shout(_ s: String) -> String {\n  s.uppercased()\n}\n")
     try repo.write(
       "Tests/CoreTests/MathTests.swift",
@@ -74,8 +75,10 @@ import Testing
     try repo.git("checkout", "-q", "-b", "feature")
     try repo.write(
       "Sources/Core/Math.swift",
-      "public func add(_ a: Int, _ b: Int) -> Int {\n  a + b\n}\n\npublic func mul(_ a: Int, _ b: Int) -> Int {\n  b * a\n}\n")
-    try repo.write("Sources/Core/Text.swift", "public func shout(_ s: String) -> String {\n  String(s.uppercased())\n}\n")
+      "public func add(_ a: Int, _ b: Int) -> Int {\n  a + b\n}\n\npublic func mul(_ a: Int, _ b: Int) -> Int {\n  b * a\n}\n"
+    )
+    try repo.write(
+      "Sources/Core/Text.swift", "public func shout(_ s: String) -> String {\n  String(s.uppercased())\n}\n")
     let json = repo.root + "/.build/below.json"
     let junit = repo.root + "/.build/below.xml"
     let below = try RippleBinary.test(
@@ -89,10 +92,12 @@ import Testing
     let report = try CoverageReports.json(json)
     let ran = ((report["packages"] as? [[String: Any]]) ?? []).flatMap { ($0["targets"] as? [[String: Any]]) ?? [] }
       .flatMap { ($0["tests"] as? [[String: Any]]) ?? [] }.map { "\($0["suite"] ?? "")/\($0["name"] ?? "")" }
-    #expect(ran.sorted() == ["MathTests/testMul", "TextTests/`shouts twice (really)`()", "TextTests/zählt()"], "\(ran)")
+    #expect(
+      ran.sorted() == ["MathTests/testMul", "TextTests/`shouts twice (really)`()", "TextTests/zählt()"], "\(ran)")
     let plans = try #require(report["belowTarget"] as? [[String: Any]])
     #expect(plans.count == 1)
-    #expect(Set(plans.first?["notRun"] as? [String] ?? []) == ["CoreTests.MathTests/testAdd", "CoreTests.TextTests/quiet()"])
+    #expect(
+      Set(plans.first?["notRun"] as? [String] ?? []) == ["CoreTests.MathTests/testAdd", "CoreTests.TextTests/quiet()"])
     let xml = try String(contentsOfFile: junit, encoding: .utf8)
     #expect(xml.contains("name=\"testAdd\" time=\"0\">\n      <skipped message=\"not run: test-level selection"))
     #expect(xml.contains("classname=\"CoreTests.TextTests\" name=\"quiet()\" time=\"0\">\n      <skipped"))
@@ -124,7 +129,8 @@ import Testing
     let repo = try Self.makeRepository()
     let bad = try RippleBinary.run(["test", "--granularity", "function", "--dry-run"], in: repo.root)
     #expect(bad.status == 2)
-    #expect(bad.standardError.contains("--granularity must be one of target, test (got function)"), "\(bad.standardError)")
+    #expect(
+      bad.standardError.contains("--granularity must be one of target, test (got function)"), "\(bad.standardError)")
     let notATest = try RippleBinary.run(["test", "--explain", "CoreTests"], in: repo.root)
     #expect(notATest.status == 2)
     #expect(notATest.standardError.contains("--explain names one test"), "\(notATest.standardError)")

@@ -1,5 +1,5 @@
-import Foundation
 import Affected
+import Foundation
 import PackageModel
 import RippleCore
 import SourceChanges
@@ -120,7 +120,8 @@ import Testing
   @Test func addedTestsRunTheirTopLevelSuitesWholeAndAFreeOneCannotBeNamed() {
     let tests = DeclarationChange(
       reason: "tests", line: 3,
-      testsOnly: TestFunctionChanges(added: ["ParserTests.testNew()", "Outer.Inner.t()"], removed: [], changedBodies: []))
+      testsOnly: TestFunctionChanges(
+        added: ["ParserTests.testNew()", "Outer.Inner.t()"], removed: [], changedBodies: []))
     #expect(
       BelowTargetChanges.suitesWithAddedTests(["T.swift": .swift(.declarations(tests))]) == ["Outer", "ParserTests"])
     let free = DeclarationChange(
@@ -179,7 +180,8 @@ import Testing
         CoveredRegion(file: "Sources/Core/File\(index % 50).swift", lines: LineRange(index + 1, index + 9))
       ]
     }
-    return CoverageMap(target: "CoreTests", key: "k", tests: covered, unmapped: [TestID("CoreTests.S/crash()"): "it crashed"])
+    return CoverageMap(
+      target: "CoreTests", key: "k", tests: covered, unmapped: [TestID("CoreTests.S/crash()"): "it crashed"])
   }
 
   @Test func aMapRoundTripsThroughTheStoredForm() throws {
@@ -200,7 +202,9 @@ import Testing
   @Test func damagedStoredBytesAreRefusedNamingTheMap() throws {
     let bytes = try StoredMap.bytes(of: Self.map(tests: 10), unit: ".:CoreTests")
     for damaged in [Data("{}".utf8), bytes.prefix(bytes.count / 2)] {
-      let error = try #require(throws: CoverageMapError.self) { try StoredMap.map(Data(damaged), origin: "CoreTests at abc") }
+      let error = try #require(throws: CoverageMapError.self) {
+        try StoredMap.map(Data(damaged), origin: "CoreTests at abc")
+      }
       #expect(error.description.contains("CoreTests at abc"), "\(error)")
     }
   }
