@@ -52,7 +52,9 @@ Sections (each issue extends this file with its own):
             commit, tests run and time of `ripple test --all` (everything), `--base HEAD~1` (target level) and
             `--base HEAD~1 --granularity test` (below the target, with the maps main's run of the parent made),
             then main's run of the commit (`--refresh-maps`: changed targets mapped, the others carried); and
-            the first mapping run against a plain warm `swift test`. Slow: an hour or more per package.
+            the first mapping run against a plain warm `swift test`. Slow: an hour or more per package. The
+            mirror holds release snapshots only (no history): RIPPLE_BENCH_GRANULARITY_SOURCES=Yams=PATH,… names
+            clones with history; with fewer commits than asked, the section says so and fails.
 Prints a table per section and a PASS/FAIL line per target; exits 1 when a target is missed.
 """
 import json
@@ -1555,6 +1557,11 @@ def report_tests(path):
 
 
 def bench_granularity(ripple, work):
+    # NAME=PATH entries replace the mirror's clones (the mirror holds release snapshots, not history).
+    sources = dict(GRANULARITY_PACKAGES)
+    for entry in filter(None, os.environ.get("RIPPLE_BENCH_GRANULARITY_SOURCES", "").split(",")):
+        name, _, path = entry.partition("=")
+        sources[name] = path
     names = os.environ.get("RIPPLE_BENCH_GRANULARITY_PACKAGES", ",".join(GRANULARITY_PACKAGES)).split(",")
     print(f"\n## granularity: tests run and test time below the target vs target level vs everything, over the last "
           f"{GRANULARITY_COMMITS} commits of {', '.join(names)}; the mapping run's overhead (issue 51)")
@@ -1562,10 +1569,16 @@ def bench_granularity(ripple, work):
         base = os.path.join(work, "granularity-" + name)
         root = os.path.join(base, "repo")
         os.makedirs(base)
-        subprocess.run(["git", "clone", "-q", GRANULARITY_PACKAGES[name], root], check=True)
+        subprocess.run(["git", "clone", "-q", sources[name], root], check=True)
         commits = subprocess.run(
             ["git", "-C", root, "rev-list", "--first-parent", "-n", str(GRANULARITY_COMMITS + 1), "HEAD"],
             check=True, capture_output=True, text=True).stdout.split()[::-1]
+        if len(commits) < GRANULARITY_COMMITS + 1:
+            check(f"{name}: {GRANULARITY_COMMITS} commits of history to replay", False,
+                  f"{sources[name]} holds {len(commits) - 1} (a mirror of release snapshots has none; give a clone "
+                  f"with history as RIPPLE_BENCH_GRANULARITY_SOURCES={name}=PATH)")
+            if len(commits) < 2:
+                continue
         temporary = os.path.join(base, "tmp")
         os.makedirs(temporary)
         env = dict(os.environ, RIPPLE_CACHE_DIR=os.path.join(base, "cache"), TMPDIR=temporary)
