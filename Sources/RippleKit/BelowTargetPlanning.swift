@@ -318,6 +318,12 @@ extension TestJob {
   /// id (`CoreTests.ParserTests/testParse`) or the target, a slash, and the rest (`CoreTests/ParserTests/testParse`).
   public func explainTest(_ name: String) throws -> String {
     let target = belowTarget.first { name.hasPrefix($0.target + ".") || name.hasPrefix($0.target + "/") }
+    if target == nil,
+      let skipped = cached.first(where: { name.hasPrefix($0.name + ".") || name.hasPrefix($0.name + "/") })
+    {
+      return "\(name) is not run: \(skipped.name) is not run at all, it passed before at this content "
+        + "(\(skipped.sentence(now: Date())))"
+    }
     guard let report = target else {
       let selected = belowTarget.map(\.target)
       throw RippleKitError.testNotExplained(

@@ -166,6 +166,13 @@ import Testing
     #expect(try job.explainTest("CoreTests/MathTests/testAdd").hasPrefix("CoreTests.MathTests/testAdd is not run"))
     #expect(try job.explainTest("CoreTests.NewTests/testX").contains("has a new or renamed test"))
     #expect(try job.explainTest("AppTests.S/t()") == "AppTests.S/t() runs: AppTests runs whole (x)")
+    job.cached = [
+      CachedTarget(
+        package: ".", name: "CachedTests", run: nil, key: String(repeating: "1", count: 64), commit: "abc",
+        branch: "main", passedIn: "ci", time: Date(), signer: nil, tests: 3, duration: 1)
+    ]
+    #expect(
+      try job.explainTest("CachedTests.S/t()").hasPrefix("CachedTests.S/t() is not run: CachedTests is not run at all"))
     #expect(throws: RippleKitError.self) { try job.explainTest("CoreTests.Nope/t") }
     #expect(throws: RippleKitError.self) { try job.explainTest("Elsewhere.S/t") }
   }
