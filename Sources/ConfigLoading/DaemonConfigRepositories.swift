@@ -70,15 +70,7 @@ enum DaemonRepositoriesParser {
     if let value = entries["bootstrap"] { repository.bootstrap = try value.boolean() }
     if let value = entries["testArguments"] { repository.testArguments = try testArguments(value) }
     if let value = entries["coverage"] { repository.coverage = try value.boolean() }
-    if let value = entries["granularity"] {
-      let text = try value.string()
-      guard let granularity = TestGranularity(rawValue: text) else {
-        throw value.error(
-          "`\(text)` is not a granularity",
-          hint: "expected one of: " + TestGranularity.allCases.map(\.rawValue).joined(separator: ", "))
-      }
-      repository.granularity = granularity
-    }
+    if let value = entries["granularity"] { repository.granularity = try TestParser.granularity(value) }
     if let value = entries["retryFailed"] { repository.retryFailed = Int(try value.integer(in: 0...100)) }
     if let value = entries["status"] { repository.status = try CommitStatusParser.parse(value) }
     if let value = entries["canary"] {

@@ -13,14 +13,7 @@ enum TestParser {
       case "runs": config.declaredRuns = try runs(child)
       case "quarantine": config.quarantine = try QuarantineParser.parse(child)
       case "resultCache": config.resultCache = try ResultCacheParser.parse(child)
-      case "granularity":
-        let text = try child.string()
-        guard let granularity = TestGranularity(rawValue: text) else {
-          throw child.error(
-            "`\(text)` is not a granularity",
-            hint: "expected one of: " + TestGranularity.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        config.granularity = granularity
+      case "granularity": config.granularity = try granularity(child)
       case "alwaysRun":
         config.alwaysRun = try child.listElements().map { element in
           let id = try element.string()
@@ -92,6 +85,17 @@ enum TestParser {
     }
     guard !platforms.isEmpty else { throw value.error("a run needs at least one platform", hint: choices) }
     return platforms
+  }
+
+  /// `target` or `test` (`test.granularity`, and a repository's `granularity` in rippled.yml).
+  static func granularity(_ value: YAMLValue) throws -> TestGranularity {
+    let text = try value.string()
+    guard let granularity = TestGranularity(rawValue: text) else {
+      throw value.error(
+        "`\(text)` is not a granularity",
+        hint: "expected one of: " + TestGranularity.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    return granularity
   }
 
   private static func runner(_ value: YAMLValue) throws -> TestRunnerKind {

@@ -101,12 +101,10 @@ extension TrustPolicy {
       return .ignored(reason: "a coverage map record written in the future")
     }
     if let signature = envelope.signature {
-      guard
-        let trusted = trustedKeys.first(where: { $0.key.rawRepresentation.base64EncodedString() == signature.publicKey }
-        ),
-        let raw = Data(base64Encoded: signature.ed25519), trusted.key.isValidSignature(raw, for: bytes)
-      else { return .ignored(reason: "a coverage map record whose signature is not of a listed key") }
-      return .trusted(record, signer: trusted.name)
+      guard let signer = listedSigner(of: signature, over: bytes) else {
+        return .ignored(reason: "a coverage map record whose signature is not of a listed key")
+      }
+      return .trusted(record, signer: signer)
     }
     guard !branchIsProtected else {
       return .ignored(

@@ -121,12 +121,10 @@ extension TrustPolicy {
       return .ignored(reason: "a shared history record written in the future")
     }
     if let signature = envelope.signature {
-      guard
-        let trusted = trustedKeys.first(where: { $0.key.rawRepresentation.base64EncodedString() == signature.publicKey }
-        ),
-        let raw = Data(base64Encoded: signature.ed25519), trusted.key.isValidSignature(raw, for: bytes)
-      else { return .ignored(reason: "a shared history record whose signature is not of a listed key") }
-      return .trusted(record, signer: trusted.name)
+      guard let signer = listedSigner(of: signature, over: bytes) else {
+        return .ignored(reason: "a shared history record whose signature is not of a listed key")
+      }
+      return .trusted(record, signer: signer)
     }
     guard scope == HistoryRecord.scope(branch: branch, protected: false), !branchIsProtected else {
       return .ignored(reason: "an unsigned shared history record of \(scope): only signed ones count there")
@@ -135,6 +133,18 @@ extension TrustPolicy {
       return .ignored(reason: "an unsigned shared history record of \(scope) (\(refused))")
     }
     return .trusted(record, signer: nil)
+  }
+}
+
+extension TrustPolicy {
+  /// The name of the listed key whose signature `signature` is, over `bytes`; nil when it is of no listed key or
+  /// does not verify.
+  func listedSigner(of signature: RecordEnvelope.Signature, over bytes: Data) -> String? {
+    guard
+      let trusted = trustedKeys.first(where: { $0.key.rawRepresentation.base64EncodedString() == signature.publicKey }),
+      let raw = Data(base64Encoded: signature.ed25519), trusted.key.isValidSignature(raw, for: bytes)
+    else { return nil }
+    return trusted.name
   }
 }
 

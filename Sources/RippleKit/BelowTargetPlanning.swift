@@ -139,10 +139,11 @@ extension Workspace {
       configPath: configuration.sourcePath.map { RepoPath.relative($0, to: root) })
     let dependencies = ContentKeys.forwardEdges(in: graph)
     let alwaysRun = Set(configuration.test.alwaysRun.map(TestID.init))
+    guard let policy = recording.policy else { return whole("no trust rules for coverage maps") }
+    let maps = await findMaps(candidates, line: line, store: recording.store, policy: policy)
     var diffs: [ObjectID: [BelowTargetChanges.Path]] = [:]
     var reports: [BelowTargetReport] = []
-    let policy = recording.policy
-    for (package, target) in candidates {
+    for (index, (package, target)) in candidates.enumerated() {
       let ref = TargetRef(package: package.path, name: target)
       let run = package.run?.name
       func report(_ reason: String) {
@@ -151,14 +152,8 @@ extension Workspace {
             package: package.path, target: target, run: run, sentence: "\(target) runs whole: \(reason)",
             wholeReason: reason))
       }
-      guard let policy else {
-        report("no trust rules for coverage maps")
-        continue
-      }
       let found: FoundMap
-      switch await findMap(
-        package: package.path, target: target, run: run, line: line, store: recording.store, policy: policy)
-      {
+      switch maps[index] {
       case .success(let map): found = map
       case .failure(let reason):
         report(reason.text)
@@ -227,6 +222,43 @@ extension Workspace {
       }
     }
     job.belowTarget = reports
+    if job.selection.isEmpty && job.cached.isEmpty {
+      // Not "no test target is affected": targets were, and none of their tests executed what changed.
+      job.nothingMessage =
+        "no test of the selected test targets executed what changed: nothing was built or run\n"
+        + reports.map { "  " + $0.sentence }.joined(separator: "\n")
+    }
+  }
+
+  /// Each candidate's map, looked up side by side (a shared store answers each lookup over the network, and a target
+  /// without a map costs a lookup per commit of the line), in the candidates' order.
+  func findMaps(
+    _ candidates: [(PackageSelection, String)], line: [ObjectID], store: ResultStoreClient, policy: TrustPolicy
+  ) async -> [Result<FoundMap, MapMiss>] {
+    var results = [Result<FoundMap, MapMiss>?](repeating: nil, count: candidates.count)
+    await withTaskGroup(of: (Int, Result<FoundMap, MapMiss>).self) { group in
+      var next = 0
+      func start() {
+        guard next < candidates.count else { return }
+        let (package, target) = candidates[next]
+        let index = next
+        group.addTask {
+          (
+            index,
+            await findMap(
+              package: package.path, target: target, run: package.run?.name, line: line, store: store, policy: policy)
+          )
+        }
+        next += 1
+      }
+      // At most 16 lookups at once.
+      for _ in 0..<16 { start() }
+      for await (index, result) in group {
+        results[index] = result
+        start()
+      }
+    }
+    return results.map { $0! }
   }
 
   /// The old and new text of `path`: the map's commit, and the head commit or the working tree.

@@ -7,12 +7,16 @@ public enum SummaryRenderer {
   public static func render(_ result: TestRunResult, now: Date = Date()) -> String {
     let notRunHere = result.notRunHere.map { $0.sentence + "\n" }.joined()
     let cached = result.cached.map { "cached: \(label($0)) \($0.sentence(now: now))\n" }.joined()
+    let below = BelowTargetRendering.summary(result.belowTarget)
     if result.nothingAffected || (result.packages.isEmpty && !cached.isEmpty) {
       if !cached.isEmpty {
         return cached + "\nEvery selected test target passed before at this content: nothing was built or run.\n"
-          + notRunHere
+          + notRunHere + below
       }
-      if !notRunHere.isEmpty { return "Nothing this host can run was selected.\n" + notRunHere }
+      if !notRunHere.isEmpty { return "Nothing this host can run was selected.\n" + notRunHere + below }
+      if !below.isEmpty {
+        return "No test of the selected test targets executed what changed: nothing was built or run.\n" + below
+      }
       return "No test target is affected: nothing was built or run.\n"
     }
     var out = ""
@@ -76,7 +80,7 @@ public enum SummaryRenderer {
     }
     if !notRunHere.isEmpty { out += "\n" + notRunHere }
     if !cached.isEmpty { out += "\n" + cached }
-    out += BelowTargetRendering.summary(result.belowTarget)
+    out += below
     let totals = result.totals
     out += "\n\(totals.tests) tests, \(totals.passed) passed, \(totals.failed) failed, \(totals.skipped) skipped"
     if totals.flaky > 0 { out += ", \(totals.flaky) flaky" }

@@ -11,18 +11,20 @@ import Testing
 @testable import Daemon
 @testable import DaemonSupport
 
+/// The fixture's executor with pass records kept in its own run store, signed (rippled as the team's store).
+private func recordingExecutor(_ fixture: DaemonRunFixture) -> RunExecutor {
+  let records = DaemonPassRecords(
+    signingKey: Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString(), maxBytes: 1 << 20)
+  var executor = fixture.executor
+  executor.passRecords = records
+  let client = records.client(fixture.store)
+  executor.services.makeResultStore = { _, _, _ in client }
+  return executor
+}
+
 /// Runs reported exactly (issue 49): a canary and a fresh re-run never read a pass record, and a repository's
 /// `retryFailed` finds flaky tests.
 @Suite struct FreshRunTests {
-  private func executor(_ fixture: DaemonRunFixture) -> RunExecutor {
-    let records = DaemonPassRecords(
-      signingKey: Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString(), maxBytes: 1 << 20)
-    var executor = fixture.executor
-    executor.passRecords = records
-    let client = records.client(fixture.store)
-    executor.services.makeResultStore = { _, _, _ in client }
-    return executor
-  }
 
   private func run(_ fixture: DaemonRunFixture, trigger: RunTrigger, fresh: Bool = false) throws -> RunRecord {
     let queued = try fixture.store.enqueue(
@@ -36,7 +38,7 @@ import Testing
 
   @Test func aCanaryAndAFreshRerunRunWhatARecordWouldSkip() async throws {
     let fixture = try DaemonRunFixture()
-    let executor = executor(fixture)
+    let executor = recordingExecutor(fixture)
     let first = try run(fixture, trigger: .api)
     #expect(await executor.execute(first, settings: fixture.settings, logFile: nil) == .passed(nil))
     _ = try fixture.store.finish(first.id, state: .failed, reason: "no base: every run tests everything")
@@ -115,15 +117,6 @@ import Testing
 /// Test-level selection in rippled: the operator's `granularity: test` makes a canary (which runs every target
 /// whole) the run that maps each test target; without it, no canary builds with coverage for maps.
 @Suite struct CanaryMapsTests {
-  private func executor(_ fixture: DaemonRunFixture) -> RunExecutor {
-    let records = DaemonPassRecords(
-      signingKey: Curve25519.Signing.PrivateKey().rawRepresentation.base64EncodedString(), maxBytes: 1 << 20)
-    var executor = fixture.executor
-    executor.passRecords = records
-    let client = records.client(fixture.store)
-    executor.services.makeResultStore = { _, _, _ in client }
-    return executor
-  }
 
   private func coverageBuilds(_ fixture: DaemonRunFixture) -> [ProcessRequest] {
     fixture.process.requests(matching: .command("swift", "build")).filter {
@@ -135,7 +128,7 @@ import Testing
     granularity: TestGranularity?
   ) async throws {
     let fixture = try DaemonRunFixture()
-    var executor = executor(fixture)
+    var executor = recordingExecutor(fixture)
     // The toolchain's llvm-profdata and llvm-cov are found beside the real `swift`; every command stays scripted.
     executor.services.environment["PATH"] = ProcessInfo.processInfo.environment["PATH"]
     var settings = fixture.settings

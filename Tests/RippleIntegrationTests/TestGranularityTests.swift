@@ -25,7 +25,9 @@ import Testing
       "Sources/Core/Math.swift",
       "public func add(_ a: Int, _ b: Int) -> Int {\n  a + b\n}\n\npublic func mul(_ a: Int, _ b: Int) -> Int {\n  a * b\n}\n"
     )
-    try repo.write("Sources/Core/Text.swift", "public func shout(_ s: String) -> String {\n  s.uppercased()\n}\n")
+    try repo.write(
+      "Sources/Core/Text.swift",
+      "public func shout(_ s: String) -> String {\n  s.uppercased()\n}\n\npublic func unused() -> Int {\n  1\n}\n")
     try repo.write(
       "Tests/CoreTests/MathTests.swift",
       """
@@ -78,7 +80,9 @@ import Testing
       "public func add(_ a: Int, _ b: Int) -> Int {\n  a + b\n}\n\npublic func mul(_ a: Int, _ b: Int) -> Int {\n  b * a\n}\n"
     )
     try repo.write(
-      "Sources/Core/Text.swift", "public func shout(_ s: String) -> String {\n  String(s.uppercased())\n}\n")
+      "Sources/Core/Text.swift",
+      "public func shout(_ s: String) -> String {\n  String(s.uppercased())\n}\n\npublic func unused() -> Int {\n  1\n}\n"
+    )
     let json = repo.root + "/.build/below.json"
     let junit = repo.root + "/.build/below.xml"
     let below = try RippleBinary.test(
@@ -123,6 +127,20 @@ import Testing
       environment: Self.environment(repo, branch: "feature"))
     #expect(whole.status == 0, "\(whole.standardError)")
     #expect(whole.standardOutput.contains("CoreTests runs whole: Sources/Core/Math.swift:"), "\(whole.standardOutput)")
+
+    // A body no test executed: nothing is built or run, and the run says why instead of "nothing is affected".
+    try repo.git("checkout", "-q", "--", "Sources/Core/Math.swift", "Sources/Core/Text.swift")
+    try repo.write(
+      "Sources/Core/Text.swift",
+      "public func shout(_ s: String) -> String {\n  s.uppercased()\n}\n\npublic func unused() -> Int {\n  2\n}\n")
+    let none = try RippleBinary.test(
+      ["--granularity", "test", "--base", "main"], in: repo.root, environment: Self.environment(repo, branch: "feature")
+    )
+    #expect(none.status == 0, "\(none.standardError)")
+    #expect(
+      none.standardOutput.contains("no test of the selected test targets executed what changed"),
+      "\(none.standardOutput)")
+    #expect(none.standardOutput.contains("0 of 5 tests of CoreTests: no test executed what changed"))
   }
 
   @Test func badGranularityArgumentsAreUsageErrorsAndARefreshWithoutItSaysSo() throws {
