@@ -6,7 +6,48 @@ import RippleCore
 public enum AffectedFormatter {
   /// `--format json`: the schema-1 document, pretty-printed with sorted keys.
   public static func json(_ report: AffectedReport) -> String {
-    encode(report, pretty: true)
+    // A list of 10⁶ changed files is most of the document, and JSONEncoder's generic containers cost more than
+    // finding the targets: those entries are written here, byte for byte as JSONEncoder writes them (tested
+    // against it), into the rest as JSONEncoder wrote it.
+    guard report.changedFiles.count > 1_000 else { return encode(report, pretty: true) }
+    var rest = report
+    rest.changedFiles = []
+    let text = encode(rest, pretty: true)
+    let empty = "\n  \"changedFiles\" : [\n\n  ],\n"
+    guard let slot = text.range(of: empty), let entries = prettyEntries(report.changedFiles) else {
+      return encode(report, pretty: true)
+    }
+    return text[..<slot.lowerBound] + "\n  \"changedFiles\" : [\n" + entries + "\n  ],\n" + text[slot.upperBound...]
+  }
+
+  /// The changed files as the elements of a pretty-printed array two levels deep; nil when a path holds a byte
+  /// that JSON escapes (a quote, a backslash, a control character), left to JSONEncoder.
+  static func prettyEntries(_ changes: [ChangedFile]) -> String? {
+    var out: [UInt8] = []
+    out.reserveCapacity(changes.count * 96)
+    func string(_ text: String) -> Bool {
+      out.append(UInt8(ascii: "\""))
+      for byte in text.utf8 {
+        if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+        out.append(byte)
+      }
+      out.append(UInt8(ascii: "\""))
+      return true
+    }
+    for (index, change) in changes.enumerated() {
+      out.append(contentsOf: (index == 0 ? "    {\n" : ",\n    {\n").utf8)
+      if let old = change.oldPath {
+        out.append(contentsOf: "      \"oldPath\" : ".utf8)
+        guard string(old) else { return nil }
+        out.append(contentsOf: ",\n".utf8)
+      }
+      out.append(contentsOf: "      \"path\" : ".utf8)
+      guard string(change.path) else { return nil }
+      out.append(contentsOf: ",\n      \"status\" : \"".utf8)
+      out.append(contentsOf: change.status.rawValue.utf8)
+      out.append(contentsOf: "\"\n    }".utf8)
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// `--format names`: one test target name per line (sorted by package, then name); "" when none.

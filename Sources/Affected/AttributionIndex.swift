@@ -110,15 +110,17 @@ public struct AttributionIndex: Sendable {
   /// `Ownership.isPackageFile(_:in:)` over the indexes of the graphs: a manifest or `Package.resolved` of a
   /// package, or a project file other rules decide.
   public static func isPackageFile(_ path: String, in indexes: [AttributionIndex]) -> Bool {
-    if let bundle = XcodeOwnership.projectBundle(of: path),
+    if indexes.contains(where: { !$0.projectPaths.isEmpty }), let bundle = XcodeOwnership.projectBundle(of: path),
       indexes.contains(where: { $0.projectPaths.contains(bundle) }),
       XcodeOwnership.isProjectFile(
         path, inBundle: bundle, listedOwners: { path in indexes.flatMap { $0.listedOwners(of: path) } })
     {
       return true
     }
-    let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-    guard Ownership.isManifestName(name) else { return false }
+    // Every manifest's name begins with "Package": most paths are decided by one byte comparison.
+    let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+    let name = Substring(path.utf8[(slash.map { path.utf8.index(after: $0) } ?? path.utf8.startIndex)...])
+    guard name.utf8.first == UInt8(ascii: "P"), Ownership.isManifestName(String(name)) else { return false }
     let directory = RepoPath.parent(path)
     return indexes.contains { $0.packagePaths.contains(directory) }
   }

@@ -106,8 +106,11 @@ public enum ContentKeys {
     for tests: [TargetRef], in graph: PackageGraph, context: Context,
     dependencies known: [TargetRef: [TargetRef]]? = nil
   ) -> [TargetRef: TargetKey] {
-    let index = AttributionIndex(graph)
-    let installed = installedEntries(context.assets, index: index)
+    let assets = context.assets
+    // The index costs the graph's 4,000 targets; only installed files need it.
+    let installed =
+      assets.assets.isEmpty && assets.generate.isEmpty && assets.secrets.isEmpty
+      ? [:] : installedEntries(assets, index: AttributionIndex(graph))
     let dependencies = known ?? forwardEdges(in: graph)
     let packagesByPath = Dictionary(graph.packages.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     // Each closure target's lines, made once however many keys hold it (a change reaching 2,000 test targets
@@ -150,7 +153,7 @@ public enum ContentKeys {
         remote ? add(context.pins[test.package] ?? .missing, package: test.package, to: &inputs) : nil
       out[test] = TargetKey(
         inputs: inputs, unkeyable: unkeyable, pinned: remote, pinsProblem: pinsProblem,
-        closure: targets.sorted { $0.description < $1.description })
+        closure: targets.map { ($0.description, $0) }.sorted { $0.0 < $1.0 }.map(\.1))
     }
     return out
   }
@@ -175,6 +178,12 @@ public enum ContentKeys {
     case .unusable(let reason):
       return reason
     }
+  }
+
+  /// `forwardEdges(in:)` for `tests` and the targets they reach only: what `closure(of:dependencies:)` and
+  /// `keys(for:…)` of those tests read.
+  public static func forwardEdges(from tests: [TargetRef], in graph: PackageGraph) -> [TargetRef: [TargetRef]] {
+    GraphIndex.dependencies(reachableFrom: tests, in: graph)
   }
 
   /// Target → the targets it depends on directly (the graph's dependents, inverted).

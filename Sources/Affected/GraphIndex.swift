@@ -64,6 +64,30 @@ struct GraphIndex {
     self.dependents = dependents.mapValues { $0.sorted() }
   }
 
+  /// Target → the targets it depends on directly, for `start` and every target they reach, and no other: a
+  /// leaf's key resolves its closure's edges, not the 4,000 targets' of the graph (issue 50).
+  static func dependencies(reachableFrom start: [TargetRef], in graph: PackageGraph) -> [TargetRef: [TargetRef]] {
+    let index = GraphIndex(graph, only: [])
+    var forward: [TargetRef: [TargetRef]] = [:]
+    var pending = start
+    while let ref = pending.popLast() {
+      guard forward[ref] == nil else { continue }
+      guard let package = index.packagesByPath[ref.package], let target = package.target(named: ref.name) else {
+        forward[ref] = []
+        continue
+      }
+      var edges: Set<TargetRef> = []
+      for list in [target.dependencies, target.pluginUsages] {
+        for dependency in list {
+          for edge in index.resolve(dependency, in: package).targets where edge != ref { edges.insert(edge) }
+        }
+      }
+      forward[ref] = edges.sorted()
+      pending += edges.filter { forward[$0] == nil }
+    }
+    return forward
+  }
+
   /// Every target of the graph, sorted.
   var allTargets: [TargetRef] { targets.keys.sorted() }
 

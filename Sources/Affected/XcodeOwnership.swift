@@ -6,12 +6,24 @@ import RippleCore
 enum XcodeOwnership {
   /// The `.xcodeproj` (or, outside one, `.xcworkspace`) bundle holding `path`, if any.
   static func projectBundle(of path: String) -> String? {
+    // Nearly every path names no bundle: one pass over its bytes for ".xc" says so without splitting it.
+    guard mayNameBundle(path) else { return nil }
     let parts = path.split(separator: "/")
     for (index, part) in parts.enumerated().dropLast()
     where part.hasSuffix(".xcodeproj") || part.hasSuffix(".xcworkspace") {
       return parts[...index].joined(separator: "/")
     }
     return nil
+  }
+
+  /// Whether `path` holds ".xc", which every bundle name holds.
+  private static func mayNameBundle(_ path: String) -> Bool {
+    var previous: (UInt8, UInt8) = (0, 0)
+    for byte in path.utf8 {
+      if byte == UInt8(ascii: "c"), previous == (UInt8(ascii: "."), UInt8(ascii: "x")) { return true }
+      previous = (previous.1, byte)
+    }
+    return false
   }
 
   /// Files of a project or workspace of the graphs that ownership does not decide: `project.pbxproj`

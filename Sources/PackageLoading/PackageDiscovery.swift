@@ -33,7 +33,7 @@ enum PackageDiscovery {
   }
 
   static func name(of path: String) -> Substring {
-    guard let slash = path.lastIndex(of: "/") else { return Substring(path) }
-    return path[path.index(after: slash)...]
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return Substring(path) }
+    return Substring(path.utf8[path.utf8.index(after: slash)...])
   }
 }

@@ -66,10 +66,17 @@ public struct KeyInputs: Sendable, Hashable, Codable {
 
   /// The SHA-256 of `canonicalText`, hashed line by line (a key of a wide change holds thousands of lines).
   public var key: RecordKey {
-    var hasher = SHA256()
-    hasher.update(data: Array("ripple-pass-key \(Self.formatVersion)\n".utf8))
-    for entry in entries { hasher.update(data: Array(Self.line(entry).utf8)) }
-    return RecordKey(hex: Hex.string(hasher.finalize()))!
+    var text: [UInt8] = Array("ripple-pass-key \(Self.formatVersion)\n".utf8)
+    text.reserveCapacity(items.count * 128)
+    for entry in entries {
+      text.append(contentsOf: Self.escaped(entry.kind).utf8)
+      text.append(UInt8(ascii: "\t"))
+      text.append(contentsOf: Self.escaped(entry.name).utf8)
+      text.append(UInt8(ascii: "\t"))
+      text.append(contentsOf: Self.escaped(entry.value).utf8)
+      text.append(UInt8(ascii: "\n"))
+    }
+    return RecordKey(hex: Hex.string(SHA256.hash(data: text)))!
   }
 
   /// `\` `\t` `\n` `\r` written as escapes, so a field never contains a separator.

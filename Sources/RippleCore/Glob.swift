@@ -31,6 +31,14 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
       }
     }
 
+    /// A literal name or `*.ext`: what a path's last name alone can be held to.
+    var isName: Bool {
+      switch self {
+      case .literal, .suffix: return true
+      case .anyDepth, .anyName, .wildcard: return false
+      }
+    }
+
     func matches(_ part: Substring) -> Bool {
       switch self {
       case .anyDepth, .anyName: return true
@@ -60,6 +68,14 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether `path` (repo-relative, `/`-separated) matches.
   public func matches(_ path: String) -> Bool {
+    // A pattern ending in a name or `*.ext` turns most paths away by their last name, without splitting them;
+    // `**/<name>` and `**/*.ext` are decided by it.
+    if let last = segments.last, last.isName, path.utf8.last != UInt8(ascii: "/") {
+      let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
+      let name = Substring(path.utf8[(slash.map { path.utf8.index(after: $0) } ?? path.utf8.startIndex)...])
+      guard !name.isEmpty, last.matches(name) else { return false }
+      if segments.count == 2, segments[0] == .anyDepth { return true }
+    }
     let parts = path.split(separator: "/", omittingEmptySubsequences: true)
     return Self.match(segments[...], parts[...])
   }

@@ -40,8 +40,8 @@ public enum RepoPath {
 
   /// The parent directory of a path ("." for a top-level entry).
   public static func parent(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    return String(path[..<slash])
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+    return String(Substring(path.utf8[..<slash]))
   }
 
   /// `path` relative to `directory` (which must contain it).

@@ -131,11 +131,23 @@ enum AffectedJob {
     -> [String: (base: ResolvedPins?, head: ResolvedPins?)]
   {
     var out: [String: (base: ResolvedPins?, head: ResolvedPins?)] = [:]
-    for path in Set(changes.flatMap(\.touchedPaths)) where path.split(separator: "/").last == "Package.resolved" {
-      let before = try base.read(path).map { try ResolvedFile.parse($0, path: path) }
-      let after = try head.read(path).map { try ResolvedFile.parse($0, path: path) }
-      out[path] = (before, after)
+    for change in changes {
+      for path in change.touchedPaths where isResolvedFile(path) && out[path] == nil {
+        let before = try base.read(path).map { try ResolvedFile.parse($0, path: path) }
+        let after = try head.read(path).map { try ResolvedFile.parse($0, path: path) }
+        out[path] = (before, after)
+      }
     }
     return out
+  }
+
+  private static let resolvedName = Array("Package.resolved".utf8)
+
+  /// A path named `Package.resolved` (by its bytes: 10⁶ changed paths are asked).
+  private static func isResolvedFile(_ path: String) -> Bool {
+    let name = resolvedName
+    let bytes = path.utf8
+    guard bytes.count >= name.count, bytes.suffix(name.count).elementsEqual(name) else { return false }
+    return bytes.count == name.count || bytes.dropLast(name.count).last == UInt8(ascii: "/")
   }
 }

@@ -56,6 +56,9 @@ public struct ChangeSet: Sendable, Hashable {
   public var baseSource: String?
   /// The changes are a list given with `--changed-files`, not git's diff from `from`.
   public var changesGiven = false
+  /// Changed paths of the working tree found to be neither links nor folders while they were listed: not
+  /// stat'ed again for the links of the tree (10⁶ paths can be given).
+  public var notLinks: Set<String> = []
 
   public var headLabel: String { head?.hex ?? "worktree" }
 }
@@ -131,6 +134,7 @@ public enum ChangeDetection {
     }
     let unique = Set(given)
     var present: Set<String> = []
+    var notLinks: Set<String> = []
     if head != nil {
       present = Set(try repository.files(at: headCommit)).intersection(unique)
       // Not a file of the head: a folder of it is a mistake, anything else a deletion.
@@ -141,10 +145,14 @@ public enum ChangeDetection {
       let root = repository.workdir ?? ""
       for path in unique {
         var status = stat()
-        guard stat(root + "/" + path, &status) == 0 else { continue }
-        // A submodule is a path git diffs name; any other folder is not.
-        if status.st_mode & S_IFMT == S_IFDIR, (try? repository.submoduleState(path)) == nil {
-          throw ChangeListError.folder(path)
+        // `lstat`: a link is a file to git, whatever it leads to.
+        guard lstat(root + "/" + path, &status) == 0 else { continue }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR:
+          // A submodule is a path git diffs name; any other folder is not.
+          if (try? repository.submoduleState(path)) == nil { throw ChangeListError.folder(path) }
+        case S_IFLNK: break
+        default: notLinks.insert(path)
         }
         present.insert(path)
       }
@@ -153,6 +161,7 @@ public enum ChangeDetection {
     var changeSet = ChangeSet(base: base, from: mergeBase ?? base, mergeBase: mergeBase, head: head, changes: changes)
     changeSet.baseSource = [request.baseSource, source].compactMap(\.self).joined(separator: "; ")
     changeSet.changesGiven = true
+    changeSet.notLinks = notLinks
     return changeSet
   }
 
@@ -200,34 +209,53 @@ public enum ChangeListError: RippleError, Equatable {
 /// NUL byte or not UTF-8, is an error naming its line.
 public enum ChangedFileList {
   public static func parse(_ data: Data, source: String, repositoryRoot: String) throws(ChangeListError) -> [String] {
-    guard let text = String(data: data, encoding: .utf8) else {
+    let bytes = [UInt8](data)
+    guard String(validating: bytes, as: UTF8.self) != nil else {
       throw .unreadable(source: source, reason: "not UTF-8 text")
     }
-    let root = repositoryRoot.hasSuffix("/") ? repositoryRoot : repositoryRoot + "/"
+    let root = Array((repositoryRoot.hasSuffix("/") ? repositoryRoot : repositoryRoot + "/").utf8)
     var paths: [String] = []
+    paths.reserveCapacity(bytes.count / 40)
     var number = 0
-    // `\r\n` is one Character in Swift: split on both kinds of line end.
-    for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+    // Split as bytes (a list can hold 10⁶ lines; Characters cost more than everything else done with it).
+    for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
       number += 1
-      var line = raw
-      guard !line.utf8.contains(0) else {
+      var line = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
+      guard !line.contains(0) else {
         throw .badLine(source: source, line: number, reason: "a NUL byte (a `-z` list?)")
       }
-      guard !line.allSatisfy(\.isWhitespace) else { continue }
-      if line.hasPrefix("/") {
-        guard line.hasPrefix(root) else {
+      if isBlank(line) { continue }
+      if line.first == UInt8(ascii: "/") {
+        guard line.starts(with: root) else {
           throw .badLine(
-            source: source, line: number, reason: "`\(line)` is outside the repository (\(repositoryRoot))")
+            source: source, line: number,
+            reason: "`\(String(decoding: line, as: UTF8.self))` is outside the repository (\(repositoryRoot))")
         }
         line = line.dropFirst(root.count)
       }
-      while line.hasPrefix("./") { line = line.dropFirst(2) }
-      let components = line.split(separator: "/", omittingEmptySubsequences: true)
-      guard !components.isEmpty, !components.contains(".."), !components.contains(".") else {
-        throw .badLine(source: source, line: number, reason: "`\(line)` is not a path inside the repository")
+      while line.starts(with: [UInt8(ascii: "."), UInt8(ascii: "/")]) { line = line.dropFirst(2) }
+      let components = line.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
+      guard !components.isEmpty,
+        !components.contains(where: { $0.elementsEqual([UInt8(ascii: ".")]) || $0.elementsEqual(Array("..".utf8)) })
+      else {
+        throw .badLine(
+          source: source, line: number,
+          reason: "`\(String(decoding: line, as: UTF8.self))` is not a path inside the repository")
       }
-      paths.append(components.joined(separator: "/"))
+      // A line as git prints it (no empty component) is kept whole; others are joined again.
+      let clean = components.count == 1 + line.lazy.filter { $0 == UInt8(ascii: "/") }.count
+      paths.append(
+        clean
+          ? String(decoding: line, as: UTF8.self)
+          : components.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/"))
     }
     return paths
+  }
+
+  /// Whether a line holds nothing but white space (Unicode's, as Character.isWhitespace says).
+  private static func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
+    if line.allSatisfy({ $0 == 0x20 || (0x09...0x0D).contains($0) }) { return true }
+    guard line.contains(where: { $0 >= 0x80 }) else { return false }
+    return String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
   }
 }

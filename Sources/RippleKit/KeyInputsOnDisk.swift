@@ -33,7 +33,7 @@ struct KeyInputsOnDisk {
     var files: [TargetRef: [String: String]] = [:]
     var unkeyable: [TargetRef: [String]] = [:]
     var caches: [String: FileDigestCache] = [:]
-    for ref in targets.sorted(by: { $0.description < $1.description }) {
+    for ref in targets.sorted() {
       guard let target = graph.package(at: ref.package)?.target(named: ref.name) else { continue }
       let cache = caches[ref.package] ?? blobIDCache(package: ref.package)
       caches[ref.package] = cache
@@ -152,7 +152,7 @@ struct KeyInputsOnDisk {
       // git records the owner's execute bit only.
       let mode = status.st_mode & 0o100 != 0 ? "100755:" : "100644:"
       do {
-        return .success(mode + (try cache.digest(of: root + "/" + path)))
+        return .success(mode + (try cache.digest(of: root + "/" + path, status: status)))
       } catch {
         return .failure(FileProblem(reason: "\(path) cannot be read (\(error)): its content is not known"))
       }
@@ -163,7 +163,8 @@ struct KeyInputsOnDisk {
 
   /// The stat cache of blob ids of one package's files.
   private func blobIDCache(package: String) -> FileDigestCache {
-    let file = cacheFolder.map { "\($0)/blob-ids/\(GitBlobID.sha256(package)).tsv" }
+    // Named by the package's absolute path: two checkouts never read (and rewrite) each other's stamps.
+    let file = cacheFolder.map { "\($0)/blob-ids/\(GitBlobID.sha256(root + "/" + package)).tsv" }
     return FileDigestCache(file: file, now: now, hash: hash)
   }
 
@@ -349,14 +350,17 @@ final class FileDigestCache: @unchecked Sendable {
     self.file = file
     self.now = now
     self.hash = hash
-    guard let file, let lines = CheckedCacheFile.read(file, format: Self.format) else { return }
+    guard let file, let lines = CheckedCacheFile.lines(file, format: Self.format) else { return }
+    entries.reserveCapacity(lines.count)
     for line in lines {
-      let fields = line.split(separator: "\t", maxSplits: 5, omittingEmptySubsequences: false)
-      guard fields.count == 6, let size = Int64(fields[0]), let modified = Int64(fields[1]),
-        let changed = Int64(fields[2]), let inode = UInt64(fields[3]), fields[4].count == 40 || fields[4].count == 64
+      let fields = line.split(separator: UInt8(ascii: "\t"), maxSplits: 5, omittingEmptySubsequences: false)
+      guard fields.count == 6, let size = CheckedCacheFile.number(fields[0]).flatMap(Int64.init(exactly:)),
+        let modified = CheckedCacheFile.number(fields[1]).flatMap(Int64.init(exactly:)),
+        let changed = CheckedCacheFile.number(fields[2]).flatMap(Int64.init(exactly:)),
+        let inode = CheckedCacheFile.number(fields[3]), fields[4].count == 40 || fields[4].count == 64
       else { continue }
-      entries[String(fields[5])] = (
-        Stamp(size: size, modified: modified, changed: changed, inode: inode), String(fields[4])
+      entries[String(decoding: fields[5], as: UTF8.self)] = (
+        Stamp(size: size, modified: modified, changed: changed, inode: inode), String(decoding: fields[4], as: UTF8.self)
       )
     }
   }
@@ -372,10 +376,15 @@ final class FileDigestCache: @unchecked Sendable {
     return Stamp(size: Int64(status.st_size), modified: modified, changed: changed, inode: UInt64(status.st_ino))
   }
 
-  /// The file's SHA-256, hex. Throws when it cannot be read.
+  /// The file's digest, hex. Throws when it cannot be read.
   func digest(of path: String) throws -> String {
     var status = stat()
     guard lstat(path, &status) == 0 else { throw CocoaError(.fileReadNoSuchFile) }
+    return try digest(of: path, status: status)
+  }
+
+  /// The same, for a file the caller has just `lstat`ed (a walk stats each file once).
+  func digest(of path: String, status: stat) throws -> String {
     let stamp = Self.stamp(status)
     if let (known, digest) = entries[path], known == stamp { return digest }
     let digest = try hash(path)

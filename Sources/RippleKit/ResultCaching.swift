@@ -297,7 +297,7 @@ extension Workspace {
     let disk = KeyInputsOnDisk(
       root: root, repository: repository, cacheFolder: services.manifestCache.directory.map { RepoPath.parent($0) },
       attribution: attribution)
-    let dependencies = ContentKeys.forwardEdges(in: graph)
+    let dependencies = ContentKeys.forwardEdges(from: refs, in: graph)
     let closure = ContentKeys.closure(of: refs, dependencies: dependencies)
     // `RIPPLE_KEYS_BY_SCAN=1`: the reference scan of every file (the differential proof, `make key-proof`).
     let byScan = services.environment["RIPPLE_KEYS_BY_SCAN"] == "1"

@@ -16,7 +16,9 @@ public enum Snapshots {
     of changeSet: ChangeSet, in repository: GitRepository, cache: ManifestCache
   ) throws -> (base: TreeSnapshot, head: TreeSnapshot) {
     let base = try commit(changeSet.from, in: repository, cache: cache)
-    let reference = Reference(snapshot: base, commit: changeSet.from, overlay: TreeOverlay(changes: changeSet.changes))
+    let reference = Reference(
+      snapshot: base, commit: changeSet.from, overlay: TreeOverlay(changes: changeSet.changes),
+      notLinks: changeSet.notLinks)
     let head =
       try changeSet.head.map { try commit($0, in: repository, cache: cache, reference: reference) }
       ?? workingTree(of: repository, over: reference)
@@ -28,6 +30,8 @@ public enum Snapshots {
     var snapshot: TreeSnapshot
     var commit: ObjectID
     var overlay: TreeOverlay
+    /// Changed paths known to be no link on disk (`ChangeSet.notLinks`).
+    var notLinks: Set<String> = []
   }
 
   /// A commit's tree, read through libgit2 without a checkout. Its manifests come from the cache by tree
@@ -187,7 +191,9 @@ public enum Snapshots {
     let links = Memo<[SymbolicLink]>()
     snapshot.symbolicLinks = {
       try links.value {
-        try reference.overlay.symbolicLinks(over: reference.snapshot.symbolicLinks()) { linkOnDisk($0, root: root) }
+        try reference.overlay.symbolicLinks(over: reference.snapshot.symbolicLinks()) {
+          reference.notLinks.contains($0) ? nil : linkOnDisk($0, root: root)
+        }
       }
     }
     return snapshot

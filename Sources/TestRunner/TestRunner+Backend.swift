@@ -21,7 +21,11 @@ extension TestRunner {
     }
     if let listing = swiftPM.binaryListing, let binary = listing.binary() {
       let (xctest, swiftTesting) = listing.requests(binary: binary)
-      guard let dumped = try await execute(xctest), let listedBySwiftTesting = try await execute(swiftTesting) else {
+      // Side by side: each listing starts the binary, and both lie between the build and the tests.
+      async let xctestRun = executeCatching(xctest)
+      async let swiftTestingRun = executeCatching(swiftTesting)
+      let (xctestResult, swiftTestingResult) = await (xctestRun, swiftTestingRun)
+      guard let dumped = try xctestResult.get(), let listedBySwiftTesting = try swiftTestingResult.get() else {
         return nil
       }
       if dumped.succeeded, listedBySwiftTesting.succeeded,
@@ -44,6 +48,15 @@ extension TestRunner {
     let listed = list.outputString.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
       .filter { !$0.isEmpty }
     return .ready(ResultAssembler(selectedTargets: step.testTargets, listedTests: listed), listed: listed)
+  }
+
+  /// `execute(_:)`, its error kept as a value (an `async let` would lose the error's type).
+  private func executeCatching(_ request: ProcessRequest) async -> Result<ProcessResult?, TestRunnerError> {
+    do {
+      return .success(try await execute(request))
+    } catch {
+      return .failure(error)
+    }
   }
 
   /// The results of an attempt that ran; nil when cancelled meanwhile.

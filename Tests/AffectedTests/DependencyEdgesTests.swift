@@ -63,3 +63,29 @@ struct DependencyEdgesTests {
     #expect(GraphNeighbours.of(tests, in: graph, direction: .dependents).isEmpty)
   }
 }
+
+/// Keys resolve only their tests' closures' edges (`forwardEdges(from:in:)`): the same edges the whole graph's
+/// index gives, for every target the tests reach, and none of the others.
+@Suite struct ReachableEdgesTests {
+  @Test func theReachableEdgesAreTheWholeGraphsEdgesOfTheClosure() {
+    for graph in [DependencyEdgesTests.graph(), appGraph] {
+      let whole = ContentKeys.forwardEdges(in: graph)
+      let tests = graph.packages.flatMap { package in
+        package.targets.filter { $0.kind == .test }.map { TargetRef(package: package.path, name: $0.name) }
+      }
+      for test in tests {
+        let reachable = ContentKeys.forwardEdges(from: [test], in: graph)
+        let closure = ContentKeys.closure(of: [test], dependencies: whole)
+        #expect(Set(reachable.keys) == closure, "\(test)")
+        for target in closure {
+          #expect(Set(reachable[target] ?? []) == Set(whole[target] ?? []), "\(test): \(target)")
+        }
+      }
+      #expect(!tests.isEmpty)
+    }
+    let feature = TargetRef(package: ".", name: "FeatureTests")
+    #expect(
+      ContentKeys.forwardEdges(from: [feature], in: DependencyEdgesTests.graph())[TargetRef(package: ".", name: "Feature")]
+        == [TargetRef(package: "Packages/Core", name: "Net")], "through a local product")
+  }
+}

@@ -161,3 +161,23 @@ struct FormatterTests {
     #expect(dot.contains("\".:Api\" -> \".:Net\";"))
   }
 }
+
+/// Above 1,000 changed files, `--format json` writes their entries itself: byte for byte JSONEncoder's.
+@Suite struct LargeJSONTests {
+  @Test func aLargeListIsWrittenAsJSONEncoderWritesIt() throws {
+    var changes = (0..<1_500).map { ChangedFile(path: "Sources/Core/File\($0).swift", status: .modified) }
+    changes.append(ChangedFile(path: "Sources/Net/Moved.swift", status: .renamed, oldPath: "Sources/Core/Moved.swift"))
+    changes.append(ChangedFile(path: "Sources/Core/Ünïcode name €.swift", status: .added))
+    changes.append(ChangedFile(path: "Sources/Core/Gone.swift", status: .deleted))
+    let fast = report(analyze(changes, base: appGraph), changes: changes)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    let slow = String(decoding: try encoder.encode(fast), as: UTF8.self)
+    #expect(AffectedFormatter.json(fast) == slow)
+    // A path JSON escapes is left to JSONEncoder.
+    var quoted = changes
+    quoted.append(ChangedFile(path: "Sources/Core/A \"quoted\"\tname.swift", status: .added))
+    let escaped = report(analyze(quoted, base: appGraph), changes: quoted)
+    #expect(AffectedFormatter.json(escaped) == String(decoding: try encoder.encode(escaped), as: UTF8.self))
+  }
+}
