@@ -360,7 +360,8 @@ final class FileDigestCache: @unchecked Sendable {
         let inode = CheckedCacheFile.number(fields[3]), fields[4].count == 40 || fields[4].count == 64
       else { continue }
       entries[String(decoding: fields[5], as: UTF8.self)] = (
-        Stamp(size: size, modified: modified, changed: changed, inode: inode), String(decoding: fields[4], as: UTF8.self)
+        Stamp(size: size, modified: modified, changed: changed, inode: inode),
+        String(decoding: fields[4], as: UTF8.self)
       )
     }
   }

@@ -85,7 +85,8 @@ struct DependencyEdgesTests {
     }
     let feature = TargetRef(package: ".", name: "FeatureTests")
     #expect(
-      ContentKeys.forwardEdges(from: [feature], in: DependencyEdgesTests.graph())[TargetRef(package: ".", name: "Feature")]
+      ContentKeys.forwardEdges(from: [feature], in: DependencyEdgesTests.graph())[
+        TargetRef(package: ".", name: "Feature")]
         == [TargetRef(package: "Packages/Core", name: "Net")], "through a local product")
   }
 }
