@@ -32,11 +32,11 @@ struct KeyInputsOnDisk {
   ) {
     var files: [TargetRef: [String: String]] = [:]
     var unkeyable: [TargetRef: [String]] = [:]
-    var caches: [String: FileDigestCache] = [:]
+    var caches: [FileDigestCache] = []
     for ref in targets.sorted() {
       guard let target = graph.package(at: ref.package)?.target(named: ref.name) else { continue }
-      let cache = caches[ref.package] ?? blobIDCache(package: ref.package)
-      caches[ref.package] = cache
+      let cache = blobIDCache(target: ref)
+      caches.append(cache)
       var found: [String: String] = [:]
       var problems: [String] = []
       let visit = { (path: String, value: Result<String, FileProblem>) in
@@ -53,7 +53,7 @@ struct KeyInputsOnDisk {
       if !found.isEmpty { files[ref] = found }
       if !problems.isEmpty { unkeyable[ref] = problems }
     }
-    for cache in caches.values { cache.save() }
+    for cache in caches { cache.save() }
     return (files, unkeyable)
   }
 
@@ -161,11 +161,12 @@ struct KeyInputsOnDisk {
     }
   }
 
-  /// The stat cache of blob ids of one package's files.
-  private func blobIDCache(package: String) -> FileDigestCache {
-    // Named by the package's absolute path: two checkouts never read (and rewrite) each other's stamps.
-    let file = cacheFolder.map { "\($0)/blob-ids/\(GitBlobID.sha256(root + "/" + package)).tsv" }
-    return FileDigestCache(file: file, now: now, hash: hash)
+  /// The stat cache of blob ids of the files one target is given: a leaf's key reads its closure's stamps, not
+  /// its package's. Named by the checkout's absolute path too, so two checkouts never rewrite each other's.
+  private func blobIDCache(target: TargetRef) -> FileDigestCache {
+    let name = GitBlobID.sha256(root + "\u{0}" + target.package + "\u{0}" + target.name)
+    let file = cacheFolder.map { "\($0)/blob-ids/\(name).tsv" }
+    return FileDigestCache(file: file, now: now, hash: hash, keepsOnlyAsked: true)
   }
 
   /// The global and unowned files of every key (`KeyAttribution.Destination.everyone`): the digest of those
@@ -334,6 +335,10 @@ final class FileDigestCache: @unchecked Sendable {
   let file: String?
   private var entries: [String: (Stamp, String)] = [:]
   private var dirty = false
+  /// The paths asked for this run: with `keepsOnlyAsked`, the only ones written back (a target's walk asks for
+  /// every file it has, so a file deleted or moved away leaves its target's cache).
+  private var asked: Set<String> = []
+  let keepsOnlyAsked: Bool
   /// How many files were read and hashed (the stat cache's misses), for tests.
   private(set) var hashed = 0
 
@@ -345,9 +350,10 @@ final class FileDigestCache: @unchecked Sendable {
   /// `file`: where the stamps are kept between runs (nil: this run only).
   init(
     file: String?, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000_000) },
-    hash: @escaping @Sendable (String) throws -> String = FileDigestCache.sha256
+    hash: @escaping @Sendable (String) throws -> String = FileDigestCache.sha256, keepsOnlyAsked: Bool = false
   ) {
     self.file = file
+    self.keepsOnlyAsked = keepsOnlyAsked
     self.now = now
     self.hash = hash
     guard let file, let lines = CheckedCacheFile.lines(file, format: Self.format) else { return }
@@ -386,6 +392,7 @@ final class FileDigestCache: @unchecked Sendable {
 
   /// The same, for a file the caller has just `lstat`ed (a walk stats each file once).
   func digest(of path: String, status: stat) throws -> String {
+    if keepsOnlyAsked { asked.insert(path) }
     let stamp = Self.stamp(status)
     if let (known, digest) = entries[path], known == stamp { return digest }
     let digest = try hash(path)
@@ -415,7 +422,7 @@ final class FileDigestCache: @unchecked Sendable {
     guard dirty, let file else { return }
     var lines: [String] = []
     for (path, (stamp, digest)) in entries.sorted(by: { $0.key < $1.key })
-    where !path.contains("\n") && !path.contains("\t") {
+    where !path.contains("\n") && !path.contains("\t") && (!keepsOnlyAsked || asked.contains(path)) {
       lines.append("\(stamp.size)\t\(stamp.modified)\t\(stamp.changed)\t\(stamp.inode)\t\(digest)\t\(path)")
     }
     CheckedCacheFile.write(file, format: Self.format, lines: lines)

@@ -11,6 +11,8 @@ struct RunDirectory: Sendable, Hashable {
   static let placeholder = "<run directory>"
 
   let root: String
+  /// The descriptor holding the exclusive lock on a checkout's folder (`forCheckout`), closed by `remove()`.
+  private(set) var lock: Int32?
   var temporary: String { root + "/tmp" }
 
   /// Where the xunit files of the run go.
@@ -31,7 +33,40 @@ struct RunDirectory: Sendable, Hashable {
     return run
   }
 
+  /// `ripple test`'s folder: `<base>/ripple-test-<digest of identity>` (the checkout and its scratch path) while
+  /// no other run holds it, so that every run of a checkout gives `swift` the same TMPDIR. SwiftPM's manifest
+  /// cache key holds the environment: a new TMPDIR per run evaluated the manifest again in every `swift build`
+  /// (a quarter of a second of a small package's incremental build; issue 50). A run that finds it held
+  /// (`flock` on `<folder>.lock`, released when the run ends or dies) takes a unique folder instead.
+  static func forCheckout(_ identity: String, in base: String? = nil) throws(TestRunnerError) -> RunDirectory {
+    let folder = (base ?? NSTemporaryDirectory()) as NSString
+    let name = "ripple-test-" + stableDigest(identity)
+    let descriptor = open(folder.appendingPathComponent(name + ".lock"), O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return try create(in: base) }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      close(descriptor)
+      return try create(in: base)
+    }
+    do {
+      var run = try create(in: base, named: name)
+      run.lock = descriptor
+      return run
+    } catch {
+      close(descriptor)
+      throw error
+    }
+  }
+
+  /// FNV-1a of `text`'s bytes, 16 hex digits: a name that is the same in every process (Hasher's is not).
+  static func stableDigest(_ text: String) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    let hex = String(hash, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+  }
+
   func remove() {
     try? FileManager.default.removeItem(atPath: root)
+    if let lock { close(lock) }
   }
 }

@@ -61,7 +61,13 @@ public struct TestRunner: Sendable {
       onEvent(.finished(result))
       return result
     }
-    let runDirectory = try RunDirectory.create(in: temporaryRoot, named: options.runFolderName)
+    let runDirectory: RunDirectory
+    if let name = options.runFolderName {
+      runDirectory = try RunDirectory.create(in: temporaryRoot, named: name)
+    } else {
+      runDirectory = try RunDirectory.forCheckout(
+        options.repositoryRoot + "\u{0}" + (options.scratchPath ?? ""), in: temporaryRoot)
+    }
     defer { runDirectory.remove() }
     if let workDirectory = options.workDirectory { try Self.createWorkDirectory(workDirectory) }
     let plan = Self.plan(selection, options: options, history: history, in: runDirectory)

@@ -121,7 +121,8 @@ public struct TestRunOptions: Sendable, Hashable {
   /// A fixed name for the run's folder in `TestRunner.temporaryRoot` instead of a unique one, for a caller that
   /// runs one run at a time there (rippled: per branch). The `swift` children's TMPDIR is then the same path in
   /// every run, and SwiftPM, whose manifest cache key holds the environment, compiles a manifest once instead of
-  /// in every run. nil: `ripple-test-<UUID>`, since two `ripple test` runs may share a TMPDIR.
+  /// in every run. nil: `ripple-test-<digest of the checkout and scratch path>` while no other run holds it
+  /// (`RunDirectory.forCheckout`), else `ripple-test-<UUID>`.
   public var runFolderName: String?
   /// `xcodebuild` and `xcrun` for `runner: xcodebuild` runs, looked up on PATH, or paths to them.
   public var xcodebuildExecutable = "xcodebuild"

@@ -144,3 +144,29 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: path))
   }
 }
+
+/// `ripple test` gives `swift` the same TMPDIR in every run of a checkout (SwiftPM's manifest cache key holds the
+/// environment), unless another run holds that folder.
+@Suite struct CheckoutRunDirectoryTests {
+  @Test func runsOfACheckoutShareAFolderAndAConcurrentRunTakesItsOwn() async throws {
+    try await withTemporaryDirectory { base in
+      let first = try RunDirectory.forCheckout("/repo\u{0}", in: base)
+      #expect(first.root == base + "/ripple-test-" + RunDirectory.stableDigest("/repo\u{0}"))
+      #expect(FileManager.default.fileExists(atPath: first.temporary))
+      // Held: another run of the same checkout gets a unique folder, and another checkout its own.
+      let concurrent = try RunDirectory.forCheckout("/repo\u{0}", in: base)
+      #expect(concurrent.root != first.root && concurrent.root.contains("ripple-test-"))
+      let other = try RunDirectory.forCheckout("/other\u{0}", in: base)
+      #expect(other.root != first.root && other.root != concurrent.root)
+      concurrent.remove()
+      other.remove()
+      first.remove()
+      #expect(!FileManager.default.fileExists(atPath: first.root), "removed when the run ends")
+      // Released: the next run of the checkout has the same path again.
+      let next = try RunDirectory.forCheckout("/repo\u{0}", in: base)
+      #expect(next.root == first.root)
+      next.remove()
+    }
+    #expect(RunDirectory.stableDigest("a") == "af63dc4c8601ec8c", "FNV-1a, the same in every process")
+  }
+}
