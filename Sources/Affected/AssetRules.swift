@@ -27,6 +27,18 @@ struct AssetRules {
   let manifests: AssetManifests?
   let base: PackageGraph
   let head: PackageGraph
+  /// The `generate:` entries of the head's config, then the base's, with their inputs: asked of every changed
+  /// path (10⁶ of them), so not copied out of the configurations each time.
+  private let generateInputs: [(id: String, inputs: [Glob])]
+
+  init(manifests: AssetManifests?, base: PackageGraph, head: PackageGraph) {
+    self.manifests = manifests
+    self.base = base
+    self.head = head
+    generateInputs = [manifests?.head, manifests?.base].compactMap(\.self).flatMap { config in
+      config.assets.generate.map { (id: $0.id, inputs: $0.inputs) }
+    }
+  }
 
   /// For the config file: the reasons of every changed entry; true when nothing else in the file changed
   /// (the path is handled), false to leave it to rule 8.
@@ -43,15 +55,12 @@ struct AssetRules {
 
   /// For any other changed path: the `generate:` entries (of either side) reading it; true when one does.
   func claimInput(_ path: String, into selection: inout SelectionBuilder) -> Bool {
-    guard let manifests else { return false }
     var claimed = false
     var seen: Set<String> = []
-    for config in [manifests.head, manifests.base].compactMap(\.self) {
-      for entry in config.assets.generate where entry.inputs.contains(where: { $0.matches(path) }) {
-        claimed = true
-        if seen.insert(entry.id).inserted {
-          select(entry.id, reason: "changed \(path) → asset \(entry.id)", into: &selection)
-        }
+    for entry in generateInputs where entry.inputs.contains(where: { $0.matches(path) }) {
+      claimed = true
+      if seen.insert(entry.id).inserted {
+        select(entry.id, reason: "changed \(path) → asset \(entry.id)", into: &selection)
       }
     }
     return claimed

@@ -11,8 +11,9 @@ public struct AttributionIndex: Sendable {
   private var packagePaths: Set<String> = []
   /// The Xcode projects' and workspaces' paths.
   private var projectPaths: Set<String> = []
-  /// Folder → the targets whose directory it is, by package path.
-  private var targetFolders: [String: [String: [String]]] = [:]
+  /// Folder → the targets whose directory it is (one flat list: 4,000 nested dictionaries cost a leaf's key more
+  /// than its files did).
+  private var targetFolders: [String: [(package: String, name: String)]] = [:]
   /// A link's destination (file or folder) → the targets reaching it through that link, in graph order.
   private var linkDestinations: [String: [(order: Int, target: TargetRef, link: String)]] = [:]
   /// A listed path (Xcode) → the targets listing it (each with its excluded paths).
@@ -28,7 +29,7 @@ public struct AttributionIndex: Sendable {
       for target in package.targets {
         let ref = TargetRef(package: package.path, name: target.name)
         if package.origin == nil {
-          targetFolders[target.directory, default: [:]][package.path, default: []].append(target.name)
+          targetFolders[target.directory, default: []].append((package.path, target.name))
         }
         var linked: Set<String> = []
         for link in target.linkedPaths ?? [] where linked.insert(link.path).inserted {
@@ -62,13 +63,15 @@ public struct AttributionIndex: Sendable {
   }
 
   private func owner(of path: String, folders: [String]) -> TargetRef? {
-    var holders: [[String: [String]]] = []
+    var holders: [[(package: String, name: String)]] = []
     for folder in folders {
       if let here = targetFolders[folder] { holders.append(here) }
       guard packageRoots.contains(folder) else { continue }
       // The innermost package: its deepest target folder holding the path.
       for here in holders {
-        if let names = here[folder], let name = names.min() { return TargetRef(package: folder, name: name) }
+        if let name = here.lazy.filter({ $0.package == folder }).map(\.name).min() {
+          return TargetRef(package: folder, name: name)
+        }
       }
       return nil
     }

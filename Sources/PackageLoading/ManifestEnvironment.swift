@@ -45,11 +45,16 @@ public enum ManifestEnvironment {
   /// does not.
   public static func variablesRead(bySource source: String) -> Set<String> {
     var names: Set<String> = []
-    for match in source.matches(of: /environment\s*\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]/) {
-      names.insert(String(match.output.1))
+    // Most manifests read no variable: a search of their bytes skips the expressions (every keyed run asks).
+    if source.utf8.firstRange(of: "environment".utf8) != nil {
+      for match in source.matches(of: /environment\s*\[\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\]/) {
+        names.insert(String(match.output.1))
+      }
     }
-    for match in source.matches(of: /getenv\s*\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)/) {
-      names.insert(String(match.output.1))
+    if source.utf8.firstRange(of: "getenv".utf8) != nil {
+      for match in source.matches(of: /getenv\s*\(\s*"([A-Za-z_][A-Za-z0-9_]*)"\s*\)/) {
+        names.insert(String(match.output.1))
+      }
     }
     return names
   }

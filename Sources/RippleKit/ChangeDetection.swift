@@ -132,21 +132,33 @@ public enum ChangeDetection {
     } else {
       source += "; no base commit here, so the head's own manifests stand for the base's"
     }
-    let unique = Set(given)
-    var present: Set<String> = []
+    // Sorted, each path once, and no set of them: a list can hold 10⁶ paths.
+    var paths: [String] = []
+    paths.reserveCapacity(given.count)
+    for path in given.sorted() where paths.last != path { paths.append(path) }
+    var changes: [ChangedFile] = []
+    changes.reserveCapacity(paths.count)
     var notLinks: Set<String> = []
     if head != nil {
-      present = Set(try repository.files(at: headCommit)).intersection(unique)
-      // Not a file of the head: a folder of it is a mistake, anything else a deletion.
-      for path in unique where !present.contains(path) {
+      let files = Set(try repository.files(at: headCommit))
+      for path in paths {
+        if files.contains(path) {
+          changes.append(ChangedFile(path: path, status: .modified))
+          continue
+        }
+        // Not a file of the head: a folder of it is a mistake, anything else a deletion.
         if (try? repository.subdirectories(at: headCommit, of: path)) != nil { throw ChangeListError.folder(path) }
+        changes.append(ChangedFile(path: path, status: .deleted))
       }
     } else {
       let root = repository.workdir ?? ""
-      for path in unique {
+      for path in paths {
         var status = stat()
         // `lstat`: a link is a file to git, whatever it leads to.
-        guard lstat(root + "/" + path, &status) == 0 else { continue }
+        guard lstat(root + "/" + path, &status) == 0 else {
+          changes.append(ChangedFile(path: path, status: .deleted))
+          continue
+        }
         switch status.st_mode & S_IFMT {
         case S_IFDIR:
           // A submodule is a path git diffs name; any other folder is not.
@@ -154,10 +166,9 @@ public enum ChangeDetection {
         case S_IFLNK: break
         default: notLinks.insert(path)
         }
-        present.insert(path)
+        changes.append(ChangedFile(path: path, status: .modified))
       }
     }
-    let changes = unique.sorted().map { ChangedFile(path: $0, status: present.contains($0) ? .modified : .deleted) }
     var changeSet = ChangeSet(base: base, from: mergeBase ?? base, mergeBase: mergeBase, head: head, changes: changes)
     changeSet.baseSource = [request.baseSource, source].compactMap(\.self).joined(separator: "; ")
     changeSet.changesGiven = true

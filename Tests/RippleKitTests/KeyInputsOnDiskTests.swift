@@ -273,6 +273,34 @@ import Testing
     #expect(counter.value == 1, "hashed again, not taken from the damaged file")
   }
 
+  @Test func eachTargetOfEachCheckoutHasItsOwnStatCacheHoldingOnlyWhatItsWalkFound() throws {
+    let repo = try initialRepository()
+    let inner = TargetRef(package: ".", name: "Inner")
+    try repo.write("Sources/Core/Inner/Inner.swift", "let inner = 1\n")
+    try repo.write("Sources/Core/Old.swift", "let old = 1\n")
+    let cache = try TemporaryDirectory()
+    let later: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000_000) + 3_600_000_000_000 }
+    _ = try disk(repo, cache: cache.path, now: later).targetFiles(of: [Self.core, inner], in: Self.graph)
+    let folder = cache.child("blob-ids")
+    func cacheFiles() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder).sorted() }
+    #expect(try cacheFiles().count == 2, "one per target")
+    func stamped() throws -> String {
+      try cacheFiles().map { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }.joined()
+    }
+    #expect(try stamped().contains("/Sources/Core/Old.swift\n"))
+    #expect(try stamped().contains("/Inner/Inner.swift\n"))
+    // Old.swift goes and a new file comes: Core's cache is written again without the file its walk no longer found.
+    try FileManager.default.removeItem(atPath: repo.path("Sources/Core/Old.swift"))
+    try repo.write("Sources/Core/New.swift", "let new = 1\n")
+    _ = try disk(repo, cache: cache.path, now: later).targetFiles(of: [Self.core], in: Self.graph)
+    #expect(try !stamped().contains("/Sources/Core/Old.swift\n"))
+    #expect(try stamped().contains("/Sources/Core/New.swift\n"))
+    // Another checkout of the same repository keeps stamps of its own.
+    let clone = try initialRepository()
+    _ = try disk(clone, cache: cache.path, now: later).targetFiles(of: [Self.core], in: Self.graph)
+    #expect(try cacheFiles().count == 3)
+  }
+
   @Test func aTreeMissingFromTheRepositoryIsSaidNotGuessed() throws {
     let repo = try initialRepository()
     try repo.write("scripts/a.json", "1\n")

@@ -188,6 +188,21 @@ private func green(
     }
   }
 
+  @Test func aLinkToAFolderIsAFileAndIsNotStatedAgainForTheTreesLinks() throws {
+    let repo = try GitFixture()
+    try repo.write("Sources/A/a.swift", "let a = 1\n")
+    _ = try repo.commitAll("initial")
+    try FileManager.default.createSymbolicLink(atPath: repo.root + "/Sources/Alias", withDestinationPath: "A")
+    let repository = try GitRepository.discover(from: repo.root)
+    // git records a link as a file, whatever it leads to: a changed one, never "a folder".
+    let given = try ChangeDetection.detect(
+      given: ["Sources/Alias", "Sources/A/a.swift", "Sources/A/a.swift", "Gone.swift"], request: ChangeRequest(),
+      head: nil, in: repository)
+    #expect(given.changes.map(\.path) == ["Gone.swift", "Sources/A/a.swift", "Sources/Alias"], "sorted, each once")
+    #expect(given.changes.map(\.status) == [.deleted, .modified, .modified])
+    #expect(given.notLinks == ["Sources/A/a.swift"], "the link and the missing file are not known to be no link")
+  }
+
   @Test func aMillionLinesAreReadInOnePass() throws {
     var text = ""
     text.reserveCapacity(40_000_000)
