@@ -1,5 +1,4 @@
 import Affected
-import Crypto
 import RippleCore
 import Testing
 
