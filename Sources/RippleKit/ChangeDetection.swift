@@ -225,48 +225,83 @@ public enum ChangedFileList {
       throw .unreadable(source: source, reason: "not UTF-8 text")
     }
     let root = Array((repositoryRoot.hasSuffix("/") ? repositoryRoot : repositoryRoot + "/").utf8)
-    var paths: [String] = []
-    paths.reserveCapacity(bytes.count / 40)
-    var number = 0
-    // Split as bytes (a list can hold 10⁶ lines; Characters cost more than everything else done with it).
-    for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-      number += 1
-      var line = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
-      guard !line.contains(0) else {
-        throw .badLine(source: source, line: number, reason: "a NUL byte (a `-z` list?)")
+    // Index loops over the bytes: a list can hold 10⁶ lines, and Characters (or generic splitting, in a debug
+    // build) cost more than everything else done with it.
+    return try bytes.withUnsafeBufferPointer { buffer throws(ChangeListError) -> [String] in
+      var paths: [String] = []
+      paths.reserveCapacity(buffer.count / 40)
+      var number = 0
+      var start = 0
+      while true {
+        var end = start
+        while end < buffer.count, buffer[end] != UInt8(ascii: "\n") { end += 1 }
+        number += 1
+        let line = Line(buffer: buffer, number: number, source: source, repositoryRoot: repositoryRoot)
+        if let path = try line.path(start..<end, root: root) { paths.append(path) }
+        if end >= buffer.count { break }
+        start = end + 1
       }
-      if isBlank(line) { continue }
-      if line.first == UInt8(ascii: "/") {
-        guard line.starts(with: root) else {
-          throw .badLine(
-            source: source, line: number,
-            reason: "`\(String(decoding: line, as: UTF8.self))` is outside the repository (\(repositoryRoot))")
-        }
-        line = line.dropFirst(root.count)
-      }
-      while line.starts(with: [UInt8(ascii: "."), UInt8(ascii: "/")]) { line = line.dropFirst(2) }
-      let components = line.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true)
-      guard !components.isEmpty,
-        !components.contains(where: { $0.elementsEqual([UInt8(ascii: ".")]) || $0.elementsEqual(Array("..".utf8)) })
-      else {
-        throw .badLine(
-          source: source, line: number,
-          reason: "`\(String(decoding: line, as: UTF8.self))` is not a path inside the repository")
-      }
-      // A line as git prints it (no empty component) is kept whole; others are joined again.
-      let clean = components.count == 1 + line.lazy.filter { $0 == UInt8(ascii: "/") }.count
-      paths.append(
-        clean
-          ? String(decoding: line, as: UTF8.self)
-          : components.map { String(decoding: $0, as: UTF8.self) }.joined(separator: "/"))
+      return paths
     }
-    return paths
   }
 
-  /// Whether a line holds nothing but white space (Unicode's, as Character.isWhitespace says).
-  private static func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
-    if line.allSatisfy({ $0 == 0x20 || (0x09...0x0D).contains($0) }) { return true }
-    guard line.contains(where: { $0 >= 0x80 }) else { return false }
-    return String(decoding: line, as: UTF8.self).allSatisfy(\.isWhitespace)
+  /// One line of the list, read in place.
+  private struct Line {
+    let buffer: UnsafeBufferPointer<UInt8>
+    let number: Int
+    let source: String
+    let repositoryRoot: String
+
+    func text(_ range: Range<Int>) -> String {
+      String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
+    }
+
+    /// The path on the bytes `range` (without the `\n`); nil for a blank line.
+    func path(_ range: Range<Int>, root: [UInt8]) throws(ChangeListError) -> String? {
+      var lower = range.lowerBound
+      let upper =
+        range.count > 0 && buffer[range.upperBound - 1] == UInt8(ascii: "\r") ? range.upperBound - 1 : range.upperBound
+      var blank = true
+      var ascii = true
+      for index in lower..<upper {
+        let byte = buffer[index]
+        if byte == 0 { throw .badLine(source: source, line: number, reason: "a NUL byte (a `-z` list?)") }
+        if byte >= 0x80 { ascii = false }
+        if byte != 0x20 && !(0x09...0x0D).contains(byte) { blank = false }
+      }
+      // White space as Character.isWhitespace says, beyond ASCII's.
+      if blank || (!ascii && text(lower..<upper).allSatisfy(\.isWhitespace)) { return nil }
+      if buffer[lower] == UInt8(ascii: "/") {
+        guard upper - lower >= root.count, (0..<root.count).allSatisfy({ buffer[lower + $0] == root[$0] }) else {
+          throw .badLine(
+            source: source, line: number,
+            reason: "`\(text(lower..<upper))` is outside the repository (\(repositoryRoot))")
+        }
+        lower += root.count
+      }
+      while upper - lower >= 2, buffer[lower] == UInt8(ascii: "."), buffer[lower + 1] == UInt8(ascii: "/") {
+        lower += 2
+      }
+      var components: [Range<Int>] = []
+      var slashes = 0
+      var componentStart = lower
+      for index in lower...upper where index == upper || buffer[index] == UInt8(ascii: "/") {
+        if index < upper { slashes += 1 }
+        if index > componentStart { components.append(componentStart..<index) }
+        componentStart = index + 1
+      }
+      let dot = UInt8(ascii: ".")
+      let dots = components.contains { part in
+        (part.count == 1 && buffer[part.lowerBound] == dot)
+          || (part.count == 2 && buffer[part.lowerBound] == dot && buffer[part.lowerBound + 1] == dot)
+      }
+      guard !components.isEmpty, !dots else {
+        throw .badLine(
+          source: source, line: number, reason: "`\(text(lower..<upper))` is not a path inside the repository")
+      }
+      // A line as git prints it (no empty part) is kept whole; others are joined again.
+      if slashes == components.count - 1 { return text(lower..<upper) }
+      return components.map(text).joined(separator: "/")
+    }
   }
 }

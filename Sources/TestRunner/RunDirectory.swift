@@ -11,7 +11,7 @@ struct RunDirectory: Sendable, Hashable {
   static let placeholder = "<run directory>"
 
   let root: String
-  /// The descriptor holding the exclusive lock on a checkout's folder (`forCheckout`), closed by `remove()`.
+  /// The descriptor holding the exclusive lock on a checkout's folder (`forCheckout`), released by `remove()`.
   private(set) var lock: Int32?
   var temporary: String { root + "/tmp" }
 
@@ -39,22 +39,36 @@ struct RunDirectory: Sendable, Hashable {
   /// (a quarter of a second of a small package's incremental build; issue 50). A run that finds it held
   /// (`flock` on `<folder>.lock`, released when the run ends or dies) takes a unique folder instead.
   static func forCheckout(_ identity: String, in base: String? = nil) throws(TestRunnerError) -> RunDirectory {
-    let folder = (base ?? NSTemporaryDirectory()) as NSString
     let name = "ripple-test-" + stableDigest(identity)
-    let descriptor = open(folder.appendingPathComponent(name + ".lock"), O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { return try create(in: base) }
-    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-      close(descriptor)
-      return try create(in: base)
+    let lockPath = ((base ?? NSTemporaryDirectory()) as NSString).appendingPathComponent(name + ".lock")
+    // The lock file is removed when its run ends: a lock taken on a file removed meanwhile locks nothing, so
+    // the file locked must still be the one of that name (else try again).
+    for _ in 0..<3 {
+      let descriptor = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+      guard descriptor >= 0 else { break }
+      guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        close(descriptor)
+        break
+      }
+      var held = stat()
+      var named = stat()
+      guard fstat(descriptor, &held) == 0, stat(lockPath, &named) == 0, held.st_ino == named.st_ino,
+        held.st_dev == named.st_dev
+      else {
+        close(descriptor)
+        continue
+      }
+      do {
+        var run = try create(in: base, named: name)
+        run.lock = descriptor
+        return run
+      } catch {
+        unlink(lockPath)
+        close(descriptor)
+        throw error
+      }
     }
-    do {
-      var run = try create(in: base, named: name)
-      run.lock = descriptor
-      return run
-    } catch {
-      close(descriptor)
-      throw error
-    }
+    return try create(in: base)
   }
 
   /// FNV-1a of `text`'s bytes, 16 hex digits: a name that is the same in every process (Hasher's is not).
@@ -67,6 +81,10 @@ struct RunDirectory: Sendable, Hashable {
 
   func remove() {
     try? FileManager.default.removeItem(atPath: root)
-    if let lock { close(lock) }
+    // Removed while still held (see `forCheckout`): nothing is left in TMPDIR.
+    if let lock {
+      unlink(root + ".lock")
+      close(lock)
+    }
   }
 }

@@ -162,6 +162,7 @@ import Testing
       other.remove()
       first.remove()
       #expect(!FileManager.default.fileExists(atPath: first.root), "removed when the run ends")
+      #expect(try FileManager.default.contentsOfDirectory(atPath: base).isEmpty, "its lock file too")
       // Released: the next run of the checkout has the same path again.
       let next = try RunDirectory.forCheckout("/repo\u{0}", in: base)
       #expect(next.root == first.root)
