@@ -70,6 +70,16 @@ import Testing
     #expect(ManifestEnvironment.variablesRead(bySource: source) == ["FEATURE_X", "HOME", "LEGACY_MODE"])
   }
 
+  @Test func theWordSearchBeforeTheExpressionsFindsAWordAnywhereAndNoPartOfOne() {
+    #expect(ManifestEnvironment.holds("environment", "environment"))
+    #expect(ManifestEnvironment.holds("x.envienvironment[", "environment"), "after a false start")
+    #expect(ManifestEnvironment.holds("let a = getenv", "getenv"), "at the end")
+    #expect(!ManifestEnvironment.holds("environmen", "environment"))
+    #expect(!ManifestEnvironment.holds("", "getenv"))
+    #expect(!ManifestEnvironment.holds("get env(\"X\")", "getenv"))
+    #expect(ManifestEnvironment.variablesRead(bySource: "let targets = [\"A\"]\n").isEmpty)
+  }
+
   @Test func theCacheKeyOfAnEvaluationChangesWithAToolchainVariable() {
     func key(_ inherited: [String: String]) -> String {
       let (_, keyed) = ManifestEnvironment.scrubbed(inherited: inherited, effective: [:])
