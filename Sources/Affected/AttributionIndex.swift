@@ -121,8 +121,7 @@ public struct AttributionIndex: Sendable {
       return true
     }
     // Every manifest's name begins with "Package": most paths are decided by one byte comparison.
-    let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-    let name = Substring(path.utf8[(slash.map { path.utf8.index(after: $0) } ?? path.utf8.startIndex)...])
+    let name = RepoPath.name(path)
     guard name.utf8.first == UInt8(ascii: "P"), Ownership.isManifestName(String(name)) else { return false }
     let directory = RepoPath.parent(path)
     return indexes.contains { $0.packagePaths.contains(directory) }

@@ -28,8 +28,6 @@ enum Ownership {
       || (name.hasPrefix("Package@swift-") && name.hasSuffix(".swift"))
   }
 
-  static func isResolvedFile(_ path: String) -> Bool {
-    path == "Package.resolved" || path.hasSuffix("/Package.resolved")
-  }
+  static func isResolvedFile(_ path: String) -> Bool { RepoPath.isResolvedFile(path) }
 
 }

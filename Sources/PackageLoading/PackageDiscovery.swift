@@ -32,8 +32,5 @@ enum PackageDiscovery {
     return !path.split(separator: "/").contains(".build")
   }
 
-  static func name(of path: String) -> Substring {
-    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return Substring(path) }
-    return Substring(path.utf8[path.utf8.index(after: slash)...])
-  }
+  static func name(of path: String) -> Substring { RepoPath.name(path) }
 }

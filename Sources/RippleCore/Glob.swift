@@ -71,8 +71,7 @@ public struct Glob: Sendable, Hashable, CustomStringConvertible {
     // A pattern ending in a name or `*.ext` turns most paths away by their last name, without splitting them;
     // `**/<name>` and `**/*.ext` are decided by it.
     if let last = segments.last, last.isName, path.utf8.last != UInt8(ascii: "/") {
-      let slash = path.utf8.lastIndex(of: UInt8(ascii: "/"))
-      let name = Substring(path.utf8[(slash.map { path.utf8.index(after: $0) } ?? path.utf8.startIndex)...])
+      let name = RepoPath.name(path)
       guard !name.isEmpty, last.matches(name) else { return false }
       if segments.count == 2, segments[0] == .anyDepth { return true }
     }

@@ -38,6 +38,16 @@ public enum RepoPath {
     return inner.allSatisfy { $0 < 0x80 } ? false : path == directory || path.hasPrefix(directory + "/")
   }
 
+  /// The last name of a path (the path itself when it has no `/`), found by its bytes: asked of every changed
+  /// path and every walked file.
+  public static func name(_ path: String) -> Substring {
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return Substring(path) }
+    return Substring(path.utf8[path.utf8.index(after: slash)...])
+  }
+
+  /// Whether `path` is a `Package.resolved` (at the root or in a folder).
+  public static func isResolvedFile(_ path: String) -> Bool { name(path) == "Package.resolved" }
+
   /// The parent directory of a path ("." for a top-level entry).
   public static func parent(_ path: String) -> String {
     guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }

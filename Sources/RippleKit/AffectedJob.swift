@@ -132,22 +132,12 @@ enum AffectedJob {
   {
     var out: [String: (base: ResolvedPins?, head: ResolvedPins?)] = [:]
     for change in changes {
-      for path in change.touchedPaths where isResolvedFile(path) && out[path] == nil {
+      for path in change.touchedPaths where RepoPath.isResolvedFile(path) && out[path] == nil {
         let before = try base.read(path).map { try ResolvedFile.parse($0, path: path) }
         let after = try head.read(path).map { try ResolvedFile.parse($0, path: path) }
         out[path] = (before, after)
       }
     }
     return out
-  }
-
-  private static let resolvedName = Array("Package.resolved".utf8)
-
-  /// A path named `Package.resolved` (by its bytes: 10⁶ changed paths are asked).
-  private static func isResolvedFile(_ path: String) -> Bool {
-    let name = resolvedName
-    let bytes = path.utf8
-    guard bytes.count >= name.count, bytes.suffix(name.count).elementsEqual(name) else { return false }
-    return bytes.count == name.count || bytes.dropLast(name.count).last == UInt8(ascii: "/")
   }
 }

@@ -42,13 +42,9 @@ enum GitBlobID {
 /// count and the SHA-256 of its body. A file from another version, truncated or corrupt reads as nothing (its
 /// entries are made again), never as a wrong answer.
 enum CheckedCacheFile {
-  /// The body's lines, or nil when the file is missing or not one `format` wrote whole.
-  static func read(_ file: String, format: String) -> [Substring]? {
-    lines(file, format: format)?.map { Substring(String(decoding: $0, as: UTF8.self)) }
-  }
-
-  /// The same as bytes: each line a slice of the file's one buffer (a stat cache of thousands of lines is read
-  /// on every keyed run, and String's splitting cost more than the rest of a leaf's key; issue 50).
+  /// The body's lines, or nil when the file is missing or not one `format` wrote whole. Each line is a slice of
+  /// the file's one buffer (a stat cache of thousands of lines is read on every keyed run, and String's
+  /// splitting cost more than the rest of a leaf's key; issue 50).
   static func lines(_ file: String, format: String) -> [ArraySlice<UInt8>]? {
     guard let data = FileManager.default.contents(atPath: file) else { return nil }
     let bytes = [UInt8](data)

@@ -38,6 +38,18 @@ import Testing
     #expect(RepoPath.normalize("") == ".")
   }
 
+  @Test func nameParentAndResolvedFiles() {
+    #expect(RepoPath.name("Sources/A/a.swift") == "a.swift")
+    #expect(RepoPath.name("README.md") == "README.md")
+    #expect(RepoPath.name("Sources/É/ü.swift") == "ü.swift")
+    #expect(RepoPath.parent("Sources/A/a.swift") == "Sources/A")
+    #expect(RepoPath.parent("README.md") == ".")
+    #expect(RepoPath.isResolvedFile("Package.resolved"))
+    #expect(RepoPath.isResolvedFile("Packages/Core/Package.resolved"))
+    #expect(!RepoPath.isResolvedFile("Packages/Core/XPackage.resolved"))
+    #expect(!RepoPath.isResolvedFile("Package.resolved/inner"))
+  }
+
   @Test func insideAndRelative() {
     #expect(RepoPath.isInside("Sources/AB/x.swift", directory: "Sources/AB"))
     #expect(!RepoPath.isInside("Sources/ABC/x.swift", directory: "Sources/AB"))

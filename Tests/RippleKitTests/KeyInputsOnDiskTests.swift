@@ -229,7 +229,7 @@ import Testing
     }
     let file = folder + "/" + (names.first { $0.hasSuffix(".tsv") } ?? "")
     let written = try Data(contentsOf: URL(fileURLWithPath: file))
-    #expect(CheckedCacheFile.read(file, format: TreeDigestCache.format) != nil)
+    #expect(CheckedCacheFile.lines(file, format: TreeDigestCache.format) != nil)
     let text = String(decoding: written, as: UTF8.self)
     let damaged = [
       "truncated": Data(written.prefix(written.count - 10)),
@@ -243,9 +243,9 @@ import Testing
       for roots in try FileManager.default.contentsOfDirectory(atPath: folder) where roots.hasSuffix(".roots") {
         try data.write(to: URL(fileURLWithPath: folder + "/" + roots))
       }
-      #expect(CheckedCacheFile.read(file, format: TreeDigestCache.format) == nil, "\(what)")
+      #expect(CheckedCacheFile.lines(file, format: TreeDigestCache.format) == nil, "\(what)")
       #expect(try disk(repo, cache: cache.path).everyone(edited: []) == fresh, "\(what)")
-      #expect(CheckedCacheFile.read(file, format: TreeDigestCache.format) != nil, "\(what): rewritten")
+      #expect(CheckedCacheFile.lines(file, format: TreeDigestCache.format) != nil, "\(what): rewritten")
     }
   }
 
