@@ -20,6 +20,12 @@ public enum AffectedFormatter {
     return text[..<slot.lowerBound] + "\n  \"changedFiles\" : [\n" + entries + "\n  ],\n" + text[slot.upperBound...]
   }
 
+  /// `--format json` with `extra`'s keys beside the report's (`ripple affected --granularity test` adds
+  /// `belowTarget`): `extra` encodes a keyed container whose keys the report does not use.
+  public static func json(_ report: AffectedReport, adding extra: some Encodable) -> String {
+    encode(ReportWithExtra(report: report, extra: extra), pretty: true)
+  }
+
   /// The changed files as the elements of a pretty-printed array two levels deep; nil when a path holds a byte
   /// that JSON escapes (a quote, a backslash, a control character), left to JSONEncoder.
   static func prettyEntries(_ changes: [ChangedFile]) -> String? {
@@ -157,5 +163,16 @@ public enum AffectedFormatter {
       pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
     // Encoding these plain value types cannot fail.
     return String(decoding: try! encoder.encode(value), as: UTF8.self)
+  }
+}
+
+/// A report's keys and another value's in one JSON object (`AffectedFormatter.json(_:adding:)`).
+private struct ReportWithExtra<Extra: Encodable>: Encodable {
+  var report: AffectedReport
+  var extra: Extra
+
+  func encode(to encoder: any Encoder) throws {
+    try report.encode(to: encoder)
+    try extra.encode(to: encoder)
   }
 }

@@ -380,12 +380,16 @@ enum LocalStoreFolder {
 
   /// Whose the folder open at `root` is: the marker, else only shards of records (or nothing) in it.
   static func ownership(_ root: Int32) -> Ownership {
-    var status = stat()
-    if fstatat(root, LocalFolderStore.markerName, &status, AT_SYMLINK_NOFOLLOW) == 0 {
-      return status.st_mode & 0o170000 == 0o100000
+    // The listing first, the marker judged from it: a writer racing this one may mark the folder at any moment, and
+    // a marker that appeared after a look for it would read as a stranger's file in the listing.
+    let names = LocalFolderStore.entries(root).sorted()
+    if names.contains(LocalFolderStore.markerName) {
+      var status = stat()
+      return fstatat(root, LocalFolderStore.markerName, &status, AT_SYMLINK_NOFOLLOW) == 0
+        && status.st_mode & 0o170000 == 0o100000
         ? .owned : .foreign("its \(LocalFolderStore.markerName) is not a regular file")
     }
-    for name in LocalFolderStore.entries(root).sorted() {
+    for name in names {
       guard isShardName(name), let shard = LocalFolderStore.openShard(root, name, create: false) else {
         return .foreign("it holds `\(name)`, which this store did not write, and no \(LocalFolderStore.markerName)")
       }

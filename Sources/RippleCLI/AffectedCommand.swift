@@ -2,6 +2,7 @@ import Affected
 import ArgumentParser
 import ConfigLoading
 import Foundation
+import RippleConfig
 import RippleKit
 import TestRunner
 
@@ -42,7 +43,27 @@ struct AffectedCommand: AsyncParsableCommand {
       valueName: "TARGET"))
   var explain: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Below each test target: name the single tests a change can reach from coverage maps (test), or stop at the "
+        + "target (target); default: test.granularity. With test, text, json, markdown, names and filter say which "
+        + "tests of each target run and why, and --explain TARGET/TEST says it for one test.",
+      valueName: "target|test"))
+  var granularity: String?
+
   func validate() throws {
+    if let granularity {
+      guard let value = TestGranularity(rawValue: granularity) else {
+        throw ValidationError(
+          "--granularity must be one of " + TestGranularity.allCases.map(\.rawValue).joined(separator: ", ")
+            + " (got \(granularity)).")
+      }
+      if value == .test && !format.carriesTests {
+        throw ValidationError(
+          "--granularity test goes with --format text, json, markdown, names or filter (got --format \(format.rawValue))."
+        )
+      }
+    }
     if let shards, shards < 1 { throw ValidationError("--shards must be at least 1 (got \(shards)).") }
     if shards != nil && !format.takesShards {
       throw ValidationError(
@@ -56,6 +77,12 @@ struct AffectedCommand: AsyncParsableCommand {
     // The CI formats plan shards on the team's history, and `--base auto` finds its base there (the result
     // store's, opened only when one of them asks).
     let workspace = try selection.repository.openWorkspace(services: .liveWithResultStores)
+    // ripple.yml's `test.granularity: test` reaches the formats that can say it; the others stay at the target.
+    let granularity =
+      self.granularity.flatMap(TestGranularity.init(rawValue:)) ?? workspace.configuration.test.granularity
+    if granularity == .test && format.carriesTests {
+      return try await runBelowTarget(workspace)
+    }
     let outcome = try await workspace.affected(selection.request(repositoryRoot: workspace.root))
     let report = outcome.report
     for warning in report.warnings where format != .text {
@@ -115,6 +142,55 @@ struct AffectedCommand: AsyncParsableCommand {
     }
   }
 
+  /// Test granularity: the target-level report with, below each selected test target, the tests that run and why.
+  func runBelowTarget(_ workspace: Workspace) async throws {
+    let tests = try await workspace.affectedTests(selection.request(repositoryRoot: workspace.root))
+    let report = tests.outcome.report
+    // The report's own warnings are in its text; the plan's others (a store that did not answer) are not.
+    let reported = Set(report.warnings)
+    for warning in tests.warnings where format != .text || !reported.contains(warning) {
+      Terminal.standardError.write("warning: \(warning)\n")
+    }
+    if explain == "--all" {
+      print(tests.outcome.explainAll() ?? "No test target is affected.")
+      return
+    }
+    if let explain {
+      // TARGET/TEST names one test; a plain name, a target's chain.
+      print(
+        explain.contains("/")
+          ? try tests.job.explainTest(explain) : try tests.outcome.explain(explain).joined(separator: "\n"))
+      return
+    }
+    switch format {
+    case .text:
+      print(
+        AffectedFormatter.text(report, color: Terminal.standardOutput.usesColor)
+          + BelowTargetRendering.summary(tests.belowTarget), terminator: "")
+    case .json:
+      print(
+        AffectedFormatter.json(
+          report, adding: BelowTargetDocument(belowTarget: tests.belowTarget, testFilter: tests.filter)))
+    case .markdown:
+      print(
+        AffectedFormatter.markdown(report, result: tests.outcome.result)
+          + BelowTargetRendering.markdown(tests.belowTarget), terminator: "")
+    case .names:
+      let running = Set(tests.swiftTestScopes.map(\.name))
+      let names = report.testTargets.filter { $0.package.hasSuffix(".xcodeproj") || running.contains($0.name) }.map(
+        \.name)
+      if !names.isEmpty { print(names.joined(separator: "\n")) }
+    case .filter:
+      if let filter = tests.filter {
+        print(filter)
+      } else {
+        Terminal.standardError.write(tests.nothingMessage + "\n")
+      }
+    case .github, .matrix, .dot, .xcodebuild, .gitlab, .buildkite:
+      preconditionFailure("--format \(format.rawValue) does not carry tests (validate refuses it)")
+    }
+  }
+
   /// The history the plan balances shards on (this machine's, under the team's from the result store); each
   /// job then runs its own list (`ripple test --targets`).
   static func history(_ workspace: Workspace) async -> TimingHistory {
@@ -134,6 +210,18 @@ struct AffectedCommand: AsyncParsableCommand {
   static func wholePackages(_ outcome: AffectedOutcome) -> [String] {
     TestSelectionBuilder.make(outcome).packages.filter(\.runAll).map(\.path)
   }
+}
+
+extension AffectedFormat {
+  /// The formats that say which tests of a target run (`--granularity test`); the others name targets or jobs.
+  var carriesTests: Bool { [.text, .json, .markdown, .names, .filter].contains(self) }
+}
+
+/// `--format json --granularity test`: the keys beside the report's.
+struct BelowTargetDocument: Encodable {
+  var belowTarget: [BelowTargetReport]
+  /// The anchored `swift test --filter` for the tests that run; absent when none does.
+  var testFilter: String?
 }
 
 enum GitHubOutput {

@@ -17,6 +17,7 @@ import TestRunner
 extension Workspace {
   /// Whether this run refreshes maps, and why not when it cannot (a warning).
   func refreshesMaps(_ job: inout TestJob, request: TestRequest) -> Bool {
+    guard !request.plansOnly else { return false }
     guard request.granularity ?? configuration.test.granularity == .test else {
       if request.refreshMaps { job.warnings.append("--refresh-maps makes coverage maps only with test granularity") }
       return false

@@ -130,6 +130,9 @@ public struct TestRequest: Sendable {
   /// `--refresh-maps`: make coverage maps after the run on any branch (protected branches always do, with test
   /// granularity).
   public var refreshMaps = false
+  /// The plan is only read (`ripple affected --granularity test`): nothing runs, so no map is made after it and a
+  /// protected branch plans tests below the target as any other branch does.
+  public var plansOnly = false
 
   public init(
     scope: Scope, shard: Shard? = nil, retryFailed: Int = 0, jobs: Int = 1, scratchPath: String? = nil,

@@ -106,6 +106,50 @@ import Testing
     #expect(xml.contains("name=\"testAdd\" time=\"0\">\n      <skipped message=\"not run: test-level selection"))
     #expect(xml.contains("classname=\"CoreTests.TextTests\" name=\"quiet()\" time=\"0\">\n      <skipped"))
 
+    // `ripple affected` says the same below the target, and its filter runs exactly those tests.
+    let affectedText = try RippleBinary.run(
+      ["affected", "--granularity", "test", "--base", "main"], in: repo.root,
+      environment: Self.environment(repo, branch: "feature"))
+    #expect(affectedText.status == 0, "\(affectedText.standardError)")
+    #expect(affectedText.standardOutput.contains("Below the target (test.granularity: test):"))
+    #expect(
+      affectedText.standardOutput.contains("3 of 5 tests of CoreTests: 1 executed"), "\(affectedText.standardOutput)")
+    #expect(affectedText.standardOutput.contains("not run: 2 tests"), "\(affectedText.standardOutput)")
+    // On main, whose runs make maps, reading the plan makes none and judges the maps as main's runs do.
+    let onMain = try RippleBinary.run(
+      ["affected", "--granularity", "test", "--base", "main"], in: repo.root,
+      environment: Self.environment(repo, branch: "main"))
+    #expect(
+      onMain.standardOutput.contains("CoreTests runs whole: its coverage map at")
+        && onMain.standardOutput.contains("an unsigned coverage map (main is protected"), "\(onMain.standardOutput)")
+    let filter = try RippleBinary.run(
+      ["affected", "--granularity", "test", "--base", "main", "--format", "filter"], in: repo.root,
+      environment: Self.environment(repo, branch: "feature"))
+    #expect(filter.status == 0, "\(filter.standardError)")
+    let pattern = try Regex(filter.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+    let ids = [
+      "CoreTests.MathTests/testAdd", "CoreTests.MathTests/testMul", "CoreTests.TextTests/zählt()",
+      "CoreTests.TextTests/`shouts twice (really)`()", "CoreTests.TextTests/quiet()",
+    ]
+    #expect(
+      ids.filter { $0.contains(pattern) }
+        == [
+          "CoreTests.MathTests/testMul", "CoreTests.TextTests/zählt()", "CoreTests.TextTests/`shouts twice (really)`()",
+        ],
+      "\(filter.standardOutput)")
+    let affectedJSON = try RippleBinary.run(
+      ["affected", "--granularity", "test", "--base", "main", "--format", "json"], in: repo.root,
+      environment: Self.environment(repo, branch: "feature"))
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(affectedJSON.standardOutput.utf8)) as? [String: Any])
+    #expect(document["schemaVersion"] != nil && (document["testTargets"] as? [Any])?.count == 1, "\(document.keys)")
+    #expect((document["belowTarget"] as? [[String: Any]])?.first?["notRun"] as? [String] != nil)
+    #expect(document["testFilter"] as? String == filter.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines))
+    let affectedExplained = try RippleBinary.run(
+      ["affected", "--granularity", "test", "--base", "main", "--explain", "CoreTests/MathTests/testAdd"],
+      in: repo.root, environment: Self.environment(repo, branch: "feature"))
+    #expect(affectedExplained.standardOutput.contains("CoreTests.MathTests/testAdd is not run: its coverage map"))
+
     let explained = try RippleBinary.run(
       ["test", "--base", "main", "--explain", "CoreTests.MathTests/testAdd"], in: repo.root,
       environment: Self.environment(repo, branch: "feature"))
@@ -149,6 +193,14 @@ import Testing
     #expect(bad.status == 2)
     #expect(
       bad.standardError.contains("--granularity must be one of target, test (got function)"), "\(bad.standardError)")
+    let badAffected = try RippleBinary.run(["affected", "--granularity", "function"], in: repo.root)
+    #expect(badAffected.status == 2)
+    #expect(badAffected.standardError.contains("--granularity must be one of target, test (got function)"))
+    let matrix = try RippleBinary.run(["affected", "--granularity", "test", "--format", "matrix"], in: repo.root)
+    #expect(matrix.status == 2)
+    #expect(
+      matrix.standardError.contains("--granularity test goes with --format text, json, markdown, names or filter"),
+      "\(matrix.standardError)")
     let notATest = try RippleBinary.run(["test", "--explain", "CoreTests"], in: repo.root)
     #expect(notATest.status == 2)
     #expect(notATest.standardError.contains("--explain names one test"), "\(notATest.standardError)")
