@@ -19,6 +19,14 @@ public struct CacheDirectoryUsage: Sendable, Hashable {
     self.newest = newest
   }
 
+  /// Another directory's usage counted in.
+  public mutating func add(_ other: CacheDirectoryUsage) {
+    files += other.files
+    bytes += other.bytes
+    oldest = [oldest, other.oldest].compactMap { $0 }.min()
+    newest = [newest, other.newest].compactMap { $0 }.max()
+  }
+
   mutating func add(size: Int64, modified: Date) {
     files += 1
     bytes += size

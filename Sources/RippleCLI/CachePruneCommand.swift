@@ -18,8 +18,12 @@ struct CacheAge: ExpressibleByArgument {
 struct CachePruneCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "prune",
-    abstract: "Remove manifest cache files written longer ago than --older-than (default 30d), or --all.",
-    discussion: "Always safe: a removed entry is evaluated again when next needed."
+    abstract:
+      "Remove manifest and key cache files last used longer ago than --older-than (default 30d), or --all.",
+    discussion: """
+      Always safe: a removed entry is evaluated again when next needed. The stat caches and folder digests \
+      pass-record keys keep beside the manifests are pruned too (a read marks them used).
+      """
   )
 
   @Option(help: ArgumentHelp("Remove files written longer ago than this (90s, 45m, 12h, 30d).", valueName: "AGE"))
@@ -36,9 +40,10 @@ struct CachePruneCommand: ParsableCommand {
     let services = RippleServices.live
     let age = all ? nil : (olderThan?.seconds ?? 30 * 86400)
     let removed = try CacheJob.prune(olderThan: age, services: services)
+    let folders = [CacheJob.directory(services: services)] + CacheJob.keyCacheDirectories(services: services)
     print(
-      "removed \(removed.files) file\(removed.files == 1 ? "" : "s") (\(Self.size(removed.bytes))) from \(CacheJob.directory(services: services))"
-    )
+      "removed \(removed.files) file\(removed.files == 1 ? "" : "s") (\(Self.size(removed.bytes))) from "
+        + folders.joined(separator: ", "))
   }
 
   /// `512 B`, `1.5 KiB`, `3.2 MiB`.

@@ -1,6 +1,7 @@
 import Foundation
 import PackageLoading
 import RippleConfig
+import RippleCore
 
 /// `ripple cache …`: the manifest cache as something CI carries between machines.
 public enum CacheJob {
@@ -15,10 +16,24 @@ public enum CacheJob {
   }
 
   /// Removes the cache files written more than `age` seconds ago (all of them when nil).
+  /// Removes the manifests and the key caches (`keyCacheDirectories`) last written or read before `age` ago (nil:
+  /// all of them); each is made again when next needed.
   public static func prune(olderThan age: TimeInterval?, services: RippleServices, now: Date = Date()) throws
     -> CacheDirectoryUsage
   {
-    try CacheDirectoryUsage.prune(directory(services: services), writtenBefore: age.map { now - $0 })
+    var removed = CacheDirectoryUsage()
+    for folder in [directory(services: services)] + keyCacheDirectories(services: services) {
+      removed.add(try CacheDirectoryUsage.prune(folder, writtenBefore: age.map { now - $0 }))
+    }
+    return removed
+  }
+
+  /// The caches pass-record keys keep beside the manifests (`Workspace.keyInputsOnDisk`): the stat caches of blob
+  /// ids (`blob-ids/`, one file per checkout and target) and the digests of folders by tree id (`tree-digests/`).
+  /// A read marks a file used (`CheckedCacheFile.markUsed`), so their age is their last use, to within a day.
+  public static func keyCacheDirectories(services: RippleServices) -> [String] {
+    let parent = RepoPath.parent(directory(services: services))
+    return [parent + "/blob-ids", parent + "/tree-digests"]
   }
 }
 

@@ -56,7 +56,23 @@ enum CheckedCacheFile {
       header[2].elementsEqual(Hex.string(SHA256.hash(data: body)).utf8)
     else { return nil }
     let lines = body.split(separator: UInt8(ascii: "\n"))
-    return lines.count == count ? lines : nil
+    guard lines.count == count else { return nil }
+    markUsed(file)
+    return lines
+  }
+
+  /// How stale a read cache file's time may be: its modification time says when it was last used, to within a day.
+  static let useResolution: TimeInterval = 86400
+
+  /// Sets a read file's modification time to now when it is older than `useResolution`: a cache file is rewritten
+  /// only when something in it changed, so without this its age would say nothing of its use, and `ripple cache
+  /// prune --older-than` would remove what every run reads. One `stat` per read; a failure only costs that mark.
+  static func markUsed(_ file: String, now: Date = Date()) {
+    var status = stat()
+    guard stat(file, &status) == 0,
+      now.timeIntervalSince1970 - TimeInterval(status.st_mtim.tv_sec) > useResolution
+    else { return }
+    _ = utimensat(AT_FDCWD, file, nil, 0)
   }
 
   /// The decimal number a field holds, or nil (digits only; nil when it overflows).
