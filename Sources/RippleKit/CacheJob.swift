@@ -15,7 +15,6 @@ public enum CacheJob {
     try CacheDirectoryUsage.measure(directory(services: services))
   }
 
-  /// Removes the cache files written more than `age` seconds ago (all of them when nil).
   /// Removes the manifests and the key caches (`keyCacheDirectories`) last written or read before `age` ago (nil:
   /// all of them); each is made again when next needed.
   public static func prune(olderThan age: TimeInterval?, services: RippleServices, now: Date = Date()) throws

@@ -185,6 +185,18 @@ import Testing
       none.standardOutput.contains("no test of the selected test targets executed what changed"),
       "\(none.standardOutput)")
     #expect(none.standardOutput.contains("0 of 5 tests of CoreTests: no test executed what changed"))
+    // `affected` then has no filter to give (an empty one would run everything) and names no test target.
+    let noFilter = try RippleBinary.run(
+      ["affected", "--granularity", "test", "--base", "main", "--format", "filter"], in: repo.root,
+      environment: Self.environment(repo, branch: "feature"))
+    #expect(noFilter.status == 0 && noFilter.standardOutput.isEmpty, "\(noFilter.standardOutput)")
+    #expect(
+      noFilter.standardError.contains("no test of the affected test targets executed what changed"),
+      "\(noFilter.standardError)")
+    let noNames = try RippleBinary.run(
+      ["affected", "--granularity", "test", "--base", "main", "--format", "names"], in: repo.root,
+      environment: Self.environment(repo, branch: "feature"))
+    #expect(noNames.status == 0 && noNames.standardOutput.isEmpty, "\(noNames.standardOutput)")
   }
 
   @Test func badGranularityArgumentsAreUsageErrorsAndARefreshWithoutItSaysSo() throws {
