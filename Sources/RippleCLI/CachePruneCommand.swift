@@ -26,7 +26,9 @@ struct CachePruneCommand: ParsableCommand {
       """
   )
 
-  @Option(help: ArgumentHelp("Remove files written longer ago than this (90s, 45m, 12h, 30d).", valueName: "AGE"))
+  @Option(
+    help: ArgumentHelp("Remove files last written or read longer ago than this (90s, 45m, 12h, 30d).", valueName: "AGE")
+  )
   var olderThan: CacheAge?
 
   @Flag(help: "Remove every file of the cache.")
