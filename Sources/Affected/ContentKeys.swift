@@ -114,48 +114,56 @@ public enum ContentKeys {
     let dependencies = known ?? forwardEdges(in: graph)
     let packagesByPath = Dictionary(graph.packages.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     // Each closure target's lines, made once however many keys hold it (a change reaching 2,000 test targets
-    // keys each with ~100 closure targets).
-    var lines: [TargetRef: KeyInputs] = [:]
-    var out: [TargetRef: TargetKey] = [:]
-    for test in tests {
-      var inputs = context.common
-      var unkeyable: [String] = []
-      inputs.add(contentsOf: context.everyone)
-      var packages: Set<String> = []
-      let targets = closure(of: [test], dependencies: dependencies)
-      for target in targets {
-        guard let package = packagesByPath[target.package], let model = package.target(named: target.name)
-        else { continue }
-        packages.insert(package.path)
-        if lines[target] == nil {
-          var own = KeyInputs()
-          own.add("target", target.description, model.fingerprint)
-          own.add(contentsOf: fileEntries(context.targetFiles[target] ?? [:], of: target))
-          own.add(contentsOf: installed[target] ?? KeyInputs())
-          lines[target] = own
-        }
-        inputs.add(contentsOf: lines[target]!)
-        unkeyable += context.unkeyable[target] ?? []
-      }
-      unkeyable = unkeyable.sorted()
-      var remote = false
-      for path in packages.sorted() {
-        guard let package = packagesByPath[path] else { continue }
-        inputs.add("package", path, package.packageFingerprint)
-        inputs.add(contentsOf: context.packageInputs[path] ?? KeyInputs())
-        for dependency in package.dependencies {
-          inputs.add("dependency", path + " " + dependency.identity, dependency.fingerprint)
-          if case .remote = dependency.location { remote = true }
-        }
-      }
-      // SwiftPM resolves every remote dependency of the tested package's graph into its root's pins.
-      let pinsProblem =
-        remote ? add(context.pins[test.package] ?? .missing, package: test.package, to: &inputs) : nil
-      out[test] = TargetKey(
-        inputs: inputs, unkeyable: unkeyable, pinned: remote, pinsProblem: pinsProblem,
-        closure: targets.map { ($0.description, $0) }.sorted { $0.0 < $1.0 }.map(\.1))
+    // keys each with ~100 closure targets), on every core: they digest ~10⁵ files.
+    let closureTargets = closure(of: tests, dependencies: dependencies).sorted()
+    let made = closureTargets.concurrentMap { target -> KeyInputs? in
+      guard let model = packagesByPath[target.package]?.target(named: target.name) else { return nil }
+      var own = KeyInputs()
+      own.add("target", target.description, model.fingerprint)
+      own.add(contentsOf: fileEntries(context.targetFiles[target] ?? [:], of: target))
+      own.add(contentsOf: installed[target] ?? KeyInputs())
+      return own
     }
-    return out
+    let lines = Dictionary(
+      zip(closureTargets, made).compactMap { target, own in own.map { (target, $0) } }, uniquingKeysWith: { a, _ in a })
+    let keys = tests.concurrentMap { test in
+      key(of: test, lines: lines, packagesByPath: packagesByPath, context: context, dependencies: dependencies)
+    }
+    return Dictionary(zip(tests, keys), uniquingKeysWith: { first, _ in first })
+  }
+
+  /// One test target's key from its closure targets' `lines`.
+  private static func key(
+    of test: TargetRef, lines: [TargetRef: KeyInputs], packagesByPath: [String: Package], context: Context,
+    dependencies: [TargetRef: [TargetRef]]
+  ) -> TargetKey {
+    var inputs = context.common
+    var unkeyable: [String] = []
+    inputs.add(contentsOf: context.everyone)
+    var packages: Set<String> = []
+    let targets = closure(of: [test], dependencies: dependencies)
+    for target in targets {
+      guard let own = lines[target] else { continue }
+      packages.insert(target.package)
+      inputs.add(contentsOf: own)
+      unkeyable += context.unkeyable[target] ?? []
+    }
+    unkeyable = unkeyable.sorted()
+    var remote = false
+    for path in packages.sorted() {
+      guard let package = packagesByPath[path] else { continue }
+      inputs.add("package", path, package.packageFingerprint)
+      inputs.add(contentsOf: context.packageInputs[path] ?? KeyInputs())
+      for dependency in package.dependencies {
+        inputs.add("dependency", path + " " + dependency.identity, dependency.fingerprint)
+        if case .remote = dependency.location { remote = true }
+      }
+    }
+    // SwiftPM resolves every remote dependency of the tested package's graph into its root's pins.
+    let pinsProblem = remote ? add(context.pins[test.package] ?? .missing, package: test.package, to: &inputs) : nil
+    return TargetKey(
+      inputs: inputs, unkeyable: unkeyable, pinned: remote, pinsProblem: pinsProblem,
+      closure: targets.map { ($0.description, $0) }.sorted { $0.0 < $1.0 }.map(\.1))
   }
 
   /// One line for a target's files: the digest of every path and `mode:id` given to it, and how many.

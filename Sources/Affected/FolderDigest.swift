@@ -40,6 +40,8 @@ public enum FolderDigest {
       open[open.count - 1].hasher.update(data: [UInt8(ascii: "d"), 0] + name + [0])
       open[open.count - 1].hasher.update(data: Array((Hex.string(hasher.finalize()) + "\n").utf8))
     }
+    // One file's line, in a buffer used again for every file.
+    var line: [UInt8] = []
     for (path, value) in sorted {
       let parts = path.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
       let folders = parts.dropLast()
@@ -49,8 +51,13 @@ public enum FolderDigest {
       }
       while open.count > shared + 1 { close() }
       for folder in folders[shared...] { open.append((folder, SHA256())) }
-      open[open.count - 1].hasher.update(data: [UInt8(ascii: "f"), 0] + parts[parts.count - 1] + [0])
-      open[open.count - 1].hasher.update(data: Array((value + "\n").utf8))
+      line.removeAll(keepingCapacity: true)
+      line += [UInt8(ascii: "f"), 0]
+      line += parts[parts.count - 1]
+      line.append(0)
+      line += value.utf8
+      line.append(UInt8(ascii: "\n"))
+      open[open.count - 1].hasher.update(data: line)
     }
     while open.count > 1 { close() }
     return Hex.string(open[0].hasher.finalize())

@@ -124,6 +124,21 @@ public struct KeyAttribution: Sendable {
     return .none
   }
 
+  /// Whether the file at `path` counts for `target`'s key (`destination(of:)` names it), without the set of its
+  /// other owners. `folderOwner`: `index.owner(of: path)`, when the caller knows it already (a walk of a
+  /// target's own folder that enters no other owner's folder has one owner for every file: its folder's), which
+  /// spares the walk up the path's folders (issue 50: a change of a base library asks it for ~10⁵ files).
+  public func counts(_ path: String, for target: TargetRef, folderOwner: TargetRef?) -> Bool {
+    if selection.ignore.contains(where: { $0.matches(path) }) { return false }
+    if selection.global.contains(where: { $0.matches(path) }) { return false }
+    if path == configPath || AttributionIndex.isPackageFile(path, in: [index]) { return false }
+    if folderOwner == target { return true }
+    if index.linkedOwners(of: path).contains(where: { $0.target == target }) { return true }
+    if index.listedOwners(of: path).contains(target) { return true }
+    if inputs.contains(where: { $0.1.contains(target) && $0.0.matches(path) }) { return true }
+    return producers.contains { $0.owner == target && $0.matches(path) }
+  }
+
   /// Whether `folder` is where another target's files or another package begin (`own` aside): a walk of
   /// `own`'s folder does not enter it.
   public func startsAnotherOwner(_ folder: String, own: String) -> Bool {

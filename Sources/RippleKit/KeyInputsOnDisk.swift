@@ -27,34 +27,56 @@ struct KeyInputsOnDisk {
   static let skippedFolders: Set<String> = [".build", ".git", ".swiftpm"]
 
   /// Every file given to each of `targets`, as on disk (path → `mode:id`), and what makes a target unkeyable.
+  /// Targets are walked on every core, each with its own stat cache: a change of a base library keys thousands
+  /// of closures, and their ~10⁵ `lstat`s and stat-cache reads are most of what its keys cost (issue 50).
   func targetFiles(of targets: Set<TargetRef>, in graph: PackageGraph) -> (
     files: [TargetRef: [String: String]], unkeyable: [TargetRef: [String]]
   ) {
+    let refs = targets.sorted()
+    let packages = Dictionary(graph.packages.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    let walked = refs.concurrentMap { ref in
+      packages[ref.package]?.target(named: ref.name).map { walk(ref, $0) }
+    }
     var files: [TargetRef: [String: String]] = [:]
     var unkeyable: [TargetRef: [String]] = [:]
-    var caches: [FileDigestCache] = []
-    for ref in targets.sorted() {
-      guard let target = graph.package(at: ref.package)?.target(named: ref.name) else { continue }
-      let cache = blobIDCache(target: ref)
-      caches.append(cache)
-      var found: [String: String] = [:]
-      var problems: [String] = []
-      let visit = { (path: String, value: Result<String, FileProblem>) in
-        guard case .targets(let owners) = attribution.destination(of: path), owners.contains(ref) else { return }
+    for (ref, result) in zip(refs, walked) {
+      guard let result else { continue }
+      if !result.files.isEmpty { files[ref] = result.files }
+      if !result.problems.isEmpty { unkeyable[ref] = result.problems }
+    }
+    return (files, unkeyable)
+  }
+
+  /// One target's files (its folder's, and those its links and rules give it from outside) and why some cannot
+  /// be keyed; its stat cache is read and saved here.
+  private func walk(_ ref: TargetRef, _ target: Target) -> (files: [String: String], problems: [String]) {
+    let cache = blobIDCache(target: ref)
+    var found: [String: String] = [:]
+    var problems: [String] = []
+    // In its own folder, which the walk leaves where another owner's begins, every file's folder owner is the
+    // folder's.
+    let owner = attribution.index.owner(of: target.directory)
+    func visitor(folderOwner: TargetRef??) -> (String, Result<String, FileProblem>) -> Void {
+      { path, value in
+        let counts =
+          if case .some(let known) = folderOwner {
+            attribution.counts(path, for: ref, folderOwner: known)
+          } else {
+            attribution.counts(path, for: ref, folderOwner: attribution.index.owner(of: path))
+          }
+        guard counts else { return }
         switch value {
         case .success(let value): found[path] = value
         case .failure(let problem): problems.append(problem.reason)
         }
       }
-      walk(target.directory, own: target.directory, cache: cache, visit: visit)
-      for folder in attribution.outsideFolders(of: ref, directory: target.directory, links: target.linkedPaths ?? []) {
-        walk(folder, own: nil, cache: cache, visit: visit)
-      }
-      if !found.isEmpty { files[ref] = found }
-      if !problems.isEmpty { unkeyable[ref] = problems }
     }
-    for cache in caches { cache.save() }
-    return (files, unkeyable)
+    walk(target.directory, own: target.directory, cache: cache, visit: visitor(folderOwner: .some(owner)))
+    for folder in attribution.outsideFolders(of: ref, directory: target.directory, links: target.linkedPaths ?? []) {
+      walk(folder, own: nil, cache: cache, visit: visitor(folderOwner: .none))
+    }
+    cache.save()
+    return (found, problems)
   }
 
   /// Why a file's content is not known.
@@ -88,9 +110,11 @@ struct KeyInputsOnDisk {
     _ folder: String, own: String?, cache: FileDigestCache, visit: (String, Result<String, FileProblem>) -> Void
   ) {
     let absolute = folder == "." ? root : root + "/" + folder
-    var status = stat()
+    guard let directory = opendir(absolute) else { return }
+    defer { closedir(directory) }
+    let (names, unnamed) = Self.names(in: directory)
     // A submodule (a folder with its own `.git`): the commit it has checked out.
-    if folder != ".", lstat(absolute + "/.git", &status) == 0, let state = try? repository.submoduleState(folder) {
+    if folder != ".", names.contains(".git"), let state = try? repository.submoduleState(folder) {
       if state.dirty {
         visit(
           folder,
@@ -100,7 +124,6 @@ struct KeyInputsOnDisk {
       }
       return
     }
-    let (names, unnamed) = Self.names(in: absolute)
     if unnamed > 0 {
       visit(
         folder,
@@ -108,9 +131,12 @@ struct KeyInputsOnDisk {
           FileProblem(
             reason: "\(folder) holds \(unnamed) name(s) that are not UTF-8: their content is not keyed")))
     }
+    // Each entry is looked up in the open folder, not by its whole path from the root (~10 folders deep).
+    let descriptor = dirfd(directory)
+    var status = stat()
     for name in names {
       let path = folder == "." ? name : folder + "/" + name
-      guard lstat(root + "/" + path, &status) == 0 else { continue }
+      guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
       if status.st_mode & S_IFMT == S_IFDIR {
         if Self.skippedFolders.contains(name) { continue }
         if let own, attribution.startsAnotherOwner(path, own: own) { continue }
@@ -121,10 +147,14 @@ struct KeyInputsOnDisk {
     }
   }
 
-  /// The names in a folder, sorted, and how many are not UTF-8 (no path string can name them).
-  static func names(in folder: String) -> (names: [String], notUTF8: Int) {
-    guard let directory = opendir(folder) else { return ([], 0) }
-    defer { closedir(directory) }
+  #if os(macOS)
+    typealias OpenFolder = UnsafeMutablePointer<DIR>
+  #else
+    typealias OpenFolder = OpaquePointer
+  #endif
+
+  /// The names in an open folder, sorted, and how many are not UTF-8 (no path string can name them).
+  private static func names(in directory: OpenFolder) -> (names: [String], notUTF8: Int) {
     var names: [String] = []
     var notUTF8 = 0
     while let entry = readdir(directory) {
@@ -333,11 +363,11 @@ final class FileDigestCache: @unchecked Sendable {
   static let format = "ripple-file-digests-1"
 
   let file: String?
-  private var entries: [String: (Stamp, String)] = [:]
+  /// Path → the stamp it was hashed at, its digest, and whether this run asked for it: with `keepsOnlyAsked`,
+  /// only those are written back (a target's walk asks for every file it has, so a file deleted or moved away
+  /// leaves its target's cache).
+  private var entries: [String: (stamp: Stamp, digest: String, asked: Bool)] = [:]
   private var dirty = false
-  /// The paths asked for this run: with `keepsOnlyAsked`, the only ones written back (a target's walk asks for
-  /// every file it has, so a file deleted or moved away leaves its target's cache).
-  private var asked: Set<String> = []
   let keepsOnlyAsked: Bool
   /// How many files were read and hashed (the stat cache's misses), for tests.
   private(set) var hashed = 0
@@ -359,15 +389,22 @@ final class FileDigestCache: @unchecked Sendable {
     guard let file, let lines = CheckedCacheFile.lines(file, format: Self.format) else { return }
     entries.reserveCapacity(lines.count)
     for line in lines {
-      let fields = line.split(separator: UInt8(ascii: "\t"), maxSplits: 5, omittingEmptySubsequences: false)
-      guard fields.count == 6, let size = CheckedCacheFile.number(fields[0]).flatMap(Int64.init(exactly:)),
-        let modified = CheckedCacheFile.number(fields[1]).flatMap(Int64.init(exactly:)),
-        let changed = CheckedCacheFile.number(fields[2]).flatMap(Int64.init(exactly:)),
-        let inode = CheckedCacheFile.number(fields[3]), fields[4].count == 40 || fields[4].count == 64
+      // size, modification and change times, inode, digest, path: the path last, as it may hold a tab.
+      var rest = line
+      func field() -> ArraySlice<UInt8>? {
+        guard let tab = rest.firstIndex(of: UInt8(ascii: "\t")) else { return nil }
+        defer { rest = rest[(tab + 1)...] }
+        return rest[..<tab]
+      }
+      guard let size = field().flatMap(CheckedCacheFile.number).flatMap(Int64.init(exactly:)),
+        let modified = field().flatMap(CheckedCacheFile.number).flatMap(Int64.init(exactly:)),
+        let changed = field().flatMap(CheckedCacheFile.number).flatMap(Int64.init(exactly:)),
+        let inode = field().flatMap(CheckedCacheFile.number), let digest = field(),
+        digest.count == 40 || digest.count == 64
       else { continue }
-      entries[String(decoding: fields[5], as: UTF8.self)] = (
+      entries[String(decoding: rest, as: UTF8.self)] = (
         Stamp(size: size, modified: modified, changed: changed, inode: inode),
-        String(decoding: fields[4], as: UTF8.self)
+        String(decoding: digest, as: UTF8.self), false
       )
     }
   }
@@ -392,15 +429,17 @@ final class FileDigestCache: @unchecked Sendable {
 
   /// The same, for a file the caller has just `lstat`ed (a walk stats each file once).
   func digest(of path: String, status: stat) throws -> String {
-    if keepsOnlyAsked { asked.insert(path) }
     let stamp = Self.stamp(status)
-    if let (known, digest) = entries[path], known == stamp { return digest }
+    if let index = entries.index(forKey: path) {
+      entries.values[index].asked = true
+      if entries.values[index].stamp == stamp { return entries.values[index].digest }
+    }
     let digest = try hash(path)
     hashed += 1
     // A file changed within the last seconds may change again within the same timestamp (git's "racily
     // clean" case): hashed, not remembered.
     if now() - max(stamp.modified, stamp.changed) > 2_000_000_000 {
-      entries[path] = (stamp, digest)
+      entries[path] = (stamp, digest, true)
       dirty = true
     }
     return digest
@@ -421,8 +460,8 @@ final class FileDigestCache: @unchecked Sendable {
   func save() {
     guard dirty, let file else { return }
     var lines: [String] = []
-    for (path, (stamp, digest)) in entries.sorted(by: { $0.key < $1.key })
-    where !path.contains("\n") && !path.contains("\t") && (!keepsOnlyAsked || asked.contains(path)) {
+    for (path, (stamp, digest, asked)) in entries.sorted(by: { $0.key < $1.key })
+    where !path.contains("\n") && (!keepsOnlyAsked || asked) {
       lines.append("\(stamp.size)\t\(stamp.modified)\t\(stamp.changed)\t\(stamp.inode)\t\(digest)\t\(path)")
     }
     CheckedCacheFile.write(file, format: Self.format, lines: lines)

@@ -327,7 +327,7 @@ extension Workspace {
       targetFiles: files, everyone: everyone, assets: configuration.assets, common: common, unkeyable: unkeyable,
       pins: pins, packageInputs: packageInputs)
     let keys = ContentKeys.keys(for: refs, in: graph, context: context, dependencies: dependencies)
-    var units: [KeyedUnit] = []
+    var planned: [(package: PackageSelection, name: String, key: ContentKeys.TargetKey, run: KeyInputs)] = []
     for package in packages {
       var runInputs = KeyInputs()
       runInputs.add("run", "name", package.run?.name ?? TestConfig.name(of: [:]))
@@ -337,14 +337,18 @@ extension Workspace {
       runInputs.add("run", "platform", Platform.host.rawValue)
       for name in package.testTargets where package.suites[name] == nil {
         guard let key = keys[TargetRef(package: package.path, name: name)] else { continue }
-        var unitInputs = key.inputs
-        unitInputs.add(contentsOf: runInputs)
-        var unit = KeyedUnit(
-          package: package.path, target: name, run: package.run?.name, inputs: unitInputs, blockers: key.unkeyable,
-          pinned: key.pinned, pinsProblem: key.pinsProblem)
-        unit.closureFiles = key.closure.compactMap { files[$0] }
-        units.append(unit)
+        planned.append((package, name, key, runInputs))
       }
+    }
+    // Each unit hashes its key's ~10³ lines: on every core.
+    let units = planned.concurrentMap { package, name, key, runInputs in
+      var unitInputs = key.inputs
+      unitInputs.add(contentsOf: runInputs)
+      var unit = KeyedUnit(
+        package: package.path, target: name, run: package.run?.name, inputs: unitInputs, blockers: key.unkeyable,
+        pinned: key.pinned, pinsProblem: key.pinsProblem)
+      unit.closureFiles = key.closure.compactMap { files[$0] }
+      return unit
     }
     return (units, files)
   }

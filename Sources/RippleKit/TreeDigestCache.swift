@@ -55,7 +55,14 @@ enum CheckedCacheFile {
       let count = Int(String(decoding: header[1], as: UTF8.self)),
       header[2].elementsEqual(Hex.string(SHA256.hash(data: body)).utf8)
     else { return nil }
-    let lines = body.split(separator: UInt8(ascii: "\n"))
+    var lines: [ArraySlice<UInt8>] = []
+    lines.reserveCapacity(count)
+    var start = body.startIndex
+    while start < body.endIndex {
+      let end = body[start...].firstIndex(of: UInt8(ascii: "\n")) ?? body.endIndex
+      if end > start { lines.append(body[start..<end]) }
+      start = end + 1
+    }
     guard lines.count == count else { return nil }
     markUsed(file)
     return lines

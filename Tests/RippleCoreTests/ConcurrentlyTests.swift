@@ -49,4 +49,17 @@ private final class Gauge: @unchecked Sendable {
       }
     }
   }
+
+  @Test func concurrentMapRunsOnSeveralThreadsAndKeepsOrder() {
+    let gauge = Gauge()
+    let squares = Array(0..<2_000).concurrentMap { item in
+      gauge.enter()
+      defer { gauge.leave() }
+      usleep(100)
+      return item * item
+    }
+    #expect(squares == (0..<2_000).map { $0 * $0 })
+    #expect(ProcessInfo.processInfo.activeProcessorCount == 1 || gauge.peak > 1)
+    #expect([Int]().concurrentMap { $0 } == [])
+  }
 }
