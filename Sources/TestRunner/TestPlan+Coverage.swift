@@ -35,18 +35,24 @@ extension TestPlan {
   /// With `--coverage`, a package's selected targets run one after another, one `swift test --filter
   /// '^Target\.'` each, every process with `LLVM_PROFILE_FILE` in the target's own folder: a target's
   /// coverage is then exactly what its tests executed. The build adds `--enable-code-coverage` (once, in the
-  /// first step); `swift test list` writes its profile where nothing reads it. A package run unfiltered
-  /// (`runAll`) has no target to attribute coverage to: it runs as one step, not measured.
+  /// first step); each step lists the tests from the built binary, as a run without coverage does (`swift test
+  /// list` where it cannot: a second SwiftPM process per target), and a listing writes its profile where nothing
+  /// reads it. A package run unfiltered (`runAll`) has no target to attribute coverage to: it runs as one step,
+  /// not measured.
   static func coverageSteps(
     _ package: PackageSelection, targets: [String], coverage: CoverageRunOptions, directory: String,
-    common: [String], build: ProcessRequest, test: ProcessRequest, list: ProcessRequest, xunit: String,
-    profiles: String, options: TestRunOptions
+    common: [String], build: ProcessRequest, test: ProcessRequest, list: ProcessRequest,
+    binaryListing: TestBinaryListing?, xunit: String, profiles: String, options: TestRunOptions
   ) -> [PackageStep] {
     var build = build
     build.arguments.insert("--enable-code-coverage", at: 2)
     var list = list
     list.environment["LLVM_PROFILE_FILE"] = profiles + "-list/%p.profraw"
-    let backend = { (xunit: String) in TestBackend.swiftPM(SwiftPMTests(list: list, xunitPath: xunit)) }
+    var binaryListing = binaryListing
+    binaryListing?.environment["LLVM_PROFILE_FILE"] = profiles + "-list/%p.profraw"
+    let backend = { (xunit: String) in
+      TestBackend.swiftPM(SwiftPMTests(list: list, binaryListing: binaryListing, xunitPath: xunit))
+    }
     let packageFilter = package.runAll ? nil : TestFilter.targets(targets, suites: package.suites)
     guard !package.runAll else {
       var test = test

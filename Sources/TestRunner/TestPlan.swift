@@ -87,23 +87,20 @@ public struct TestPlan: Sendable, Hashable {
       let list = ProcessRequest(
         options.swiftExecutable, ["test", "list", "--skip-build"] + common + options.extraArguments,
         environment: environment)
+      let binaryListing = TestBinaryListing.forPackage(
+        directory: directory, scratch: scratch, extraArguments: options.extraArguments, environment: environment)
       if let coverage = options.coverage, let coverageDirectory {
         steps += coverageSteps(
           package, targets: targets, coverage: coverage, directory: directory, common: common, build: build,
-          test: test, list: list, xunit: xunit, profiles: coverageDirectory + "/" + xunitName, options: options)
+          test: test, list: list, binaryListing: binaryListing, xunit: xunit,
+          profiles: coverageDirectory + "/" + xunitName, options: options)
         continue
       }
       steps.append(
         PackageStep(
           package: package.path, directory: directory, testTargets: package.runAll ? [] : targets,
           runAll: package.runAll, filter: filter, build: build, test: test, run: package.run,
-          backend: .swiftPM(
-            SwiftPMTests(
-              list: list,
-              binaryListing: TestBinaryListing.forPackage(
-                directory: directory, scratch: scratch, extraArguments: options.extraArguments, environment: environment
-              ),
-              xunitPath: xunit))))
+          backend: .swiftPM(SwiftPMTests(list: list, binaryListing: binaryListing, xunitPath: xunit))))
     }
     // Stable sort: the runs of one package stay in run order.
     let ordered = steps.enumerated().sorted { ($0.element.package, $0.offset) < ($1.element.package, $1.offset) }

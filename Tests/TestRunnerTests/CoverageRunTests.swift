@@ -91,6 +91,15 @@ import Testing
     // into the working directory (a default.profraw there would change the repository).
     let list = try? plan.packages[0].swiftPM.list
     #expect((list?.environment["LLVM_PROFILE_FILE"] ?? nil)?.hasPrefix("<run directory>/coverage/") == true)
+    #if os(Linux)
+      // Each step lists the tests from the built binary, as a run without coverage does (not one more SwiftPM
+      // process per target); the instrumented binary's profile goes where the listing's goes.
+      for step in plan.packages {
+        let listing = try? step.swiftPM.binaryListing
+        #expect(listing != nil)
+        #expect((listing?.environment["LLVM_PROFILE_FILE"] ?? nil) == (list?.environment["LLVM_PROFILE_FILE"] ?? nil))
+      }
+    #endif
     #expect(Set(plan.packages.compactMap { $0.coverage?.packageFilter }) == [#"^(ATests|BTests)\."#])
   }
 
