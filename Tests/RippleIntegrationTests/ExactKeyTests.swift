@@ -8,7 +8,7 @@ import Testing
 @Suite(.serialized, .exclusive(.cooperativeThread)) struct ExactKeyTests {
   private func environment(_ repo: TestRepository, _ extra: [String: String] = [:]) -> [String: String] {
     [
-      "RIPPLE_NO_CACHE_RESULTS": "0", "RIPPLE_CACHE_DIR": repo.root + "/.build/ripple-cache",
+      "RIPPLE_NO_CACHE_RESULTS": "0", "RIPPLE_CACHE_DIR": RippleBinary.privateCache(repo.root + "/.build/ripple-cache"),
       "RIPPLE_BRANCH": "feature/x",
     ]
     .merging(extra) { $1 }

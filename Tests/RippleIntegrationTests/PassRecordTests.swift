@@ -7,8 +7,11 @@ import Testing
   /// Records on, in a cache folder of this test's own (the suite's shared one has them off).
   private func environment(_ repo: TestRepository, branch: String, _ extra: [String: String] = [:]) -> [String: String]
   {
-    ["RIPPLE_NO_CACHE_RESULTS": "0", "RIPPLE_CACHE_DIR": repo.root + "/.build/ripple-cache", "RIPPLE_BRANCH": branch]
-      .merging(extra) { $1 }
+    [
+      "RIPPLE_NO_CACHE_RESULTS": "0", "RIPPLE_CACHE_DIR": RippleBinary.privateCache(repo.root + "/.build/ripple-cache"),
+      "RIPPLE_BRANCH": branch,
+    ]
+    .merging(extra) { $1 }
   }
 
   private func report(_ path: String) throws -> [String: Any] {
@@ -120,7 +123,7 @@ import Testing
     try repo.write(
       "ripple.yml", "test:\n  resultCache:\n    publicKeys:\n      - name: ci-main\n        key: \(publicKey)\n")
     try repo.append("Sources/Other/Other.swift", "// edit\n")
-    let shared = repo.root + "/.build/team-store"
+    let shared = RippleBinary.privateCache(repo.root + "/.build/team-store")
 
     // A pull request's job writes first, unsigned, at the keys main will compute (CREEP).
     let pr = environment(repo, branch: "feature/x", ["RIPPLE_CACHE_DIR": shared])

@@ -16,7 +16,7 @@ import Testing
       "BUILDKITE_PULL_REQUEST": "false", "BUILDKITE_BRANCH": "",
     ]
     return neutral.merging([
-      "RIPPLE_NO_CACHE_RESULTS": "0", "RIPPLE_CACHE_DIR": repo.root + "/.build/ripple-cache",
+      "RIPPLE_NO_CACHE_RESULTS": "0", "RIPPLE_CACHE_DIR": RippleBinary.privateCache(repo.root + "/.build/ripple-cache"),
       "RIPPLE_RESULT_SIGNING_KEY": signingKey,
     ]) { $1 }.merging(ci) { $1 }
   }

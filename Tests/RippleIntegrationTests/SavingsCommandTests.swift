@@ -28,7 +28,10 @@ import Testing
   }
 
   static func environment(_ repo: TestRepository) -> [String: String] {
-    ["RIPPLE_NO_CACHE_RESULTS": "1", "RIPPLE_BRANCH": "feature/x", "RIPPLE_CACHE_DIR": repo.root + "/.build/c"]
+    [
+      "RIPPLE_NO_CACHE_RESULTS": "1", "RIPPLE_BRANCH": "feature/x",
+      "RIPPLE_CACHE_DIR": RippleBinary.privateCache(repo.root + "/.build/c"),
+    ]
   }
 
   @Test func aFullRunMeasuresTheSuiteAndALaterRunComparesTestsWithTests() throws {

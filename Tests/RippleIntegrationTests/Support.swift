@@ -41,6 +41,18 @@ enum RippleBinary {
   /// PassRecordTests turns them on with a cache of its own.
   static let cacheDirectory = RunFolder.path(prefix: "ripple-it-cache")
 
+  /// `folder` as a cache folder of a test's own (its pass records, stat caches, folder digests) whose evaluated
+  /// manifests are the run's shared ones: `folder/manifests` links to `cacheDirectory/manifests`. An evaluation is
+  /// keyed by the manifest's bytes, package path, checkout folder name, environment and toolchain, so sharing it
+  /// changes no answer and spares each test its manifest compiles (about a second each).
+  static func privateCache(_ folder: String) -> String {
+    let shared = cacheDirectory + "/manifests"
+    try? FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    try? FileManager.default.createSymbolicLink(atPath: folder + "/manifests", withDestinationPath: shared)
+    return folder
+  }
+
   static func run(_ arguments: [String], in directory: String, environment: [String: String] = [:]) throws
     -> CommandResult
   {

@@ -19,7 +19,8 @@ import Testing
     _ = try repo.commitAll("a shared store")
     try repo.append("Sources/Other/Other.swift", "// edit\n")
     let env = [
-      "RIPPLE_NO_CACHE_RESULTS": "0", "RIPPLE_BRANCH": "feature/x", "RIPPLE_CACHE_DIR": repo.root + "/.build/c",
+      "RIPPLE_NO_CACHE_RESULTS": "0", "RIPPLE_BRANCH": "feature/x",
+      "RIPPLE_CACHE_DIR": RippleBinary.privateCache(repo.root + "/.build/c"),
     ]
     let run = try RippleBinary.test([], in: repo.root, environment: env)
     #expect(run.status == 0, "\(run.standardOutput)\(run.standardError)")
