@@ -264,7 +264,8 @@ let package = Package(
     ),
     .testTarget(name: "RippleCoreTests", dependencies: ["RippleCore"]),
     .testTarget(
-      name: "PassRecordsTests", dependencies: ["PassRecords", .product(name: "Crypto", package: "swift-crypto")]),
+      name: "PassRecordsTests",
+      dependencies: ["PassRecords", "RippleCore", .product(name: "Crypto", package: "swift-crypto")]),
     .testTarget(name: "BuildInfoTests", dependencies: ["BuildInfo"]),
     .testTarget(name: "RippleMCPTests", dependencies: ["RippleMCP", .product(name: "MCP", package: "swift-sdk")]),
     .testTarget(name: "CoverageTests", dependencies: ["Coverage", "PassRecords"]),
