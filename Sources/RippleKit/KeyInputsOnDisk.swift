@@ -35,7 +35,7 @@ struct KeyInputsOnDisk {
     let refs = targets.sorted()
     let packages = Dictionary(graph.packages.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     let walked = refs.concurrentMap { ref in
-      packages[ref.package]?.target(named: ref.name).map { walk(ref, $0) }
+      packages[ref.package]?.target(named: ref.name).map { walkTarget(ref, $0) }
     }
     var files: [TargetRef: [String: String]] = [:]
     var unkeyable: [TargetRef: [String]] = [:]
@@ -49,31 +49,26 @@ struct KeyInputsOnDisk {
 
   /// One target's files (its folder's, and those its links and rules give it from outside) and why some cannot
   /// be keyed; its stat cache is read and saved here.
-  private func walk(_ ref: TargetRef, _ target: Target) -> (files: [String: String], problems: [String]) {
+  private func walkTarget(_ ref: TargetRef, _ target: Target) -> (files: [String: String], problems: [String]) {
     let cache = blobIDCache(target: ref)
     var found: [String: String] = [:]
     var problems: [String] = []
     // In its own folder, which the walk leaves where another owner's begins, every file's folder owner is the
-    // folder's.
+    // folder's; outside it, each path finds its own.
     let owner = attribution.index.owner(of: target.directory)
-    func visitor(folderOwner: TargetRef??) -> (String, Result<String, FileProblem>) -> Void {
+    func visitor(inOwnFolder: Bool) -> (String, Result<String, FileProblem>) -> Void {
       { path, value in
-        let counts =
-          if case .some(let known) = folderOwner {
-            attribution.counts(path, for: ref, folderOwner: known)
-          } else {
-            attribution.counts(path, for: ref, folderOwner: attribution.index.owner(of: path))
-          }
-        guard counts else { return }
+        let folderOwner = inOwnFolder ? owner : attribution.index.owner(of: path)
+        guard attribution.counts(path, for: ref, folderOwner: folderOwner) else { return }
         switch value {
         case .success(let value): found[path] = value
         case .failure(let problem): problems.append(problem.reason)
         }
       }
     }
-    walk(target.directory, own: target.directory, cache: cache, visit: visitor(folderOwner: .some(owner)))
+    walk(target.directory, own: target.directory, cache: cache, visit: visitor(inOwnFolder: true))
     for folder in attribution.outsideFolders(of: ref, directory: target.directory, links: target.linkedPaths ?? []) {
-      walk(folder, own: nil, cache: cache, visit: visitor(folderOwner: .none))
+      walk(folder, own: nil, cache: cache, visit: visitor(inOwnFolder: false))
     }
     cache.save()
     return (found, problems)
