@@ -105,9 +105,7 @@ struct KeyInputsOnDisk {
     _ folder: String, own: String?, cache: FileDigestCache, visit: (String, Result<String, FileProblem>) -> Void
   ) {
     let absolute = folder == "." ? root : root + "/" + folder
-    guard let directory = opendir(absolute) else { return }
-    defer { closedir(directory) }
-    let (names, unnamed) = Self.names(in: directory)
+    guard let (names, unnamed, entries) = Self.entries(of: absolute) else { return }
     // A submodule (a folder with its own `.git`): the commit it has checked out.
     if folder != ".", names.contains(".git"), let state = try? repository.submoduleState(folder) {
       if state.dirty {
@@ -126,12 +124,8 @@ struct KeyInputsOnDisk {
           FileProblem(
             reason: "\(folder) holds \(unnamed) name(s) that are not UTF-8: their content is not keyed")))
     }
-    // Each entry is looked up in the open folder, not by its whole path from the root (~10 folders deep).
-    let descriptor = dirfd(directory)
-    var status = stat()
-    for name in names {
+    for (name, status) in entries {
       let path = folder == "." ? name : folder + "/" + name
-      guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
       if status.st_mode & S_IFMT == S_IFDIR {
         if Self.skippedFolders.contains(name) { continue }
         if let own, attribution.startsAnotherOwner(path, own: own) { continue }
@@ -140,6 +134,23 @@ struct KeyInputsOnDisk {
         visit(path, value)
       }
     }
+  }
+
+  /// A folder's names (sorted), how many are not UTF-8, and each named entry's `lstat`, looked up in the open
+  /// folder rather than by its whole path from the root (~10 folders deep). The folder is closed before the walk
+  /// goes down: one descriptor per walk at a time (rippled runs keys beside hundreds of connections).
+  private static func entries(of folder: String) -> (names: [String], notUTF8: Int, entries: [(String, stat)])? {
+    guard let directory = opendir(folder) else { return nil }
+    defer { closedir(directory) }
+    let (names, unnamed) = Self.names(in: directory)
+    let descriptor = dirfd(directory)
+    var entries: [(String, stat)] = []
+    entries.reserveCapacity(names.count)
+    var status = stat()
+    for name in names where fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 {
+      entries.append((name, status))
+    }
+    return (names, unnamed, entries)
   }
 
   #if os(macOS)
