@@ -108,17 +108,12 @@ public struct KeyAttribution: Sendable {
 
   /// Where the file at `path` counts.
   public func destination(of path: String) -> Destination {
-    if selection.ignore.contains(where: { $0.matches(path) }) { return .none }
-    if selection.global.contains(where: { $0.matches(path) }) { return .everyone("global") }
-    if path == configPath { return .none }
-    // Manifests count by their evaluation, `Package.resolved` by the pins SwiftPM reads (`ContentKeys.Pins`).
-    if AttributionIndex.isPackageFile(path, in: [index]) { return .none }
+    if let decided = decidedBeforeOwners(path) { return decided }
     var owners: Set<TargetRef> = []
-    if let owner = index.owner(of: path) { owners.insert(owner) }
-    for (owner, _) in index.linkedOwners(of: path) { owners.insert(owner) }
-    owners.formUnion(index.listedOwners(of: path))
-    for (glob, targets) in inputs where glob.matches(path) { owners.formUnion(targets) }
-    for producer in producers where producer.matches(path) { owners.insert(producer.owner) }
+    _ = anyOwner(of: path, folderOwner: index.owner(of: path)) { owner in
+      owners.insert(owner)
+      return false
+    }
     if !owners.isEmpty { return .targets(owners) }
     if !XcodeOwnership.isSharedScheme(path), selection.unowned == .all { return .everyone("unowned") }
     return .none
@@ -129,14 +124,27 @@ public struct KeyAttribution: Sendable {
   /// target's own folder that enters no other owner's folder has one owner for every file: its folder's), which
   /// spares the walk up the path's folders (issue 50: a change of a base library asks it for ~10⁵ files).
   public func counts(_ path: String, for target: TargetRef, folderOwner: TargetRef?) -> Bool {
-    if selection.ignore.contains(where: { $0.matches(path) }) { return false }
-    if selection.global.contains(where: { $0.matches(path) }) { return false }
-    if path == configPath || AttributionIndex.isPackageFile(path, in: [index]) { return false }
-    if folderOwner == target { return true }
-    if index.linkedOwners(of: path).contains(where: { $0.target == target }) { return true }
-    if index.listedOwners(of: path).contains(target) { return true }
-    if inputs.contains(where: { $0.1.contains(target) && $0.0.matches(path) }) { return true }
-    return producers.contains { $0.owner == target && $0.matches(path) }
+    decidedBeforeOwners(path) == nil && anyOwner(of: path, folderOwner: folderOwner) { $0 == target }
+  }
+
+  /// Where `path` counts whatever its owners: nowhere (ignored, ripple.yml, a manifest or `Package.resolved`,
+  /// whose evaluation and pins count instead) or in every key (`selection.global`); nil: its owners decide.
+  private func decidedBeforeOwners(_ path: String) -> Destination? {
+    if selection.ignore.contains(where: { $0.matches(path) }) { return Destination.none }
+    if selection.global.contains(where: { $0.matches(path) }) { return .everyone("global") }
+    if path == configPath || AttributionIndex.isPackageFile(path, in: [index]) { return Destination.none }
+    return nil
+  }
+
+  /// Whether `found` returns true for any target `path` is given to: its folder's owner, targets reaching it
+  /// through a link or listing it, `inputs` entries, and the owners of what a `generate:` entry or a secret
+  /// makes from it. Stops at the first true.
+  private func anyOwner(of path: String, folderOwner: TargetRef?, _ found: (TargetRef) -> Bool) -> Bool {
+    if let folderOwner, found(folderOwner) { return true }
+    for (owner, _) in index.linkedOwners(of: path) where found(owner) { return true }
+    for owner in index.listedOwners(of: path) where found(owner) { return true }
+    for (glob, targets) in inputs where glob.matches(path) && targets.contains(where: found) { return true }
+    return producers.contains { $0.matches(path) && found($0.owner) }
   }
 
   /// Whether `folder` is where another target's files or another package begin (`own` aside): a walk of

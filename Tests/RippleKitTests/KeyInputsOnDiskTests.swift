@@ -91,6 +91,15 @@ import Testing
     #expect(truncate(other, 3) == 0)
     #expect(try second.digest(of: other) != stampedOther)
     #expect(second.hashed == 2, "read again after its size changed")
+    // A name with a tab is kept too: the path is the line's last field, read whole.
+    let tabbed = repo.path("Sources/Core/Generated/Tab\tName.txt")
+    try Data("t".utf8).write(to: URL(fileURLWithPath: tabbed))
+    let tabbedDigest = try second.digest(of: tabbed)
+    second.save()
+    let third = FileDigestCache(file: store.child("digests.tsv"), now: later)
+    #expect(try third.digest(of: tabbed) == tabbedDigest)
+    #expect(try third.digest(of: big) == digest)
+    #expect(third.hashed == 0, "both read back from the cache")
     // Just written (now): hashed, not remembered.
     let small = repo.path("Sources/Core/Generated/Small.txt")
     try Data("x".utf8).write(to: URL(fileURLWithPath: small))
