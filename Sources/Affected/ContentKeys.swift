@@ -4,7 +4,7 @@ import RippleConfig
 import RippleCore
 
 /// The key inputs of test targets at one state of the repository (docs/DESIGN.md, "Pass records"; key
-/// format 3, issue 50).
+/// format 4, issue 50).
 ///
 /// A key covers what the build of a target's test run reads, so that "no change reaches it" and "its key
 /// is the same" agree: for every target in the test target's closure (its dependencies, transitively,
@@ -18,6 +18,10 @@ import RippleCore
 /// environment, `test.keyEnvironment`) comes in `common`. Paths the selection ignores, and manifests (their
 /// evaluation is what counts), are not inputs. What cannot be keyed (a link leaving the repository, a dirty
 /// submodule, pins that cannot be read) makes the target unkeyable: never looked up, never recorded.
+///
+/// The closure's lines are held as a graph (`TargetNode`): each target's node digests its own lines and the
+/// digests of the targets it depends on, and a key holds its test target's node, so what a flat list of every
+/// closure target's lines would hold, the key holds, and a line shared by 2,000 keys is hashed once.
 ///
 /// The caller reads only the closures' folders and the trees that changed (`KeyAttribution` says where a
 /// file counts; `FolderDigest` digests folders by tree id): the cost follows the change and the closures.
@@ -73,8 +77,6 @@ public enum ContentKeys {
     public var pinned: Bool
     /// Why those pins are not known (missing, unreadable): also unkeyable, until a build resolves them.
     public var pinsProblem: String?
-    /// The targets its build builds (the test target and its dependencies, transitively), sorted.
-    public var closure: [TargetRef] = []
 
     public var isKeyable: Bool { unkeyable.isEmpty && pinsProblem == nil }
   }
@@ -100,12 +102,35 @@ public enum ContentKeys {
     return closure
   }
 
+  /// A closure target's part of the keys that hold it (key format 4): its own lines (its manifest entry, the
+  /// digest of its files, what is installed into its folder, its package's evaluated settings, dependency
+  /// requirements and manifest variables) and, by name, the digest of each target it depends on. A key holds
+  /// its test target's node: what changes any line of any closure target changes the key, and each of the
+  /// ~10² closure targets of 2,000 keys is hashed once, not once per key that holds it (issue 50).
+  public struct TargetNode: Sendable, Hashable {
+    public var inputs: KeyInputs
+    /// `inputs.key`, in hex.
+    public var digest: String
+    /// Its closure's packages have a remote dependency.
+    public var remote: Bool
+    /// Why it or a target it depends on cannot be keyed, sorted.
+    public var unkeyable: [String]
+  }
+
   /// The key of each of `tests`.
   /// `dependencies`: `forwardEdges(in: graph)`, when the caller has it already.
   public static func keys(
     for tests: [TargetRef], in graph: PackageGraph, context: Context,
     dependencies known: [TargetRef: [TargetRef]]? = nil
   ) -> [TargetRef: TargetKey] {
+    graphKeys(for: tests, in: graph, context: context, dependencies: known).keys
+  }
+
+  /// The key of each of `tests`, and the node of every target their closures hold (what `--explain-key` lists).
+  public static func graphKeys(
+    for tests: [TargetRef], in graph: PackageGraph, context: Context,
+    dependencies known: [TargetRef: [TargetRef]]? = nil
+  ) -> (keys: [TargetRef: TargetKey], nodes: [TargetRef: TargetNode]) {
     let assets = context.assets
     // The index costs the graph's 4,000 targets; only installed files need it.
     let installed =
@@ -113,57 +138,91 @@ public enum ContentKeys {
       ? [:] : installedEntries(assets, index: AttributionIndex(graph))
     let dependencies = known ?? forwardEdges(in: graph)
     let packagesByPath = Dictionary(graph.packages.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-    // Each closure target's lines, made once however many keys hold it (a change reaching 2,000 test targets
-    // keys each with ~100 closure targets), on every core: they digest ~10⁵ files.
     let closureTargets = closure(of: tests, dependencies: dependencies).sorted()
-    let made = closureTargets.concurrentMap { target -> KeyInputs? in
-      guard let model = packagesByPath[target.package]?.target(named: target.name) else { return nil }
+    let packageLines = Dictionary(
+      Set(closureTargets.map(\.package)).compactMap { path in
+        packagesByPath[path].map { (path, packageEntries($0, inputs: context.packageInputs[path])) }
+      }, uniquingKeysWith: { first, _ in first })
+    // Each closure target's own lines, on every core: their file digests cover ~10⁵ files.
+    let made = closureTargets.concurrentMap { target -> (inputs: KeyInputs, remote: Bool) in
+      guard let model = packagesByPath[target.package]?.target(named: target.name),
+        let package = packageLines[target.package]
+      else { return (KeyInputs(), false) }
       var own = KeyInputs()
       own.add("target", target.description, model.fingerprint)
       own.add(contentsOf: fileEntries(context.targetFiles[target] ?? [:], of: target))
       own.add(contentsOf: installed[target] ?? KeyInputs())
-      return own
+      own.add(contentsOf: package.inputs)
+      return (own, package.remote)
     }
-    let lines = Dictionary(
-      zip(closureTargets, made).compactMap { target, own in own.map { (target, $0) } }, uniquingKeysWith: { a, _ in a })
-    let keys = tests.concurrentMap { test in
-      key(of: test, lines: lines, packagesByPath: packagesByPath, context: context, dependencies: dependencies)
-    }
-    return Dictionary(zip(tests, keys), uniquingKeysWith: { first, _ in first })
+    let nodes = self.nodes(
+      of: closureTargets, own: Dictionary(zip(closureTargets, made), uniquingKeysWith: { first, _ in first }),
+      dependencies: dependencies, unkeyable: context.unkeyable)
+    let keys = tests.map { key(of: $0, nodes: nodes, context: context) }
+    return (Dictionary(zip(tests, keys), uniquingKeysWith: { first, _ in first }), nodes)
   }
 
-  /// One test target's key from its closure targets' `lines`.
-  private static func key(
-    of test: TargetRef, lines: [TargetRef: KeyInputs], packagesByPath: [String: Package], context: Context,
-    dependencies: [TargetRef: [TargetRef]]
-  ) -> TargetKey {
-    var inputs = context.common
-    var unkeyable: [String] = []
-    inputs.add(contentsOf: context.everyone)
-    var packages: Set<String> = []
-    let targets = closure(of: [test], dependencies: dependencies)
-    for target in targets {
-      guard let own = lines[target] else { continue }
-      packages.insert(target.package)
-      inputs.add(contentsOf: own)
-      unkeyable += context.unkeyable[target] ?? []
-    }
-    unkeyable = unkeyable.sorted()
+  /// A package's lines in the node of each of its targets: its evaluated settings, its dependency requirements,
+  /// the variables its manifest reads; and whether one of those dependencies is remote.
+  static func packageEntries(_ package: Package, inputs: KeyInputs?) -> (inputs: KeyInputs, remote: Bool) {
+    var lines = KeyInputs()
+    lines.add("package", package.path, package.packageFingerprint)
+    lines.add(contentsOf: inputs ?? KeyInputs())
     var remote = false
-    for path in packages.sorted() {
-      guard let package = packagesByPath[path] else { continue }
-      inputs.add("package", path, package.packageFingerprint)
-      inputs.add(contentsOf: context.packageInputs[path] ?? KeyInputs())
-      for dependency in package.dependencies {
-        inputs.add("dependency", path + " " + dependency.identity, dependency.fingerprint)
-        if case .remote = dependency.location { remote = true }
+    for dependency in package.dependencies {
+      lines.add("dependency", package.path + " " + dependency.identity, dependency.fingerprint)
+      if case .remote = dependency.location { remote = true }
+    }
+    return (lines, remote)
+  }
+
+  /// The node of each of `targets` (a closure: every dependency is in it), dependencies first. SwiftPM's graphs
+  /// have no cycles; an edge back to a target still in progress would be named with no digest.
+  static func nodes(
+    of targets: [TargetRef], own: [TargetRef: (inputs: KeyInputs, remote: Bool)],
+    dependencies: [TargetRef: [TargetRef]], unkeyable: [TargetRef: [String]]
+  ) -> [TargetRef: TargetNode] {
+    var nodes: [TargetRef: TargetNode] = [:]
+    var inProgress: Set<TargetRef> = []
+    for root in targets where nodes[root] == nil {
+      var stack: [(target: TargetRef, expanded: Bool)] = [(root, false)]
+      while let (target, expanded) = stack.popLast() {
+        guard nodes[target] == nil else { continue }
+        let direct = Set(dependencies[target] ?? []).sorted()
+        if !expanded {
+          guard inProgress.insert(target).inserted else { continue }
+          stack.append((target, true))
+          for dependency in direct where nodes[dependency] == nil { stack.append((dependency, false)) }
+          continue
+        }
+        inProgress.remove(target)
+        var inputs = own[target]?.inputs ?? KeyInputs()
+        var remote = own[target]?.remote ?? false
+        var blockers = Set(unkeyable[target] ?? [])
+        for dependency in direct {
+          let node = nodes[dependency]
+          inputs.add("depends", dependency.description, node?.digest ?? "(cycle)")
+          remote = remote || node?.remote == true
+          blockers.formUnion(node?.unkeyable ?? [])
+        }
+        nodes[target] = TargetNode(
+          inputs: inputs, digest: inputs.key.hex, remote: remote, unkeyable: blockers.sorted())
       }
     }
+    return nodes
+  }
+
+  /// One test target's key from its closure's `nodes`.
+  private static func key(of test: TargetRef, nodes: [TargetRef: TargetNode], context: Context) -> TargetKey {
+    var inputs = context.common
+    inputs.add(contentsOf: context.everyone)
+    let node = nodes[test]
+    inputs.add("closure", test.description, node?.digest ?? "(none)")
+    let remote = node?.remote ?? false
     // SwiftPM resolves every remote dependency of the tested package's graph into its root's pins.
     let pinsProblem = remote ? add(context.pins[test.package] ?? .missing, package: test.package, to: &inputs) : nil
     return TargetKey(
-      inputs: inputs, unkeyable: unkeyable, pinned: remote, pinsProblem: pinsProblem,
-      closure: targets.map { ($0.description, $0) }.sorted { $0.0 < $1.0 }.map(\.1))
+      inputs: inputs, unkeyable: node?.unkeyable ?? [], pinned: remote, pinsProblem: pinsProblem)
   }
 
   /// One line for a target's files: the digest of every path and `mode:id` given to it, and how many.

@@ -30,7 +30,7 @@ public struct KeyInputs: Sendable, Hashable, Codable {
     }
   }
 
-  public static let formatVersion = 3
+  public static let formatVersion = 4
 
   /// In the order they were added: sorted once, when the text is made (a key of a large target has ~10⁵
   /// entries; keeping them sorted on every add was quadratic).

@@ -163,9 +163,10 @@ extension Workspace {
       everything, graph: graph, runs: configuration.testRuns.filter { $0.runner == .swift },
       environments: configuration.graphEnvironments, host: platform)
     do {
-      let (units, _) = try await keyedUnits(
+      let units = try await keyedUnits(
         runs.selection, graph: graph, extraArguments: job.options.extraArguments,
-        edited: editedPaths(job.affected?.changeSet), warnings: &warnings)
+        edited: editedPaths(job.affected?.changeSet), warnings: &warnings
+      ).units
       return (units, warnings)
     } catch {
       return (nil, ["coverage: the content keys could not be computed (\(error)); only this run's coverage counts"])

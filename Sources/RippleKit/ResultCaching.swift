@@ -57,9 +57,8 @@ public struct KeyedUnit: Sendable, Hashable {
   public var pinned = false
   /// Why those pins are not known (no `Package.resolved` yet, an unreadable one).
   public var pinsProblem: String?
-  /// The files of each target its build builds (path → `mode:id`), shared with the other units: not part of
-  /// its identity.
-  public var closureFiles: [[String: String]] = []
+  /// The run's graph and closure files, shared with the other units: not part of its identity.
+  var closures: KeyClosures?
 
   public init(
     package: String, target: String, run: String?, inputs: KeyInputs, blockers: [String] = [], pinned: Bool = false,
@@ -86,6 +85,19 @@ public struct KeyedUnit: Sendable, Hashable {
     hasher.combine(key)
   }
 
+  /// The targets its build builds, whose nodes its key holds (`--explain-key` lists them). Found when asked:
+  /// ~10² targets for each of 2,000 units, and only coverage and `--explain-key` ask.
+  public var closure: Set<TargetRef> {
+    closures.map { ContentKeys.closure(of: [TargetRef(package: package, name: target)], dependencies: $0.dependencies) }
+      ?? []
+  }
+
+  /// The files of each target its build builds (path → `mode:id`).
+  public var closureFiles: [[String: String]] {
+    guard let closures else { return [] }
+    return closure.compactMap { closures.files[$0] }
+  }
+
   public var unit: String { "\(package):\(target)" }
   /// Why it is neither looked up nor recorded; empty: keyed.
   public var unkeyable: [String] { blockers + (pinsProblem.map { [$0] } ?? []) }
@@ -98,9 +110,29 @@ public struct KeyedUnit: Sendable, Hashable {
     var unit = KeyedUnit(
       package: package, target: target, run: run, inputs: inputs, blockers: blockers, pinned: true,
       pinsProblem: problem)
-    unit.closureFiles = closureFiles
+    unit.closures = closures
     return unit
   }
+}
+
+/// What the units of one run share to find their closures and closure files when asked.
+final class KeyClosures: Sendable {
+  let dependencies: [TargetRef: [TargetRef]]
+  let files: [TargetRef: [String: String]]
+
+  init(dependencies: [TargetRef: [TargetRef]], files: [TargetRef: [String: String]]) {
+    self.dependencies = dependencies
+    self.files = files
+  }
+}
+
+/// The keys of a run's selected targets, with what `--explain-key` and coverage read beside them.
+struct KeyedUnits {
+  var units: [KeyedUnit]
+  /// Each closure target's files (path → `mode:id`).
+  var files: [TargetRef: [String: String]]
+  /// Each closure target's node: its lines and digest.
+  var nodes: [TargetRef: ContentKeys.TargetNode]
 }
 
 /// The pass-record side of a planned run: the store, the trust rules, the keys of what will run, and how
@@ -123,6 +155,9 @@ public struct PassRecording: Sendable {
   /// Each closure target's files (`package:Name` → path → `mode:id`): what a key's `files` line digests,
   /// listed by `--explain-key`.
   public var targetFiles: [String: [String: String]] = [:]
+  /// Each closure target's node (`package:Name` → its lines and digest): what a key's `closure` line digests,
+  /// listed by `--explain-key`.
+  public var targetNodes: [String: ContentKeys.TargetNode] = [:]
 }
 
 extension Workspace {
@@ -140,22 +175,24 @@ extension Workspace {
     let store = access.store
     job.warnings += foldersThatDefeatKeys(settings)
     let effective = TestRunner.effectiveSelection(job.selection, options: job.options, history: job.history)
-    let keys: [KeyedUnit]
-    let targetFiles: [TargetRef: [String: String]]
+    let keyed: KeyedUnits
     do {
-      (keys, targetFiles) = try await keyedUnits(
+      keyed = try await keyedUnits(
         effective, graph: graph, extraArguments: request.extraArguments, edited: editedPaths(job.affected?.changeSet),
         warnings: &job.warnings)
     } catch {
       job.warnings.append("pass records are off for this run: the content keys could not be computed: \(error)")
       return
     }
+    let keys = keyed.units
     job.passRecording = PassRecording(
       store: store, keys: keys, branch: access.branch, commit: (try? repository.headCommit().hex) ?? "",
       runLabel: access.runLabel, writer: access.writer, signingKey: access.signingKey,
       userFiltered: request.extraArguments.contains { $0 == "--filter" || $0 == "--skip" || $0.hasPrefix("--filter=") })
     job.passRecording?.targetFiles = Dictionary(
-      targetFiles.map { ($0.key.description, $0.value) }, uniquingKeysWith: { first, _ in first })
+      keyed.files.map { ($0.key.description, $0.value) }, uniquingKeysWith: { first, _ in first })
+    job.passRecording?.targetNodes = Dictionary(
+      keyed.nodes.map { ($0.key.description, $0.value) }, uniquingKeysWith: { first, _ in first })
     // The shard's part is fixed here, before anything is taken out: runners of one sharded job that see
     // different records must still split the same selection the same way.
     job.appliedShard = job.options.shard
@@ -269,7 +306,7 @@ extension Workspace {
   func keyedUnits(
     _ selection: TestSelection, graph: PackageGraph, extraArguments: [String], edited: [String],
     warnings: inout [String]
-  ) async throws -> (units: [KeyedUnit], files: [TargetRef: [String: String]]) {
+  ) async throws -> KeyedUnits {
     let settings = configuration.test.resultCache
     var common = KeyInputs()
     common.add("toolchain", "swift --version", try await services.graphLoader.toolchainVersion())
@@ -326,7 +363,7 @@ extension Workspace {
     let context = ContentKeys.Context(
       targetFiles: files, everyone: everyone, assets: configuration.assets, common: common, unkeyable: unkeyable,
       pins: pins, packageInputs: packageInputs)
-    let keys = ContentKeys.keys(for: refs, in: graph, context: context, dependencies: dependencies)
+    let (keys, nodes) = ContentKeys.graphKeys(for: refs, in: graph, context: context, dependencies: dependencies)
     var planned: [(package: PackageSelection, name: String, key: ContentKeys.TargetKey, run: KeyInputs)] = []
     for package in packages {
       var runInputs = KeyInputs()
@@ -340,17 +377,17 @@ extension Workspace {
         planned.append((package, name, key, runInputs))
       }
     }
-    // Each unit hashes its key's ~10³ lines: on every core.
-    let units = planned.concurrentMap { package, name, key, runInputs in
+    let closures = KeyClosures(dependencies: dependencies, files: files)
+    let units = planned.map { package, name, key, runInputs in
       var unitInputs = key.inputs
       unitInputs.add(contentsOf: runInputs)
       var unit = KeyedUnit(
         package: package.path, target: name, run: package.run?.name, inputs: unitInputs, blockers: key.unkeyable,
         pinned: key.pinned, pinsProblem: key.pinsProblem)
-      unit.closureFiles = key.closure.compactMap { files[$0] }
+      unit.closures = closures
       return unit
     }
-    return (units, files)
+    return KeyedUnits(units: units, files: files, nodes: nodes)
   }
 
   /// The paths the run's comparison found changed in the working tree (against HEAD, through the base): the
@@ -442,12 +479,20 @@ extension TestJob {
     return matches.map { unit in
       "\(unit.unit)\(unit.run.map { " [\($0)]" } ?? ""): key \(unit.key.hex)\n"
         + unit.unkeyable.map { "  not keyed (never looked up, never recorded): \($0)\n" }.joined()
-        + unit.inputs.entries.map { entry in
-          "  \(entry.kind)  \(entry.name)  \(entry.value)\n"
-            + (entry.kind == "files"
-              ? (recording.targetFiles[entry.name] ?? [:]).sorted { $0.key < $1.key }
-                .map { "    \($0.value)  \($0.key)\n" }.joined() : "")
-        }.joined()
+        + unit.inputs.entries.map { "  \($0.kind)  \($0.name)  \($0.value)\n" }.joined()
+        + unit.closure.sorted().map { explainNode($0, recording: recording) }.joined()
     }.joined(separator: "\n")
+  }
+
+  /// One closure target's node: its digest, then its lines, each `files` line followed by the files it digests.
+  private func explainNode(_ target: TargetRef, recording: PassRecording) -> String {
+    guard let node = recording.targetNodes[target.description] else { return "" }
+    return "  node  \(target)  \(node.digest)\n"
+      + node.inputs.entries.map { entry in
+        "    \(entry.kind)  \(entry.name)  \(entry.value)\n"
+          + (entry.kind == "files"
+            ? (recording.targetFiles[entry.name] ?? [:]).sorted { $0.key < $1.key }
+              .map { "      \($0.value)  \($0.key)\n" }.joined() : "")
+      }.joined()
   }
 }

@@ -29,6 +29,19 @@ struct KeyState {
   func key(_ target: String) -> RecordKey { targetKey(target).inputs.key }
 
   func targetKey(_ target: String) -> ContentKeys.TargetKey {
+    let ref = TargetRef(package: ".", name: target)
+    return ContentKeys.keys(for: [ref], in: graph, context: context(for: [ref]))[ref]!
+  }
+
+  /// The keys of `targets` and the nodes of their closures.
+  func graphKeys(_ targets: [String]) -> (
+    keys: [TargetRef: ContentKeys.TargetKey], nodes: [TargetRef: ContentKeys.TargetNode]
+  ) {
+    let refs = targets.map { TargetRef(package: ".", name: $0) }
+    return ContentKeys.graphKeys(for: refs, in: graph, context: context(for: refs))
+  }
+
+  func context(for refs: [TargetRef]) -> ContentKeys.Context {
     var common = KeyInputs()
     common.add("toolchain", "swift --version", toolchain)
     for (name, value) in self.common { common.add("environment", name, value) }
@@ -48,13 +61,11 @@ struct KeyState {
     let attribution = KeyAttribution(
       graph: graph, selection: SelectionConfig(ignore: [Glob("**/*.md"), Glob(".github/**")], unowned: unowned),
       assets: assets, configPath: "ripple.yml")
-    let ref = TargetRef(package: ".", name: target)
     let given = ContentKeys.attribute(
-      files, closure: ContentKeys.closure(of: [ref], in: graph), by: attribution, problems: unkeyablePaths)
-    let context = ContentKeys.Context(
+      files, closure: ContentKeys.closure(of: refs, in: graph), by: attribution, problems: unkeyablePaths)
+    return ContentKeys.Context(
       targetFiles: given.targetFiles, everyone: given.everyone, assets: assets, common: common,
       unkeyable: given.unkeyable, pins: [".": pins])
-    return ContentKeys.keys(for: [ref], in: graph, context: context)[ref]!
   }
 }
 

@@ -104,9 +104,18 @@ import Testing
     #expect(ignoredLines.count == 1, "\(onMain.standardError)")
     #expect(ignoredLines.first?.contains("ripple results keygen --out FILE") == true, "\(onMain.standardError)")
 
-    // --explain-key lists what went into a key.
+    // --explain-key lists what went into a key: its lines, then each closure target's node and what it digests.
     let explained = try RippleBinary.test(["--explain-key", "GreetingTests"], in: repo.root, environment: env)
     #expect(explained.status == 0, "\(explained.standardError)")
+    let closureLine = explained.standardOutput.split(separator: "\n").first { $0.hasPrefix("  closure  ") }
+    let testNode = explained.standardOutput.split(separator: "\n").first {
+      $0.hasPrefix("  node  Packages/Shared:GreetingTests  ")
+    }
+    #expect(
+      closureLine?.split(separator: " ").last == testNode?.split(separator: " ").last && testNode != nil,
+      "\(explained.standardOutput)")
+    #expect(explained.standardOutput.contains("  node  Packages/Shared:Greeting  "))
+    #expect(explained.standardOutput.contains("    depends  Packages/Shared:Greeting  "))
     #expect(explained.standardOutput.contains("files  Packages/Shared:Greeting  "), "\(explained.standardOutput)")
     #expect(explained.standardOutput.contains("  Packages/Shared/Sources/Greeting/Greeting.swift\n"))
     #expect(explained.standardOutput.contains("toolchain  swift --version"))
