@@ -46,8 +46,7 @@ enum CheckedCacheFile {
   /// the file's one buffer (a stat cache of thousands of lines is read on every keyed run, and String's
   /// splitting cost more than the rest of a leaf's key; issue 50).
   static func lines(_ file: String, format: String) -> [ArraySlice<UInt8>]? {
-    guard let data = FileManager.default.contents(atPath: file) else { return nil }
-    let bytes = [UInt8](data)
+    guard let (bytes, modified) = readWhole(file) else { return nil }
     guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
     let header = bytes[..<newline].split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
     let body = bytes[(newline + 1)...]
@@ -64,8 +63,34 @@ enum CheckedCacheFile {
       start = end + 1
     }
     guard lines.count == count else { return nil }
-    markUsed(file)
+    markUsed(file, modified: modified)
     return lines
+  }
+
+  /// A file's bytes and its modification time (seconds since 1970), read with one `open`, `fstat` and `read`:
+  /// a keyed run reads a stat cache per closure target (4,000 at a base-library change), and Foundation's
+  /// reader spends more calls on each. Nil when it is missing, not a regular file, or cannot be read.
+  static func readWhole(_ file: String) -> (bytes: [UInt8], modified: Int)? {
+    let descriptor = open(file, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+    var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+    var filled = 0
+    while filled < bytes.count {
+      let count = bytes.withUnsafeMutableBytes { buffer in
+        read(descriptor, buffer.baseAddress! + filled, buffer.count - filled)
+      }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return nil }
+      filled += count
+    }
+    #if os(macOS)
+      return (bytes, Int(status.st_mtimespec.tv_sec))
+    #else
+      return (bytes, Int(status.st_mtim.tv_sec))
+    #endif
   }
 
   /// How stale a read cache file's time may be: its modification time says when it was last used, to within a day.
@@ -73,12 +98,10 @@ enum CheckedCacheFile {
 
   /// Sets a read file's modification time to now when it is older than `useResolution`: a cache file is rewritten
   /// only when something in it changed, so without this its age would say nothing of its use, and `ripple cache
-  /// prune --older-than` would remove what every run reads. One `stat` per read; a failure only costs that mark.
-  static func markUsed(_ file: String, now: Date = Date()) {
-    var status = stat()
-    guard stat(file, &status) == 0,
-      now.timeIntervalSince1970 - TimeInterval(status.st_mtim.tv_sec) > useResolution
-    else { return }
+  /// prune --older-than` would remove what every run reads. `modified`: the file's time when it was read; a
+  /// failure only costs that mark.
+  static func markUsed(_ file: String, modified: Int, now: Date = Date()) {
+    guard now.timeIntervalSince1970 - TimeInterval(modified) > useResolution else { return }
     _ = utimensat(AT_FDCWD, file, nil, 0)
   }
 

@@ -246,6 +246,7 @@ import Testing
         text.replacingOccurrences(of: TreeDigestCache.format, with: "ripple-tree-digests-0").utf8),
       "a digest changed": Data(text.replacingOccurrences(of: "\t", with: "\tx").utf8),
       "garbage": Data([0xFF, 0x00, 0x0A, 0x41]),
+      "empty": Data(),
     ]
     for (what, data) in damaged {
       try data.write(to: URL(fileURLWithPath: file))
@@ -256,6 +257,10 @@ import Testing
       #expect(try disk(repo, cache: cache.path).everyone(edited: []) == fresh, "\(what)")
       #expect(CheckedCacheFile.lines(file, format: TreeDigestCache.format) != nil, "\(what): rewritten")
     }
+    // A folder in the file's place is no cache either.
+    try FileManager.default.removeItem(atPath: file)
+    try FileManager.default.createDirectory(atPath: file, withIntermediateDirectories: false)
+    #expect(CheckedCacheFile.lines(file, format: TreeDigestCache.format) == nil)
   }
 
   @Test func aStatCacheOfBlobIDsThatIsDamagedIsNotTrusted() throws {
