@@ -81,12 +81,6 @@ public enum ContentKeys {
     public var isKeyable: Bool { unkeyable.isEmpty && pinsProblem == nil }
   }
 
-  /// The inputs of each of `tests`, by target (unkeyable ones included, with their inputs so far).
-  public static func inputs(for tests: [TargetRef], in graph: PackageGraph, context: Context) -> [TargetRef: KeyInputs]
-  {
-    keys(for: tests, in: graph, context: context).mapValues(\.inputs)
-  }
-
   /// Every target `test` builds: itself and its dependencies, transitively.
   public static func closure(of tests: [TargetRef], in graph: PackageGraph) -> Set<TargetRef> {
     closure(of: tests, dependencies: forwardEdges(in: graph))

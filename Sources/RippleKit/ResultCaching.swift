@@ -364,7 +364,8 @@ extension Workspace {
       targetFiles: files, everyone: everyone, assets: configuration.assets, common: common, unkeyable: unkeyable,
       pins: pins, packageInputs: packageInputs)
     let (keys, nodes) = ContentKeys.graphKeys(for: refs, in: graph, context: context, dependencies: dependencies)
-    var planned: [(package: PackageSelection, name: String, key: ContentKeys.TargetKey, run: KeyInputs)] = []
+    let closures = KeyClosures(dependencies: dependencies, files: files)
+    var units: [KeyedUnit] = []
     for package in packages {
       var runInputs = KeyInputs()
       runInputs.add("run", "name", package.run?.name ?? TestConfig.name(of: [:]))
@@ -374,18 +375,14 @@ extension Workspace {
       runInputs.add("run", "platform", Platform.host.rawValue)
       for name in package.testTargets where package.suites[name] == nil {
         guard let key = keys[TargetRef(package: package.path, name: name)] else { continue }
-        planned.append((package, name, key, runInputs))
+        var unitInputs = key.inputs
+        unitInputs.add(contentsOf: runInputs)
+        var unit = KeyedUnit(
+          package: package.path, target: name, run: package.run?.name, inputs: unitInputs, blockers: key.unkeyable,
+          pinned: key.pinned, pinsProblem: key.pinsProblem)
+        unit.closures = closures
+        units.append(unit)
       }
-    }
-    let closures = KeyClosures(dependencies: dependencies, files: files)
-    let units = planned.map { package, name, key, runInputs in
-      var unitInputs = key.inputs
-      unitInputs.add(contentsOf: runInputs)
-      var unit = KeyedUnit(
-        package: package.path, target: name, run: package.run?.name, inputs: unitInputs, blockers: key.unkeyable,
-        pinned: key.pinned, pinsProblem: key.pinsProblem)
-      unit.closures = closures
-      return unit
     }
     return KeyedUnits(units: units, files: files, nodes: nodes)
   }
