@@ -40,6 +40,9 @@ public enum ContentKeys {
     /// Every file given to each closure target, as on disk: path → `mode:id` (git's mode and blob id, a
     /// gitlink `160000:<checked-out commit>`).
     public var targetFiles: [TargetRef: [String: String]]
+    /// `FolderDigest.of(targetFiles[t])`, where the disk side already knows it (a walk that found every file
+    /// as its stat cache last saw it takes the digest it saved; issue 50). Absent: made here.
+    public var fileDigests: [TargetRef: String]
     /// What every key holds: the digest of the global and unowned files, and their edits.
     public var everyone: KeyInputs
     public var assets: AssetsConfig
@@ -54,11 +57,12 @@ public enum ContentKeys {
     public var packageInputs: [String: KeyInputs]
 
     public init(
-      targetFiles: [TargetRef: [String: String]], everyone: KeyInputs = KeyInputs(), assets: AssetsConfig,
-      common: KeyInputs, unkeyable: [TargetRef: [String]] = [:], pins: [String: Pins] = [:],
-      packageInputs: [String: KeyInputs] = [:]
+      targetFiles: [TargetRef: [String: String]], fileDigests: [TargetRef: String] = [:],
+      everyone: KeyInputs = KeyInputs(), assets: AssetsConfig, common: KeyInputs,
+      unkeyable: [TargetRef: [String]] = [:], pins: [String: Pins] = [:], packageInputs: [String: KeyInputs] = [:]
     ) {
       self.targetFiles = targetFiles
+      self.fileDigests = fileDigests
       self.everyone = everyone
       self.assets = assets
       self.common = common
@@ -144,7 +148,9 @@ public enum ContentKeys {
       else { return (KeyInputs(), false) }
       var own = KeyInputs()
       own.add("target", target.description, model.fingerprint)
-      own.add(contentsOf: fileEntries(context.targetFiles[target] ?? [:], of: target))
+      own.add(
+        contentsOf: fileEntries(
+          context.targetFiles[target] ?? [:], of: target, digest: context.fileDigests[target]))
       own.add(contentsOf: installed[target] ?? KeyInputs())
       own.add(contentsOf: package.inputs)
       return (own, package.remote)
@@ -219,10 +225,11 @@ public enum ContentKeys {
       inputs: inputs, unkeyable: node?.unkeyable ?? [], pinned: remote, pinsProblem: pinsProblem)
   }
 
-  /// One line for a target's files: the digest of every path and `mode:id` given to it, and how many.
-  static func fileEntries(_ files: [String: String], of target: TargetRef) -> KeyInputs {
+  /// One line for a target's files: the digest of every path and `mode:id` given to it (`known`, when the
+  /// caller has it), and how many.
+  static func fileEntries(_ files: [String: String], of target: TargetRef, digest known: String? = nil) -> KeyInputs {
     var inputs = KeyInputs()
-    if let digest = FolderDigest.of(files) {
+    if !files.isEmpty, let digest = known ?? FolderDigest.of(files) {
       inputs.add("files", target.description, "\(digest) (\(files.count) files)")
     }
     return inputs

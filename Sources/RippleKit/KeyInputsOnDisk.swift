@@ -26,38 +26,64 @@ struct KeyInputsOnDisk {
   /// Names never entered: build folders, git's, SwiftPM's.
   static let skippedFolders: Set<String> = [".build", ".git", ".swiftpm"]
 
-  /// Every file given to each of `targets`, as on disk (path → `mode:id`), and what makes a target unkeyable.
-  /// Targets are walked on every core, each with its own stat cache: a change of a base library keys thousands
-  /// of closures, and their ~10⁵ `lstat`s and stat-cache reads are most of what its keys cost (issue 50).
+  /// Every file given to each of `targets`, as on disk (path → `mode:id`), the digest of each target's files
+  /// (`FolderDigest.of`), and what makes a target unkeyable. Targets are walked on every core: a change of a base
+  /// library keys thousands of closures, and their ~10⁵ `lstat`s and stat-cache reads are most of what its keys
+  /// cost (issue 50). Each package's stat cache is one file, read once and written back only when a section of
+  /// it changed.
   func targetFiles(of targets: Set<TargetRef>, in graph: PackageGraph) -> (
-    files: [TargetRef: [String: String]], unkeyable: [TargetRef: [String]]
+    files: [TargetRef: [String: String]], unkeyable: [TargetRef: [String]], digests: [TargetRef: String]
   ) {
     let refs = targets.sorted()
     let packages = Dictionary(graph.packages.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+    let packagePaths = Array(Set(refs.map(\.package))).sorted()
+    let caches = Dictionary(
+      uniqueKeysWithValues: zip(packagePaths, packagePaths.concurrentMap { PackageStatCache(file: statCacheFile(of: $0)) }))
     let walked = refs.concurrentMap { ref in
-      packages[ref.package]?.target(named: ref.name).map { walkTarget(ref, $0) }
+      packages[ref.package]?.target(named: ref.name).map {
+        walkTarget(ref, $0, section: caches[ref.package]?.sections[ref.name])
+      }
     }
     var files: [TargetRef: [String: String]] = [:]
     var unkeyable: [TargetRef: [String]] = [:]
+    var digests: [TargetRef: String] = [:]
+    var rewritten: [String: [String: PackageStatCache.Written]] = [:]
     for (ref, result) in zip(refs, walked) {
       guard let result else { continue }
       if !result.files.isEmpty { files[ref] = result.files }
       if !result.problems.isEmpty { unkeyable[ref] = result.problems }
+      if let digest = result.digest { digests[ref] = digest }
+      if let section = result.changedSection { rewritten[ref.package, default: [:]][ref.name] = section }
     }
-    return (files, unkeyable)
+    let changed = rewritten.sorted { $0.key < $1.key }
+    _ = changed.concurrentMap { path, sections in
+      caches[path]?.save(replacing: sections, keeping: Set(packages[path]?.targets.map(\.name) ?? []))
+    }
+    return (files, unkeyable, digests)
   }
 
-  /// One target's files (its folder's, and those its links and rules give it from outside) and why some cannot
-  /// be keyed; its stat cache is read and saved here.
-  private func walkTarget(_ ref: TargetRef, _ target: Target) -> (files: [String: String], problems: [String]) {
-    let cache = blobIDCache(target: ref)
+  /// What one target's walk found, and its stat-cache section when that must be written back.
+  private struct WalkedTarget: Sendable {
+    var files: [String: String]
+    var problems: [String]
+    var digest: String?
+    var changedSection: PackageStatCache.Written?
+  }
+
+  /// One target's files (its folder's, and those its links and rules give it from outside), their digest, and
+  /// why some cannot be keyed. When every file the walk found is one its section has, at the stat it has, and
+  /// nothing else was found, the files are those the section's digest was made of: it is taken, not made again.
+  private func walkTarget(_ ref: TargetRef, _ target: Target, section: PackageStatCache.Section?) -> WalkedTarget {
+    let cache = FileDigestCache(entries: section?.lines ?? [], now: now, hash: hash, keepsOnlyAsked: true)
     var found: [String: String] = [:]
     var problems: [String] = []
+    var visited = 0
     // In its own folder, which the walk leaves where another owner's begins, every file's folder owner is the
     // folder's; outside it, each path finds its own.
     let owner = attribution.index.owner(of: target.directory)
     func visitor(inOwnFolder: Bool) -> (String, Result<String, FileProblem>) -> Void {
       { path, value in
+        visited += 1
         let folderOwner = inOwnFolder ? owner : attribution.index.owner(of: path)
         guard attribution.counts(path, for: ref, folderOwner: folderOwner) else { return }
         switch value {
@@ -70,8 +96,21 @@ struct KeyInputsOnDisk {
     for folder in attribution.outsideFolders(of: ref, directory: target.directory, links: target.linkedPaths ?? []) {
       walk(folder, own: nil, cache: cache, visit: visitor(inOwnFolder: false))
     }
-    cache.save()
-    return (found, problems)
+    // Every visit a file the section has, each at its stat, each counted: nothing else (a link, a submodule,
+    // a problem, a file another rule keeps out) was found.
+    let asBefore =
+      cache.unchanged && visited == cache.loaded && found.count == visited && problems.isEmpty
+    let digest: String?
+    if asBefore, let known = section?.digest, section?.count == found.count {
+      digest = known
+    } else {
+      digest = FolderDigest.of(found)
+    }
+    let saved = cache.isDirty || cache.dropsEntries || section?.digest != digest || section?.count != found.count
+    return WalkedTarget(
+      files: found, problems: problems, digest: digest,
+      changedSection: saved
+        ? PackageStatCache.Written(digest: digest, count: found.count, lines: cache.entryLines()) : nil)
   }
 
   /// Why a file's content is not known.
@@ -197,12 +236,11 @@ struct KeyInputsOnDisk {
     }
   }
 
-  /// The stat cache of blob ids of the files one target is given: a leaf's key reads its closure's stamps, not
-  /// its package's. Named by the checkout's absolute path too, so two checkouts never rewrite each other's.
-  private func blobIDCache(target: TargetRef) -> FileDigestCache {
-    let name = GitBlobID.sha256(root + "\u{0}" + target.package + "\u{0}" + target.name)
-    let file = cacheFolder.map { "\($0)/blob-ids/\(name).tsv" }
-    return FileDigestCache(file: file, now: now, hash: hash, keepsOnlyAsked: true)
+  /// The stat cache of blob ids of the files one package's targets are given (a section per target): a leaf's
+  /// key reads its closure's packages' stamps, not the repository's. Named by the checkout's absolute path too,
+  /// so two checkouts never rewrite each other's.
+  private func statCacheFile(of package: String) -> String? {
+    cacheFolder.map { "\($0)/blob-ids/\(GitBlobID.sha256(root + "\u{0}" + package)).tsv" }
   }
 
   /// The global and unowned files of every key (`KeyAttribution.Destination.everyone`): the digest of those
@@ -368,7 +406,7 @@ final class FileDigestCache: @unchecked Sendable {
   /// The file's format line: another version's file (or a truncated or corrupt one) is not read.
   static let format = "ripple-file-digests-1"
 
-  let file: String?
+  private(set) var file: String?
   /// Path → the stamp it was hashed at, its digest, and whether this run asked for it: with `keepsOnlyAsked`,
   /// only those are written back (a target's walk asks for every file it has, so a file deleted or moved away
   /// leaves its target's cache).
@@ -384,15 +422,26 @@ final class FileDigestCache: @unchecked Sendable {
   let hash: @Sendable (String) throws -> String
 
   /// `file`: where the stamps are kept between runs (nil: this run only).
-  init(
+  convenience init(
     file: String?, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000_000) },
     hash: @escaping @Sendable (String) throws -> String = FileDigestCache.sha256, keepsOnlyAsked: Bool = false
   ) {
+    let lines = file.flatMap { CheckedCacheFile.lines($0, format: Self.format) } ?? []
+    self.init(entries: lines, now: now, hash: hash, keepsOnlyAsked: keepsOnlyAsked)
     self.file = file
+  }
+
+  /// The stamps of `entries`, lines `entryLines()` wrote (a section of a package's stat cache); lines that are
+  /// not one are left out (their files are hashed again).
+  init(
+    entries lines: some Collection<ArraySlice<UInt8>>,
+    now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000_000) },
+    hash: @escaping @Sendable (String) throws -> String = FileDigestCache.sha256, keepsOnlyAsked: Bool = false
+  ) {
+    self.file = nil
     self.keepsOnlyAsked = keepsOnlyAsked
     self.now = now
     self.hash = hash
-    guard let file, let lines = CheckedCacheFile.lines(file, format: Self.format) else { return }
     entries.reserveCapacity(lines.count)
     for line in lines {
       // size, modification and change times, inode, digest, path: the path last, as it may hold a tab.
@@ -413,7 +462,19 @@ final class FileDigestCache: @unchecked Sendable {
         String(decoding: digest, as: UTF8.self), false
       )
     }
+    loaded = entries.count
   }
+
+  /// How many entries were read, and how many of them this run asked for.
+  let loaded: Int
+  private var askedLoaded = 0
+
+  /// Every file read before was asked for, at the stat it was hashed at, and no other: the files are those read.
+  var unchanged: Bool { hashed == 0 && askedLoaded == loaded }
+  /// A file was hashed and remembered.
+  var isDirty: Bool { dirty }
+  /// With `keepsOnlyAsked`, an entry read before that this run did not ask for, to leave out when written back.
+  var dropsEntries: Bool { keepsOnlyAsked && askedLoaded < loaded }
 
   static func stamp(_ status: stat) -> Stamp {
     #if os(macOS)
@@ -437,7 +498,10 @@ final class FileDigestCache: @unchecked Sendable {
   func digest(of path: String, status: stat) throws -> String {
     let stamp = Self.stamp(status)
     if let index = entries.index(forKey: path) {
-      entries.values[index].asked = true
+      if !entries.values[index].asked {
+        entries.values[index].asked = true
+        askedLoaded += 1
+      }
       if entries.values[index].stamp == stamp { return entries.values[index].digest }
     }
     let digest = try hash(path)
@@ -465,12 +529,17 @@ final class FileDigestCache: @unchecked Sendable {
   /// Writes the stamps back (atomically) when a file was hashed; a failure only costs a later re-read.
   func save() {
     guard dirty, let file else { return }
+    CheckedCacheFile.write(file, format: Self.format, lines: entryLines())
+    dirty = false
+  }
+
+  /// The stamps as lines, sorted by path (with `keepsOnlyAsked`, those this run asked for only).
+  func entryLines() -> [String] {
     var lines: [String] = []
     for (path, (stamp, digest, asked)) in entries.sorted(by: { $0.key < $1.key })
     where !path.contains("\n") && (!keepsOnlyAsked || asked) {
       lines.append("\(stamp.size)\t\(stamp.modified)\t\(stamp.changed)\t\(stamp.inode)\t\(digest)\t\(path)")
     }
-    CheckedCacheFile.write(file, format: Self.format, lines: lines)
-    dirty = false
+    return lines
   }
 }

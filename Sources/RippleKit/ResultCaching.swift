@@ -339,7 +339,8 @@ extension Workspace {
     // `RIPPLE_KEYS_BY_SCAN=1`: the reference scan of every file (the differential proof, `make key-proof`).
     let byScan = services.environment["RIPPLE_KEYS_BY_SCAN"] == "1"
     let scan = byScan ? try disk.scanned(closure: closure, edited: edited) : nil
-    let (files, unkeyable) = scan.map { ($0.files, $0.unkeyable) } ?? disk.targetFiles(of: closure, in: graph)
+    let (files, unkeyable, digests) =
+      scan.map { ($0.files, $0.unkeyable, [:]) } ?? disk.targetFiles(of: closure, in: graph)
     var pins: [String: ContentKeys.Pins] = [:]
     for package in Set(refs.map(\.package)) { pins[package] = disk.pins(ofPackage: package) }
     // A variable a manifest reads that no entry sets: a build's evaluation sees this shell's value.
@@ -361,8 +362,8 @@ extension Workspace {
     }
     let everyone = try scan?.everyone ?? disk.everyone(edited: edited)
     let context = ContentKeys.Context(
-      targetFiles: files, everyone: everyone, assets: configuration.assets, common: common, unkeyable: unkeyable,
-      pins: pins, packageInputs: packageInputs)
+      targetFiles: files, fileDigests: digests, everyone: everyone, assets: configuration.assets, common: common,
+      unkeyable: unkeyable, pins: pins, packageInputs: packageInputs)
     let (keys, nodes) = ContentKeys.graphKeys(for: refs, in: graph, context: context, dependencies: dependencies)
     let closures = KeyClosures(dependencies: dependencies, files: files)
     var units: [KeyedUnit] = []

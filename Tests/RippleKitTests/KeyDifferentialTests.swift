@@ -107,15 +107,18 @@ import Testing
       let found = fast.files[target] ?? [:]
       let expected = scanned.targetFiles[target] ?? [:]
       #expect(found == expected, "\(step): \(target) has \(found.keys.sorted()), the scan \(expected.keys.sorted())")
+      // The digest the walk gives (made, or taken from its stat cache's section) is the scan's files' digest.
+      #expect(fast.digests[target] == FolderDigest.of(expected), "\(step): \(target)'s files digest")
     }
     #expect(everyone == committed.everyone, "\(step): every key's files")
     // And so the keys themselves.
-    let context = { (files: [TargetRef: [String: String]], everyone: KeyInputs) in
-      ContentKeys.Context(targetFiles: files, everyone: everyone, assets: Self.assets, common: KeyInputs())
+    let context = { (files: [TargetRef: [String: String]], digests: [TargetRef: String], everyone: KeyInputs) in
+      ContentKeys.Context(
+        targetFiles: files, fileDigests: digests, everyone: everyone, assets: Self.assets, common: KeyInputs())
     }
-    let keys = ContentKeys.keys(for: Self.tests, in: Self.graph, context: context(fast.files, everyone))
+    let keys = ContentKeys.keys(for: Self.tests, in: Self.graph, context: context(fast.files, fast.digests, everyone))
     let reference = ContentKeys.keys(
-      for: Self.tests, in: Self.graph, context: context(scanned.targetFiles, committed.everyone))
+      for: Self.tests, in: Self.graph, context: context(scanned.targetFiles, [:], committed.everyone))
     #expect(keys == reference, "\(step): keys")
   }
 

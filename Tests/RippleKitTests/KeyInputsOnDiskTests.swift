@@ -36,7 +36,7 @@ import Testing
   }
 
   func files(_ repo: GitFixture, cache: String? = nil) throws -> [String: String] {
-    let (files, unkeyable) = try disk(repo, cache: cache).targetFiles(of: [Self.core], in: Self.graph)
+    let (files, unkeyable, _) = try disk(repo, cache: cache).targetFiles(of: [Self.core], in: Self.graph)
     #expect(unkeyable.isEmpty, "\(unkeyable)")
     return files[Self.core] ?? [:]
   }
@@ -124,7 +124,7 @@ import Testing
       #expect(value == "100644:" + (try repo.git("hash-object", path)).trimmingCharacters(in: .whitespacesAndNewlines))
     }
     // As root every file is readable: the read itself fails here.
-    let (_, blocked) = try disk(repo, hash: { _ in throw CocoaError(.fileReadNoPermission) })
+    let (_, blocked, _) = try disk(repo, hash: { _ in throw CocoaError(.fileReadNoPermission) })
       .targetFiles(of: [Self.core], in: Self.graph)
     #expect(blocked[Self.core]?.first?.contains("Sources/Core/Core.swift cannot be read") == true, "\(blocked)")
   }
@@ -150,7 +150,7 @@ import Testing
     #expect(try files(repo)["Sources/Core/Vendor"] == "160000:" + first)
 
     try repo.write("Sources/Core/Vendor/Lib.swift", "public let lib = 2\n")
-    let (_, dirty) = try disk(repo).targetFiles(of: [Self.core], in: Self.graph)
+    let (_, dirty, _) = try disk(repo).targetFiles(of: [Self.core], in: Self.graph)
     #expect(dirty[Self.core]?.first?.contains("has edits of its own") == true, "\(dirty)")
 
     // A clone that never checked the submodule out builds without its files: nothing of it is keyed.
@@ -177,7 +177,7 @@ import Testing
     let outside = try TemporaryDirectory()
     try repo.remove("Sources/Core")
     try repo.symlink("Sources/Core", to: outside.path)
-    let (_, unkeyable) = try disk(repo).targetFiles(of: [Self.core], in: Self.graph)
+    let (_, unkeyable, _) = try disk(repo).targetFiles(of: [Self.core], in: Self.graph)
     #expect(unkeyable[Self.core]?.first?.contains("links outside the repository") == true, "\(unkeyable)")
   }
 
@@ -189,7 +189,7 @@ import Testing
     }
     #expect(descriptor >= 0)
     close(descriptor)
-    let (_, unkeyable) = try disk(repo).targetFiles(of: [Self.core], in: Self.graph)
+    let (_, unkeyable, _) = try disk(repo).targetFiles(of: [Self.core], in: Self.graph)
     #expect(unkeyable[Self.core] == ["Sources/Core holds 1 name(s) that are not UTF-8: their content is not keyed"])
   }
 
@@ -287,7 +287,7 @@ import Testing
     #expect(counter.value == 1, "hashed again, not taken from the damaged file")
   }
 
-  @Test func eachTargetOfEachCheckoutHasItsOwnStatCacheHoldingOnlyWhatItsWalkFound() throws {
+  @Test func eachPackageOfEachCheckoutHasOneStatCacheWithASectionPerTargetHoldingOnlyWhatItsWalkFound() throws {
     let repo = try initialRepository()
     let inner = TargetRef(package: ".", name: "Inner")
     try repo.write("Sources/Core/Inner/Inner.swift", "let inner = 1\n")
@@ -297,22 +297,118 @@ import Testing
     _ = try disk(repo, cache: cache.path, now: later).targetFiles(of: [Self.core, inner], in: Self.graph)
     let folder = cache.child("blob-ids")
     func cacheFiles() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder).sorted() }
-    #expect(try cacheFiles().count == 2, "one per target")
-    func stamped() throws -> String {
-      try cacheFiles().map { try String(contentsOfFile: folder + "/" + $0, encoding: .utf8) }.joined()
+    #expect(try cacheFiles().count == 1, "one per package")
+    func sections() throws -> [String: String] {
+      let file = folder + "/" + (try cacheFiles().first ?? "")
+      let cache = PackageStatCache(file: file)
+      return cache.sections.mapValues { $0.lines.map { String(decoding: $0, as: UTF8.self) + "\n" }.joined() }
     }
-    #expect(try stamped().contains("/Sources/Core/Old.swift\n"))
-    #expect(try stamped().contains("/Inner/Inner.swift\n"))
-    // Old.swift goes and a new file comes: Core's cache is written again without the file its walk no longer found.
+    #expect(try sections().keys.sorted() == ["Core", "Inner"])
+    #expect(try sections()["Core"]?.contains("/Sources/Core/Old.swift\n") == true)
+    #expect(try sections()["Inner"]?.contains("/Inner/Inner.swift\n") == true)
+    // Old.swift goes and a new file comes: Core's section is written again without the file its walk no longer
+    // found; Inner, not walked, keeps its own.
     try FileManager.default.removeItem(atPath: repo.path("Sources/Core/Old.swift"))
     try repo.write("Sources/Core/New.swift", "let new = 1\n")
     _ = try disk(repo, cache: cache.path, now: later).targetFiles(of: [Self.core], in: Self.graph)
-    #expect(try !stamped().contains("/Sources/Core/Old.swift\n"))
-    #expect(try stamped().contains("/Sources/Core/New.swift\n"))
+    #expect(try sections()["Core"]?.contains("/Sources/Core/Old.swift\n") == false)
+    #expect(try sections()["Core"]?.contains("/Sources/Core/New.swift\n") == true)
+    #expect(try sections()["Inner"]?.contains("/Inner/Inner.swift\n") == true)
+    // A target the package no longer has loses its section when the package's file is next written.
+    let coreOnly = PackageGraph(packages: [
+      Package(
+        path: ".", name: "App", packageFingerprint: "",
+        targets: [Target(name: "Core", kind: .library, directory: "Sources/Core")])
+    ])
+    _ = try disk(repo, graph: coreOnly, cache: cache.path, now: later).targetFiles(of: [Self.core], in: coreOnly)
+    #expect(try sections().keys.sorted() == ["Core"])
+    #expect(try sections()["Core"]?.contains("/Inner/Inner.swift\n") == true, "Core's walk now enters Inner")
     // Another checkout of the same repository keeps stamps of its own.
     let clone = try initialRepository()
     _ = try disk(clone, cache: cache.path, now: later).targetFiles(of: [Self.core], in: Self.graph)
-    #expect(try cacheFiles().count == 3)
+    #expect(try cacheFiles().count == 2)
+  }
+
+  /// Plants `digest` as Core's saved files digest (its stamps kept, the file's checksum made again): what a walk
+  /// that takes the saved digest gives back, where a walk that makes it gives the files' own.
+  func plant(_ digest: String, in cache: String) throws {
+    let folder = cache + "/blob-ids"
+    for name in try FileManager.default.contentsOfDirectory(atPath: folder) {
+      let file = PackageStatCache(file: folder + "/" + name)
+      guard let section = file.sections["Core"] else { continue }
+      file.save(
+        replacing: [
+          "Core": PackageStatCache.Written(
+            digest: digest, count: section.count, lines: section.lines.map { String(decoding: $0, as: UTF8.self) })
+        ], keeping: Set(file.sections.keys))
+    }
+  }
+
+  @Test func aWalkThatFindsEveryFileAsBeforeTakesItsSavedDigestAndAnyDifferenceMakesItAgain() throws {
+    let repo = try initialRepository()
+    try repo.write("Sources/Core/Notes.md", "notes\n")
+    try repo.write("Sources/Core/Deep/Deep.swift", "let deep = 1\n")
+    let cache = try TemporaryDirectory()
+    let later: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000_000) + 3_600_000_000_000 }
+    func walk(_ selection: SelectionConfig = SelectionConfig(), graph: PackageGraph = Self.graph) throws -> (
+      files: [String: String], digest: String?
+    ) {
+      let disk = KeyInputsOnDisk(
+        root: repo.root, repository: try GitRepository.discover(from: repo.root), cacheFolder: cache.path,
+        attribution: KeyAttribution(graph: graph, selection: selection, assets: AssetsConfig(), configPath: nil),
+        now: later)
+      let walked = disk.targetFiles(of: [Self.core], in: graph)
+      return (walked.files[Self.core] ?? [:], walked.digests[Self.core])
+    }
+    let first = try walk()
+    #expect(first.digest != nil)
+    #expect(first.digest == FolderDigest.of(first.files), "made from the files the walk found")
+    let planted = String(repeating: "f", count: 64)
+    try plant(planted, in: cache.path)
+    #expect(try walk().digest == planted, "every file as its section has it: the saved digest is taken")
+    // Each difference below makes the digest again from the files found, whatever the section says.
+    let changes: [(String, () throws -> Void)] = [
+      ("an edit of the same size", { try repo.write("Sources/Core/Core.swift", "public let core = 2\n") }),
+      ("an untracked file", { try repo.write("Sources/Core/Deep/Added.swift", "let added = 1\n") }),
+      ("a file removed", { try FileManager.default.removeItem(atPath: repo.path("Sources/Core/Deep/Added.swift")) }),
+      ("an executable bit", { _ = chmod(repo.path("Sources/Core/Core.swift"), 0o755) }),
+      (
+        "a link",
+        { try FileManager.default.createSymbolicLink(atPath: repo.path("Sources/Core/Link.swift"), withDestinationPath: "Core.swift") }
+      ),
+    ]
+    for (what, change) in changes {
+      _ = try walk()
+      try plant(planted, in: cache.path)
+      try change()
+      let again = try walk()
+      #expect(again.digest != planted, "\(what): the saved digest was taken")
+      #expect(again.digest == FolderDigest.of(again.files), "\(what)")
+    }
+    // A walk that finds a link always makes its digest: the section holds no link.
+    try plant(planted, in: cache.path)
+    #expect(try walk().digest != planted, "a link in the folder")
+    try FileManager.default.removeItem(atPath: repo.path("Sources/Core/Link.swift"))
+    // A rule that keeps a file the walk finds out of the key, with every stat as before.
+    _ = try walk()
+    try plant(planted, in: cache.path)
+    let ignored = try walk(SelectionConfig(ignore: [Glob("**/*.md")]))
+    #expect(ignored.files["Sources/Core/Notes.md"] == nil)
+    #expect(ignored.digest == FolderDigest.of(ignored.files), "a file no longer counted")
+    // A target that now begins inside the folder: the walk no longer enters it, every other stat as before.
+    _ = try walk()
+    try plant(planted, in: cache.path)
+    let nested = PackageGraph(packages: [
+      Package(
+        path: ".", name: "App", packageFingerprint: "",
+        targets: [
+          Target(name: "Core", kind: .library, directory: "Sources/Core"),
+          Target(name: "Deep", kind: .library, directory: "Sources/Core/Deep"),
+        ])
+    ])
+    let cut = try walk(graph: nested)
+    #expect(cut.files["Sources/Core/Deep/Deep.swift"] == nil)
+    #expect(cut.digest == FolderDigest.of(cut.files), "a folder no longer walked")
   }
 
   @Test func aTreeMissingFromTheRepositoryIsSaidNotGuessed() throws {
