@@ -83,30 +83,32 @@ public struct KeyInputs: Sendable, Hashable, Codable {
   /// found by a scan of its contiguous bytes (2,000 keys of ~10³ lines each; issue 50).
   static func appendEscaped(_ field: String, to text: inout [UInt8]) {
     var field = field
-    let plain = field.withUTF8 { bytes in
-      guard !bytes.contains(where: Self.isSpecial) else { return false }
-      text.append(contentsOf: bytes)
-      return true
+    field.withUTF8 { bytes in
+      guard bytes.contains(where: Self.isSpecial) else {
+        text.append(contentsOf: bytes)
+        return
+      }
+      for byte in bytes {
+        switch byte {
+        case 0x5C: text += [0x5C, 0x5C]
+        case 0x09: text += [0x5C, UInt8(ascii: "t")]
+        case 0x0A: text += [0x5C, UInt8(ascii: "n")]
+        case 0x0D: text += [0x5C, UInt8(ascii: "r")]
+        default: text.append(byte)
+        }
+      }
     }
-    if !plain { text.append(contentsOf: escaped(field).utf8) }
   }
 
   private static func isSpecial(_ byte: UInt8) -> Bool { byte == 0x5C || byte == 0x09 || byte == 0x0A || byte == 0x0D }
 
-  /// `\` `\t` `\n` `\r` written as escapes, so a field never contains a separator.
+  /// `\` `\t` `\n` `\r` written as escapes, so a field never contains a separator. Byte by byte: the four are
+  /// ASCII, never part of another character's UTF-8, and a `\r\n` or a `\` before a combining mark is one
+  /// Swift `Character` that a match on characters would let through.
   static func escaped(_ field: String) -> String {
-    // Bytes first: `\r\n` is one Character, and the usual field holds none of them.
     guard field.utf8.contains(where: isSpecial) else { return field }
-    var out = ""
-    for character in field {
-      switch character {
-      case "\\": out += "\\\\"
-      case "\t": out += "\\t"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      default: out.append(character)
-      }
-    }
-    return out
+    var bytes: [UInt8] = []
+    appendEscaped(field, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 }

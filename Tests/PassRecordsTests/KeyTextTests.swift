@@ -21,6 +21,13 @@ import Testing
     var escaped = KeyInputs()
     escaped.add("env", "A", "1\t2\n3\\")
     #expect(escaped.canonicalText.hasSuffix("env\tA\t1\\t2\\n3\\\\\n"))
+    // A `\r\n` and a `\` before a combining mark are one Swift Character each: escaped all the same, so the only
+    // raw line breaks of the text end its lines.
+    var joined = KeyInputs()
+    joined.add("env", "B", "windows\r\nline \\\u{301}")
+    #expect(joined.canonicalText.hasSuffix("env\tB\twindows\\r\\nline \\\\\u{301}\n"))
+    #expect(!joined.canonicalText.utf8.contains(0x0D))
+    #expect(joined.key.hex == Hex.string(SHA256.hash(data: Array(joined.canonicalText.utf8))))
   }
 
   @Test func hexIsLowercaseTwoDigitsPerByte() {
