@@ -28,7 +28,7 @@ public enum CacheJob {
   }
 
   /// The caches pass-record keys keep beside the manifests (`Workspace.keyInputsOnDisk`): the stat caches of blob
-  /// ids (`blob-ids/`, one file per checkout and target) and the digests of folders by tree id (`tree-digests/`).
+  /// ids (`blob-ids/`, one file per checkout and package) and the digests of folders by tree id (`tree-digests/`).
   /// A read marks a file used (`CheckedCacheFile.markUsed`), so their age is their last use, to within a day.
   public static func keyCacheDirectories(services: RippleServices) -> [String] {
     let parent = RepoPath.parent(directory(services: services))

@@ -38,7 +38,8 @@ struct KeyInputsOnDisk {
     let packages = Dictionary(graph.packages.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     let packagePaths = Array(Set(refs.map(\.package))).sorted()
     let caches = Dictionary(
-      uniqueKeysWithValues: zip(packagePaths, packagePaths.concurrentMap { PackageStatCache(file: statCacheFile(of: $0)) }))
+      uniqueKeysWithValues: zip(
+        packagePaths, packagePaths.concurrentMap { PackageStatCache(file: statCacheFile(of: $0)) }))
     let walked = refs.concurrentMap { ref in
       packages[ref.package]?.target(named: ref.name).map {
         walkTarget(ref, $0, section: caches[ref.package]?.sections[ref.name])

@@ -285,6 +285,24 @@ import Testing
       .targetFiles(of: [Self.core], in: Self.graph)
     #expect(again.files[Self.core] == truth)
     #expect(counter.value == 1, "hashed again, not taken from the damaged file")
+    // Whole and checksummed, but another version's, or with a section head that is not one: not read either.
+    let section = PackageStatCache(file: file).sections["Core"]
+    let stamps = section?.lines.map { String(decoding: $0, as: UTF8.self) } ?? []
+    #expect(stamps.count == 1)
+    let bad: [(String, String, [String])] = [
+      ("another version", "ripple-file-digests-1", ["T\tCore\t-\t1"] + stamps),
+      ("a head with no digest", PackageStatCache.format, ["T\tCore\tnot-a-digest\t1"] + stamps),
+      ("a head with no count", PackageStatCache.format, ["T\tCore\t-"] + stamps),
+    ]
+    for (what, format, lines) in bad {
+      CheckedCacheFile.write(file, format: format, lines: lines)
+      let before = counter.value
+      let read = try disk(repo, cache: cache.path, hash: counting, now: later)
+        .targetFiles(of: [Self.core], in: Self.graph)
+      #expect(read.files[Self.core] == truth, "\(what)")
+      #expect(read.digests[Self.core] == FolderDigest.of(truth), "\(what)")
+      #expect(counter.value == before + 1, "\(what): hashed again")
+    }
   }
 
   @Test func eachPackageOfEachCheckoutHasOneStatCacheWithASectionPerTargetHoldingOnlyWhatItsWalkFound() throws {
@@ -374,7 +392,10 @@ import Testing
       ("an executable bit", { _ = chmod(repo.path("Sources/Core/Core.swift"), 0o755) }),
       (
         "a link",
-        { try FileManager.default.createSymbolicLink(atPath: repo.path("Sources/Core/Link.swift"), withDestinationPath: "Core.swift") }
+        {
+          try FileManager.default.createSymbolicLink(
+            atPath: repo.path("Sources/Core/Link.swift"), withDestinationPath: "Core.swift")
+        }
       ),
     ]
     for (what, change) in changes {
