@@ -97,21 +97,22 @@ struct KeyInputsOnDisk {
     for folder in attribution.outsideFolders(of: ref, directory: target.directory, links: target.linkedPaths ?? []) {
       walk(folder, own: nil, cache: cache, visit: visitor(inOwnFolder: false))
     }
-    // Every visit a file the section has, each at its stat, each counted: nothing else (a link, a submodule,
-    // a problem, a file another rule keeps out) was found.
-    let asBefore =
-      cache.unchanged && visited == cache.loaded && found.count == visited && problems.isEmpty
-    let digest: String?
-    if asBefore, let known = section?.digest, section?.count == found.count {
-      digest = known
-    } else {
-      digest = FolderDigest.of(found)
+    // Every visit a file the section has, each at its stat, each counted, and nothing else (a link, a submodule,
+    // a problem, a file another rule keeps out): the files its summary was made of, when it has one.
+    let asBefore = cache.unchanged && visited == cache.loaded && found.count == visited && problems.isEmpty
+    if asBefore, let summary = section?.summary, summary.count == found.count {
+      return WalkedTarget(files: found, problems: problems, digest: summary.digest, changedSection: nil)
     }
-    let saved = cache.isDirty || cache.dropsEntries || section?.digest != digest || section?.count != found.count
+    let digest = FolderDigest.of(found)
+    let lines = cache.entryLines()
+    // A summary only for files that are exactly the stamps written: a file counted but not stamped (racily
+    // clean, a link) and one stamped but not counted could otherwise leave as many files, and not the same.
+    let exact = problems.isEmpty && found.count == visited && lines.count == visited
+    let summary = exact ? PackageStatCache.Summary(digest: digest, count: found.count) : nil
+    let changed = section == nil || cache.isDirty || cache.dropsEntries || section?.summary != summary
     return WalkedTarget(
       files: found, problems: problems, digest: digest,
-      changedSection: saved
-        ? PackageStatCache.Written(digest: digest, count: found.count, lines: cache.entryLines()) : nil)
+      changedSection: changed ? PackageStatCache.Written(summary: summary, lines: lines) : nil)
   }
 
   /// Why a file's content is not known.

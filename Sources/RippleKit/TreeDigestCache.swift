@@ -68,8 +68,8 @@ enum CheckedCacheFile {
   }
 
   /// A file's bytes and its modification time (seconds since 1970), read with one `open`, `fstat` and `read`:
-  /// a keyed run reads a stat cache per closure target (4,000 at a base-library change), and Foundation's
-  /// reader spends more calls on each. Nil when it is missing, not a regular file, or cannot be read.
+  /// a keyed run reads a stat cache per closure package and the tree digests, and Foundation's reader spends more
+  /// calls on each. Nil when it is missing, not a regular file, or cannot be read.
   static func readWhole(_ file: String) -> (bytes: [UInt8], modified: Int)? {
     let descriptor = open(file, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }

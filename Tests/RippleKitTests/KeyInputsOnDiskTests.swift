@@ -15,14 +15,20 @@ import Testing
 /// not UTF-8, the global and unowned files by tree digests, and pins as SwiftPM left them.
 @Suite struct KeyInputsOnDiskTests {
   static let core = TargetRef(package: ".", name: "Core")
-  static let graph = PackageGraph(packages: [
-    Package(
-      path: ".", name: "App", packageFingerprint: "",
-      targets: [
-        Target(name: "Core", kind: .library, directory: "Sources/Core"),
-        Target(name: "Inner", kind: .library, directory: "Sources/Core/Inner"),
-      ])
+  static let graph = app([
+    Target(name: "Core", kind: .library, directory: "Sources/Core"),
+    Target(name: "Inner", kind: .library, directory: "Sources/Core/Inner"),
   ])
+
+  /// A repository of one package, App, at its root, with `targets`.
+  static func app(_ targets: [Target]) -> PackageGraph {
+    PackageGraph(packages: [Package(path: ".", name: "App", packageFingerprint: "", targets: targets)])
+  }
+
+  /// "An hour later": no file is racily clean, so the stat cache keeps each.
+  static let later: @Sendable () -> Int64 = {
+    Int64(Date().timeIntervalSince1970 * 1_000_000_000) + 3_600_000_000_000
+  }
 
   func disk(
     _ repo: GitFixture, graph: PackageGraph = Self.graph, cache: String? = nil,
@@ -76,12 +82,11 @@ import Testing
     #expect(truncate(big, 1 << 30) == 0, "a sparse 1 GiB file")
     let store = try TemporaryDirectory()
     // Hashed "an hour later": the file is no longer racily clean.
-    let later: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000_000) + 3_600_000_000_000 }
-    let first = FileDigestCache(file: store.child("digests.tsv"), now: later)
+    let first = FileDigestCache(file: store.child("digests.tsv"), now: Self.later)
     let digest = try first.digest(of: big)
     #expect(first.hashed == 1)
     first.save()
-    let second = FileDigestCache(file: store.child("digests.tsv"), now: later)
+    let second = FileDigestCache(file: store.child("digests.tsv"), now: Self.later)
     #expect(try second.digest(of: big) == digest)
     #expect(second.hashed == 0, "the stat matched: not read again")
     // Another size is another file (a small one: hashing 1 GiB once is enough for the suite).
@@ -96,7 +101,7 @@ import Testing
     try Data("t".utf8).write(to: URL(fileURLWithPath: tabbed))
     let tabbedDigest = try second.digest(of: tabbed)
     second.save()
-    let third = FileDigestCache(file: store.child("digests.tsv"), now: later)
+    let third = FileDigestCache(file: store.child("digests.tsv"), now: Self.later)
     #expect(try third.digest(of: tabbed) == tabbedDigest)
     #expect(try third.digest(of: big) == digest)
     #expect(third.hashed == 0, "both read back from the cache")
@@ -209,13 +214,12 @@ import Testing
       return try GitBlobID.ofFile(path)
     }
     // Hashed "an hour later": no file is racily clean, so the stat cache keeps each.
-    let later: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000_000) + 3_600_000_000_000 }
-    let first = try disk(repo, cache: cache.path, hash: counting, now: later).targetFiles(
+    let first = try disk(repo, cache: cache.path, hash: counting, now: Self.later).targetFiles(
       of: [Self.core], in: Self.graph)
     #expect(first.files[Self.core]?.count == 10_001)
     let hashedFirst = counter.value
     #expect(hashedFirst >= 10_000)
-    let second = try disk(repo, cache: cache.path, hash: counting, now: later).targetFiles(
+    let second = try disk(repo, cache: cache.path, hash: counting, now: Self.later).targetFiles(
       of: [Self.core], in: Self.graph)
     #expect(second.files == first.files)
     #expect(counter.value == hashedFirst, "every stat matched: nothing read again")
@@ -266,9 +270,8 @@ import Testing
   @Test func aStatCacheOfBlobIDsThatIsDamagedIsNotTrusted() throws {
     let repo = try initialRepository()
     let cache = try TemporaryDirectory()
-    let later: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000_000) + 3_600_000_000_000 }
     let truth = try files(repo)
-    _ = try disk(repo, cache: cache.path, now: later).targetFiles(of: [Self.core], in: Self.graph)
+    _ = try disk(repo, cache: cache.path, now: Self.later).targetFiles(of: [Self.core], in: Self.graph)
     let folder = cache.child("blob-ids")
     let file = folder + "/" + (try FileManager.default.contentsOfDirectory(atPath: folder).first ?? "")
     let text = try String(contentsOfFile: file, encoding: .utf8)
@@ -281,7 +284,7 @@ import Testing
       counter.add()
       return try GitBlobID.ofFile(path)
     }
-    let again = try disk(repo, cache: cache.path, hash: counting, now: later)
+    let again = try disk(repo, cache: cache.path, hash: counting, now: Self.later)
       .targetFiles(of: [Self.core], in: Self.graph)
     #expect(again.files[Self.core] == truth)
     #expect(counter.value == 1, "hashed again, not taken from the damaged file")
@@ -297,7 +300,7 @@ import Testing
     for (what, format, lines) in bad {
       CheckedCacheFile.write(file, format: format, lines: lines)
       let before = counter.value
-      let read = try disk(repo, cache: cache.path, hash: counting, now: later)
+      let read = try disk(repo, cache: cache.path, hash: counting, now: Self.later)
         .targetFiles(of: [Self.core], in: Self.graph)
       #expect(read.files[Self.core] == truth, "\(what)")
       #expect(read.digests[Self.core] == FolderDigest.of(truth), "\(what)")
@@ -311,8 +314,7 @@ import Testing
     try repo.write("Sources/Core/Inner/Inner.swift", "let inner = 1\n")
     try repo.write("Sources/Core/Old.swift", "let old = 1\n")
     let cache = try TemporaryDirectory()
-    let later: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000_000) + 3_600_000_000_000 }
-    _ = try disk(repo, cache: cache.path, now: later).targetFiles(of: [Self.core, inner], in: Self.graph)
+    _ = try disk(repo, cache: cache.path, now: Self.later).targetFiles(of: [Self.core, inner], in: Self.graph)
     let folder = cache.child("blob-ids")
     func cacheFiles() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: folder).sorted() }
     #expect(try cacheFiles().count == 1, "one per package")
@@ -328,22 +330,18 @@ import Testing
     // found; Inner, not walked, keeps its own.
     try FileManager.default.removeItem(atPath: repo.path("Sources/Core/Old.swift"))
     try repo.write("Sources/Core/New.swift", "let new = 1\n")
-    _ = try disk(repo, cache: cache.path, now: later).targetFiles(of: [Self.core], in: Self.graph)
+    _ = try disk(repo, cache: cache.path, now: Self.later).targetFiles(of: [Self.core], in: Self.graph)
     #expect(try sections()["Core"]?.contains("/Sources/Core/Old.swift\n") == false)
     #expect(try sections()["Core"]?.contains("/Sources/Core/New.swift\n") == true)
     #expect(try sections()["Inner"]?.contains("/Inner/Inner.swift\n") == true)
     // A target the package no longer has loses its section when the package's file is next written.
-    let coreOnly = PackageGraph(packages: [
-      Package(
-        path: ".", name: "App", packageFingerprint: "",
-        targets: [Target(name: "Core", kind: .library, directory: "Sources/Core")])
-    ])
-    _ = try disk(repo, graph: coreOnly, cache: cache.path, now: later).targetFiles(of: [Self.core], in: coreOnly)
+    let coreOnly = Self.app([Target(name: "Core", kind: .library, directory: "Sources/Core")])
+    _ = try disk(repo, graph: coreOnly, cache: cache.path, now: Self.later).targetFiles(of: [Self.core], in: coreOnly)
     #expect(try sections().keys.sorted() == ["Core"])
     #expect(try sections()["Core"]?.contains("/Inner/Inner.swift\n") == true, "Core's walk now enters Inner")
     // Another checkout of the same repository keeps stamps of its own.
     let clone = try initialRepository()
-    _ = try disk(clone, cache: cache.path, now: later).targetFiles(of: [Self.core], in: Self.graph)
+    _ = try disk(clone, cache: cache.path, now: Self.later).targetFiles(of: [Self.core], in: Self.graph)
     #expect(try cacheFiles().count == 2)
   }
 
@@ -357,9 +355,42 @@ import Testing
       file.save(
         replacing: [
           "Core": PackageStatCache.Written(
-            digest: digest, count: section.count, lines: section.lines.map { String(decoding: $0, as: UTF8.self) })
+            summary: PackageStatCache.Summary(digest: digest, count: section.summary?.count ?? 0),
+            lines: section.lines.map { String(decoding: $0, as: UTF8.self) })
         ], keeping: Set(file.sections.keys))
     }
+  }
+
+  /// Core's files and their digest as its walk gives them, an hour later.
+  func walkCore(
+    _ repo: GitFixture, cache: String, selection: SelectionConfig = SelectionConfig(), graph: PackageGraph = Self.graph
+  ) throws -> (files: [String: String], digest: String?) {
+    let disk = KeyInputsOnDisk(
+      root: repo.root, repository: try GitRepository.discover(from: repo.root), cacheFolder: cache,
+      attribution: KeyAttribution(graph: graph, selection: selection, assets: AssetsConfig(), configPath: nil),
+      now: Self.later)
+    let walked = disk.targetFiles(of: [Self.core], in: graph)
+    return (walked.files[Self.core] ?? [:], walked.digests[Self.core])
+  }
+
+  @Test func aWalkWhoseFilesAreNotItsStatCachesFilesSavesNoDigest() throws {
+    let repo = try initialRepository()
+    try repo.write("Sources/Core/Notes.md", "notes\n")
+    try repo.write("Sources/Core/Racy.swift", "let racy = 1\n")
+    // Changed after the walk's "now": hashed, never remembered (git's racily clean file).
+    let future = timespec(tv_sec: Int(Date().timeIntervalSince1970) + 7200, tv_nsec: 0)
+    var times = [future, future]
+    #expect(utimensat(AT_FDCWD, repo.path("Sources/Core/Racy.swift"), &times, 0) == 0)
+    let cache = try TemporaryDirectory()
+    // Notes.md is stamped but kept out, Racy.swift counted but not stamped: as many files counted as stamps kept,
+    // but not the same files.
+    let first = try walkCore(repo, cache: cache.path, selection: SelectionConfig(ignore: [Glob("**/*.md")]))
+    #expect(first.files.keys.sorted() == ["Sources/Core/Core.swift", "Sources/Core/Racy.swift"])
+    // Racy.swift goes, and Notes.md counts again: every stamp is as saved, and as many files are found.
+    try FileManager.default.removeItem(atPath: repo.path("Sources/Core/Racy.swift"))
+    let second = try walkCore(repo, cache: cache.path)
+    #expect(second.files.keys.sorted() == ["Sources/Core/Core.swift", "Sources/Core/Notes.md"])
+    #expect(second.digest == FolderDigest.of(second.files), "the first walk's digest was taken")
   }
 
   @Test func aWalkThatFindsEveryFileAsBeforeTakesItsSavedDigestAndAnyDifferenceMakesItAgain() throws {
@@ -367,16 +398,10 @@ import Testing
     try repo.write("Sources/Core/Notes.md", "notes\n")
     try repo.write("Sources/Core/Deep/Deep.swift", "let deep = 1\n")
     let cache = try TemporaryDirectory()
-    let later: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970 * 1_000_000_000) + 3_600_000_000_000 }
     func walk(_ selection: SelectionConfig = SelectionConfig(), graph: PackageGraph = Self.graph) throws -> (
       files: [String: String], digest: String?
     ) {
-      let disk = KeyInputsOnDisk(
-        root: repo.root, repository: try GitRepository.discover(from: repo.root), cacheFolder: cache.path,
-        attribution: KeyAttribution(graph: graph, selection: selection, assets: AssetsConfig(), configPath: nil),
-        now: later)
-      let walked = disk.targetFiles(of: [Self.core], in: graph)
-      return (walked.files[Self.core] ?? [:], walked.digests[Self.core])
+      try walkCore(repo, cache: cache.path, selection: selection, graph: graph)
     }
     let first = try walk()
     #expect(first.digest != nil)
@@ -419,13 +444,9 @@ import Testing
     // A target that now begins inside the folder: the walk no longer enters it, every other stat as before.
     _ = try walk()
     try plant(planted, in: cache.path)
-    let nested = PackageGraph(packages: [
-      Package(
-        path: ".", name: "App", packageFingerprint: "",
-        targets: [
-          Target(name: "Core", kind: .library, directory: "Sources/Core"),
-          Target(name: "Deep", kind: .library, directory: "Sources/Core/Deep"),
-        ])
+    let nested = Self.app([
+      Target(name: "Core", kind: .library, directory: "Sources/Core"),
+      Target(name: "Deep", kind: .library, directory: "Sources/Core/Deep"),
     ])
     let cut = try walk(graph: nested)
     #expect(cut.files["Sources/Core/Deep/Deep.swift"] == nil)
