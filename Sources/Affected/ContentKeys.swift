@@ -142,8 +142,9 @@ public enum ContentKeys {
         packagesByPath[path].map { (path, packageEntries($0, inputs: context.packageInputs[path])) }
       }, uniquingKeysWith: { first, _ in first })
     // Each closure target's own lines, on every core: their file digests cover ~10⁵ files.
+    let models = targetModels(Set(closureTargets.map(\.package)), in: packagesByPath)
     let made = closureTargets.concurrentMap { target -> (inputs: KeyInputs, remote: Bool) in
-      guard let model = packagesByPath[target.package]?.target(named: target.name),
+      guard let model = models[target],
         let package = packageLines[target.package]
       else { return (KeyInputs(), false) }
       var own = KeyInputs()
@@ -162,6 +163,20 @@ public enum ContentKeys {
     return (Dictionary(zip(tests, keys), uniquingKeysWith: { first, _ in first }), nodes)
   }
 
+  /// Each target of `packages` by its reference (the first of a name, as `Package.target(named:)` finds it): one
+  /// pass, where a lookup by name per closure target scans its package's ~10² targets.
+  public static func targetModels(_ packages: Set<String>, in packagesByPath: [String: Package]) -> [TargetRef: Target]
+  {
+    var models: [TargetRef: Target] = [:]
+    for path in packages {
+      for target in packagesByPath[path]?.targets ?? [] {
+        let ref = TargetRef(package: path, name: target.name)
+        if models[ref] == nil { models[ref] = target }
+      }
+    }
+    return models
+  }
+
   /// A package's lines in the node of each of its targets: its evaluated settings, its dependency requirements,
   /// the variables its manifest reads; and whether one of those dependencies is remote.
   static func packageEntries(_ package: Package, inputs: KeyInputs?) -> (inputs: KeyInputs, remote: Bool) {
@@ -178,38 +193,94 @@ public enum ContentKeys {
 
   /// The node of each of `targets` (a closure: every dependency is in it), dependencies first. SwiftPM's graphs
   /// have no cycles; an edge back to a target still in progress would be named with no digest.
+  ///
+  /// Each level's nodes (`NodeOrder`) are hashed on every core: a level's nodes depend only on lower ones, and a
+  /// change of a base library hashes the 4,000 nodes of 2,000 closures (issue 50).
   static func nodes(
     of targets: [TargetRef], own: [TargetRef: (inputs: KeyInputs, remote: Bool)],
     dependencies: [TargetRef: [TargetRef]], unkeyable: [TargetRef: [String]]
   ) -> [TargetRef: TargetNode] {
-    var nodes: [TargetRef: TargetNode] = [:]
-    var inProgress: Set<TargetRef> = []
-    for root in targets where nodes[root] == nil {
-      var stack: [(target: TargetRef, expanded: Bool)] = [(root, false)]
-      while let (target, expanded) = stack.popLast() {
-        guard nodes[target] == nil else { continue }
-        let direct = Set(dependencies[target] ?? []).sorted()
-        if !expanded {
-          guard inProgress.insert(target).inserted else { continue }
-          stack.append((target, true))
-          for dependency in direct where nodes[dependency] == nil { stack.append((dependency, false)) }
-          continue
-        }
-        inProgress.remove(target)
-        var inputs = own[target]?.inputs ?? KeyInputs()
-        var remote = own[target]?.remote ?? false
-        var blockers = Set(unkeyable[target] ?? [])
-        for dependency in direct {
-          let node = nodes[dependency]
-          inputs.add("depends", dependency.description, node?.digest ?? "(cycle)")
+    let order = NodeOrder(targets, dependencies: dependencies)
+    let refs = order.refs
+    let blockersOf = refs.map { unkeyable[$0] ?? [] }
+    nonisolated(unsafe) var made = [TargetNode?](repeating: nil, count: refs.count)
+    for members in order.levels {
+      let computed = members.concurrentMap { target -> TargetNode in
+        var inputs = own[refs[target]]?.inputs ?? KeyInputs()
+        var remote = own[refs[target]]?.remote ?? false
+        var blockers = Set(blockersOf[target])
+        for dependency in order.direct[target] {
+          // A lower level's node, made before this level began; nil: an edge back into the path.
+          let node = order.finished[target].contains(dependency) ? made[dependency] : nil
+          inputs.add("depends", refs[dependency].description, node?.digest ?? "(cycle)")
           remote = remote || node?.remote == true
           blockers.formUnion(node?.unkeyable ?? [])
         }
-        nodes[target] = TargetNode(
-          inputs: inputs, digest: inputs.key.hex, remote: remote, unkeyable: blockers.sorted())
+        return TargetNode(inputs: inputs, digest: inputs.key.hex, remote: remote, unkeyable: blockers.sorted())
       }
+      for (target, node) in zip(members, computed) { made[target] = node }
+    }
+    var nodes: [TargetRef: TargetNode] = [:]
+    nodes.reserveCapacity(refs.count)
+    for (target, node) in made.enumerated() {
+      if let node { nodes[refs[target]] = node }
     }
     return nodes
+  }
+
+  /// The order `nodes` hashes a closure in, by position rather than by name: a depth-first pass from each target
+  /// in turn, dependencies first, puts each target on a level one above its highest dependency.
+  struct NodeOrder: Sendable {
+    /// The closure's targets, then any target only an edge names.
+    var refs: [TargetRef] = []
+    /// Each target's direct dependencies, sorted.
+    var direct: [[Int]] = []
+    /// The dependencies that were finished when a target was: one that was not is an edge back into the path.
+    var finished: [[Int]] = []
+    /// The targets of each level, in the order they were finished.
+    var levels: [[Int]] = []
+
+    init(_ targets: [TargetRef], dependencies: [TargetRef: [TargetRef]]) {
+      var position: [TargetRef: Int] = [:]
+      position.reserveCapacity(targets.count)
+      refs.reserveCapacity(targets.count)
+      func index(_ ref: TargetRef) -> Int {
+        if let known = position[ref] { return known }
+        position[ref] = refs.count
+        refs.append(ref)
+        return refs.count - 1
+      }
+      for target in targets { _ = index(target) }
+      while direct.count < refs.count {
+        direct.append(Set(dependencies[refs[direct.count]] ?? []).sorted().map(index))
+      }
+      finished = Array(repeating: [], count: refs.count)
+      var level = [Int](repeating: 0, count: refs.count)
+      var done = [Bool](repeating: false, count: refs.count)
+      var inProgress = [Bool](repeating: false, count: refs.count)
+      var finishing: [Int] = []
+      finishing.reserveCapacity(refs.count)
+      for root in targets.indices where !done[root] {
+        var stack: [(target: Int, expanded: Bool)] = [(root, false)]
+        while let (target, expanded) = stack.popLast() {
+          guard !done[target] else { continue }
+          if !expanded {
+            guard !inProgress[target] else { continue }
+            inProgress[target] = true
+            stack.append((target, true))
+            for dependency in direct[target] where !done[dependency] { stack.append((dependency, false)) }
+            continue
+          }
+          inProgress[target] = false
+          finished[target] = direct[target].filter { done[$0] }
+          done[target] = true
+          level[target] = (finished[target].map { level[$0] }.max() ?? -1) + 1
+          finishing.append(target)
+        }
+      }
+      levels = Array(repeating: [], count: (level.max() ?? -1) + 1)
+      for target in finishing { levels[level[target]].append(target) }
+    }
   }
 
   /// One test target's key from its closure's `nodes`.

@@ -69,10 +69,18 @@ struct GraphIndex {
   static func dependencies(reachableFrom start: [TargetRef], in graph: PackageGraph) -> [TargetRef: [TargetRef]] {
     let index = GraphIndex(graph, only: [])
     var forward: [TargetRef: [TargetRef]] = [:]
+    // Each package's targets by name, made when the walk first enters it (`target(named:)` scans ~10² targets).
+    var byName: [String: [String: Target]] = [:]
+    func target(_ ref: TargetRef, in package: Package) -> Target? {
+      if let known = byName[package.path] { return known[ref.name] }
+      let named = Dictionary(package.targets.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+      byName[package.path] = named
+      return named[ref.name]
+    }
     var pending = start
     while let ref = pending.popLast() {
       guard forward[ref] == nil else { continue }
-      guard let package = index.packagesByPath[ref.package], let target = package.target(named: ref.name) else {
+      guard let package = index.packagesByPath[ref.package], let target = target(ref, in: package) else {
         forward[ref] = []
         continue
       }

@@ -43,6 +43,9 @@ public struct RepositoryState: Sendable {
   var directory: String { repositoryRoot + "/.build/ripple" }
   var lockPath: String { directory + "/bootstrap.lock" }
   var receiptsDirectory: String { directory + "/receipts" }
+  /// The stat cache of the SHA-256 of installed files that git sees as untracked: a run compares them with
+  /// their receipts without reading them again while their stat is the same.
+  public var installedDigestsPath: String { directory + "/installed-digests.tsv" }
   func receiptPath(_ assetID: String) -> String { "\(receiptsDirectory)/\(assetID).json" }
   func journalPath(_ assetID: String) -> String { "\(directory)/journal/\(assetID).json" }
   var journalDirectory: String { directory + "/journal" }

@@ -75,3 +75,17 @@ public enum CommandMain {
       || arguments.contains { ["-h", "--help", "--version", "--help-hidden", "--experimental-dump-help"].contains($0) }
   }
 }
+
+extension CommandMain {
+  /// Keeps `value` until the process exits: a command's last result (a test plan holding every closure
+  /// target's files) is then freed by the exit rather than object by object after its output is written
+  /// (10 ms at 4,000 files, 32 ms at 100,000; issue 50), as compilers skip freeing before they exit.
+  public static func keepUntilExit(_ value: some Any) {
+    _ = Unmanaged.passRetained(KeptUntilExit(value))
+  }
+
+  private final class KeptUntilExit {
+    let value: Any
+    init(_ value: Any) { self.value = value }
+  }
+}

@@ -1,6 +1,7 @@
 import Affected
 import ArgumentParser
 import Assets
+import CommandLineSupport
 import Foundation
 import PackageModel
 import RippleConfig
@@ -199,6 +200,7 @@ struct TestCommand: AsyncParsableCommand {
     request.granularity = granularity.flatMap(TestGranularity.init(rawValue:)) ?? (explain != nil ? .test : nil)
     request.refreshMaps = refreshMaps && explain == nil
     let plan = try await workspace.planTests(request)
+    CommandMain.keepUntilExit(plan)
     for warning in plan.warnings { Terminal.standardError.write("warning: \(warning)\n") }
     if let explainKey {
       print(try plan.explainKey(explainKey), terminator: "")

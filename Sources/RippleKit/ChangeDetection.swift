@@ -184,7 +184,27 @@ public enum ChangeDetection {
     guard changes.contains(where: { $0.status == .added }) else { return (changes, []) }
     let installedFiles = InstalledFiles.load(repositoryRoot: root)
     guard !installedFiles.recorded.isEmpty else { return (changes, []) }
-    return installedFiles.split(changes) { InstalledFiles.measure($0, repositoryRoot: root) }
+    // Every run of the working tree compares them: a 200 MB asset is read once, then trusted by its stat.
+    let digests = FileDigestCache(
+      file: RepositoryState(repositoryRoot: root).installedDigestsPath, format: installedDigestsFormat,
+      keepsOnlyAsked: true)
+    defer { digests.save() }
+    return installedFiles.split(changes) { measureInstalled($0, repositoryRoot: root, digests: digests) }
+  }
+
+  static let installedDigestsFormat = "ripple-installed-digests-1"
+
+  /// `InstalledFiles.measure`, with a regular file's SHA-256 from `digests` while its stat is the one it was
+  /// hashed at (size, times, inode; a file changed within 2 s is hashed every time).
+  static func measureInstalled(_ path: String, repositoryRoot root: String, digests: FileDigestCache)
+    -> InstalledFiles.Digest?
+  {
+    var status = stat()
+    let absolute = root + "/" + path
+    guard lstat(absolute, &status) == 0 else { return nil }
+    guard status.st_mode & S_IFMT == S_IFREG else { return InstalledFiles.measure(path, repositoryRoot: root) }
+    guard let sha256 = try? digests.digest(of: absolute, status: status) else { return nil }
+    return InstalledFiles.Digest(size: Int64(status.st_size), sha256: sha256)
   }
 }
 

@@ -152,12 +152,12 @@ public struct PassRecording: Sendable {
   /// The store did not answer the lookup (or the shared history's read): its one warning was given, and no record
   /// is written after the run (each write would wait for the timeout and warn again).
   public var storeDown = false
-  /// Each closure target's files (`package:Name` → path → `mode:id`): what a key's `files` line digests,
-  /// listed by `--explain-key`.
-  public var targetFiles: [String: [String: String]] = [:]
-  /// Each closure target's node (`package:Name` → its lines and digest): what a key's `closure` line digests,
-  /// listed by `--explain-key`.
-  public var targetNodes: [String: ContentKeys.TargetNode] = [:]
+  /// Each closure target's files (path → `mode:id`): what a key's `files` line digests, listed by
+  /// `--explain-key`.
+  public var targetFiles: [TargetRef: [String: String]] = [:]
+  /// Each closure target's node (its lines and digest): what a key's `closure` line digests, listed by
+  /// `--explain-key`.
+  public var targetNodes: [TargetRef: ContentKeys.TargetNode] = [:]
 }
 
 extension Workspace {
@@ -189,10 +189,8 @@ extension Workspace {
       store: store, keys: keys, branch: access.branch, commit: (try? repository.headCommit().hex) ?? "",
       runLabel: access.runLabel, writer: access.writer, signingKey: access.signingKey,
       userFiltered: request.extraArguments.contains { $0 == "--filter" || $0 == "--skip" || $0.hasPrefix("--filter=") })
-    job.passRecording?.targetFiles = Dictionary(
-      keyed.files.map { ($0.key.description, $0.value) }, uniquingKeysWith: { first, _ in first })
-    job.passRecording?.targetNodes = Dictionary(
-      keyed.nodes.map { ($0.key.description, $0.value) }, uniquingKeysWith: { first, _ in first })
+    job.passRecording?.targetFiles = keyed.files
+    job.passRecording?.targetNodes = keyed.nodes
     // The shard's part is fixed here, before anything is taken out: runners of one sharded job that see
     // different records must still split the same selection the same way.
     job.appliedShard = job.options.shard
@@ -484,12 +482,13 @@ extension TestJob {
 
   /// One closure target's node: its digest, then its lines, each `files` line followed by the files it digests.
   private func explainNode(_ target: TargetRef, recording: PassRecording) -> String {
-    guard let node = recording.targetNodes[target.description] else { return "" }
+    guard let node = recording.targetNodes[target] else { return "" }
     return "  node  \(target)  \(node.digest)\n"
       + node.inputs.entries.map { entry in
         "    \(entry.kind)  \(entry.name)  \(entry.value)\n"
+          // A node's one `files` line is its own target's.
           + (entry.kind == "files"
-            ? (recording.targetFiles[entry.name] ?? [:]).sorted { $0.key < $1.key }
+            ? (recording.targetFiles[target] ?? [:]).sorted { $0.key < $1.key }
               .map { "      \($0.value)  \($0.key)\n" }.joined() : "")
       }.joined()
   }

@@ -1,7 +1,9 @@
-import Affected
 import PackageModel
 import PassRecords
+import TestSupport
 import Testing
+
+@testable import Affected
 
 /// Key format 4 holds a closure as a graph: each target's node digests its own lines and its dependencies'
 /// digests, and a key holds its test target's node (issue 50).
@@ -75,5 +77,50 @@ struct ContentKeyGraphTests {
     #expect(Set(nodes.keys) == [ref("CoreTests"), ref("Core"), ref("Net")])
     #expect(nodes.values.flatMap(\.inputs.entries).contains { $0.kind == "depends" && $0.value == "(cycle)" })
     #expect(keys[ref("CoreTests")]?.inputs.entries.contains { $0.kind == "closure" } == true)
+  }
+
+  @Test func nodesHashedLevelByLevelAreTheNodesOfTheRecursiveDefinition() {
+    // 600 targets, each depending on up to 4 earlier ones (a layered graph, ~30 levels deep), with a blocker on
+    // one: every node must be its own lines plus each direct dependency's digest, as a plain recursion makes it.
+    var generator = SplitMix64(seed: 50)
+    let targets = (0..<600).map { TargetRef(package: "Packages/P\($0 % 7)", name: "T\($0)") }
+    var dependencies: [TargetRef: [TargetRef]] = [:]
+    var own: [TargetRef: (inputs: KeyInputs, remote: Bool)] = [:]
+    for (index, target) in targets.enumerated() {
+      let count = index == 0 ? 0 : Int.random(in: 0...min(4, index), using: &generator)
+      dependencies[target] =
+        (0..<count).map { _ in targets[Int.random(in: max(0, index - 40)..<index, using: &generator)] }
+        + (index == 6 ? [targets[5], targets[0]] : [])
+      var inputs = KeyInputs()
+      inputs.add("target", target.description, "fingerprint \(index)")
+      inputs.add("files", target.description, "digest \(index)")
+      own[target] = (inputs, index % 97 == 0)
+    }
+    let unkeyable = [targets[5]: ["T5 links outside the repository"]]
+    let nodes = ContentKeys.nodes(
+      of: targets.shuffled(using: &generator), own: own, dependencies: dependencies, unkeyable: unkeyable)
+
+    var expected: [TargetRef: ContentKeys.TargetNode] = [:]
+    func node(_ target: TargetRef) -> ContentKeys.TargetNode {
+      if let made = expected[target] { return made }
+      var inputs = own[target]!.inputs
+      var remote = own[target]!.remote
+      var blockers = Set(unkeyable[target] ?? [])
+      for dependency in Set(dependencies[target] ?? []).sorted() {
+        let made = node(dependency)
+        inputs.add("depends", dependency.description, made.digest)
+        remote = remote || made.remote
+        blockers.formUnion(made.unkeyable)
+      }
+      let made = ContentKeys.TargetNode(
+        inputs: inputs, digest: inputs.key.hex, remote: remote, unkeyable: blockers.sorted())
+      expected[target] = made
+      return made
+    }
+    for target in targets { _ = node(target) }
+    #expect(nodes.count == targets.count)
+    for target in targets { #expect(nodes[target] == expected[target], "\(target)") }
+    #expect(nodes[targets[6]]?.unkeyable == ["T5 links outside the repository"])
+    #expect(nodes[targets[6]]?.remote == true, "T0 is remote")
   }
 }

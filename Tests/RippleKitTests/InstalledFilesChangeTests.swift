@@ -1,8 +1,10 @@
+import Assets
 import Foundation
 import RippleCore
-import RippleKit
 import TestSupport
 import Testing
+
+@testable import RippleKit
 
 /// Files `ripple bootstrap` installed into a folder git does not ignore are untracked, but not changes while
 /// they hold the bytes the receipt records (docs/DESIGN.md, rule 1).
@@ -17,8 +19,7 @@ import Testing
     for (name, text) in files.sorted(by: { $0.key < $1.key }) {
       try repository.write(destination + "/" + name, text)
       let bytes = recorded[name] ?? text
-      let digest = try Command.run(["sh", "-c", "printf %s \"$0\" | sha256sum", bytes]).standardOutput.prefix(64)
-      managed.append(["path": name, "size": bytes.utf8.count, "mtimeNanoseconds": 0, "sha256": String(digest)])
+      managed.append(["path": name, "size": bytes.utf8.count, "mtimeNanoseconds": 0, "sha256": try sha256(bytes)])
     }
     let receipt: [String: Any] = [
       "assetID": "words", "fingerprint": "f", "kind": "private", "destinations": [destination: managed],
@@ -66,5 +67,55 @@ import Testing
     let edited = try await workspace.affected(AffectedRequest(changes: ChangeRequest(base: "main")))
     #expect(edited.report.changedFiles.map(\.path) == ["Sources/Core/Resources/words.txt"])
     #expect(edited.report.testTargets.map(\.name) == ["CoreTests"])
+  }
+
+  /// The SHA-256 of `text`, as a receipt records it.
+  static func sha256(_ text: String) throws -> String {
+    String(try Command.run(["sh", "-c", "printf %s \"$0\" | sha256sum", text]).standardOutput.prefix(64))
+  }
+
+  @Test func anInstalledFileIsTrustedByItsStatUntilItChanges() throws {
+    let repository = try WorkspaceTests.twoModulePackage()
+    try Self.install(["words.txt": "apple\n"], recorded: ["words.txt": "pears\n"], in: repository)
+    let file = repository.path("Sources/Core/Resources/words.txt")
+    // A stat cache saying the file, at its stat now, holds the recorded bytes: a run believes it without reading.
+    let recorded = try Self.sha256("pears\n")
+    let planted = FileDigestCache(
+      file: RepositoryState(repositoryRoot: repository.root).installedDigestsPath,
+      format: ChangeDetection.installedDigestsFormat, now: { Int64.max / 2 }, hash: { _ in recorded })
+    #expect(try planted.digest(of: file) == recorded)
+    planted.save()
+    let trusted = try ChangeDetection.detect(ChangeRequest(base: "main"), directory: repository.root)
+    #expect(trusted.installedByBootstrap == ["Sources/Core/Resources/words.txt"], "read from the stat cache")
+
+    // Another stat (here another size): the file is read, and its bytes are not the receipt's.
+    try repository.write("Sources/Core/Resources/words.txt", "apple pie\n")
+    let edited = try ChangeDetection.detect(ChangeRequest(base: "main"), directory: repository.root)
+    #expect(edited.changes.map(\.path) == ["Sources/Core/Resources/words.txt"])
+    #expect(edited.installedByBootstrap.isEmpty)
+  }
+
+  @Test func aDamagedStatCacheOfInstalledFilesIsNotTrusted() throws {
+    let repository = try WorkspaceTests.twoModulePackage()
+    try Self.install(["words.txt": "apple\n"], recorded: ["words.txt": "pears\n"], in: repository)
+    let cache = RepositoryState(repositoryRoot: repository.root).installedDigestsPath
+    let planted = FileDigestCache(
+      file: cache, format: ChangeDetection.installedDigestsFormat, now: { Int64.max / 2 },
+      hash: { _ in try Self.sha256("pears\n") })
+    _ = try planted.digest(of: repository.path("Sources/Core/Resources/words.txt"))
+    planted.save()
+    let whole = try String(contentsOfFile: cache, encoding: .utf8)
+    let whileWhole = try ChangeDetection.detect(ChangeRequest(base: "main"), directory: repository.root)
+    #expect(whileWhole.installedByBootstrap == ["Sources/Core/Resources/words.txt"], "whole, it is believed")
+    for damaged in [
+      whole.replacingOccurrences(of: "ripple-installed-digests-1", with: "ripple-installed-digests-0"),
+      String(whole.dropLast(20)),
+      whole.replacingOccurrences(of: "\n6\t", with: "\n7\t"),
+    ] {
+      #expect(damaged != whole)
+      try damaged.write(toFile: cache, atomically: true, encoding: .utf8)
+      let changeSet = try ChangeDetection.detect(ChangeRequest(base: "main"), directory: repository.root)
+      #expect(changeSet.changes.map(\.path) == ["Sources/Core/Resources/words.txt"], "the file itself was read")
+    }
   }
 }
