@@ -153,7 +153,7 @@ extension Workspace {
 
   /// Every test target a full run would run (`--all`, planned into `test.runs` the same way), keyed: the
   /// targets the suite's coverage is the union of. Computed when the run is planned.
-  func coverageUnits(_ job: TestJob, platform: Platform) async -> ([KeyedUnit]?, [String]) {
+  func coverageUnits(_ job: TestJob, platform: Platform) async -> (KeyedUnits?, [String]) {
     var warnings: [String] = []
     guard let graph = job.affected?.headGraph ?? job.graph else {
       return (nil, ["coverage: the package graph was not evaluated; only this run's coverage counts"])
@@ -163,11 +163,10 @@ extension Workspace {
       everything, graph: graph, runs: configuration.testRuns.filter { $0.runner == .swift },
       environments: configuration.graphEnvironments, host: platform)
     do {
-      let units = try await keyedUnits(
+      let keyed = try await keyedUnits(
         runs.selection, graph: graph, extraArguments: job.options.extraArguments,
-        edited: editedPaths(job.affected?.changeSet), warnings: &warnings
-      ).units
-      return (units, warnings)
+        edited: editedPaths(job.affected?.changeSet), warnings: &warnings)
+      return (keyed, warnings)
     } catch {
       return (nil, ["coverage: the content keys could not be computed (\(error)); only this run's coverage counts"])
     }

@@ -127,12 +127,37 @@ final class KeyClosures: Sendable {
 }
 
 /// The keys of a run's selected targets, with what `--explain-key` and coverage read beside them.
-struct KeyedUnits {
+struct KeyedUnits: Sendable {
   var units: [KeyedUnit]
   /// Each closure target's files (path → `mode:id`).
   var files: [TargetRef: [String: String]]
   /// Each closure target's node: its lines and digest.
   var nodes: [TargetRef: ContentKeys.TargetNode]
+
+  /// The units `keyedUnits` would make for `selection`, in its order, when every one of them is here (keys of a
+  /// wider selection, made by the same run: the same inputs give the same key); nil when one is missing. The
+  /// files and nodes are kept whole: they hold every closure target of the units taken.
+  func restricted(to selection: TestSelection) -> KeyedUnits? {
+    let byUnit = Dictionary(
+      units.map { (UnitID(package: $0.package, target: $0.target, run: $0.run), $0) },
+      uniquingKeysWith: { first, _ in first })
+    var taken: [KeyedUnit] = []
+    for package in selection.packages where !package.runAll && package.run?.xcodebuild == nil {
+      for name in package.testTargets where package.suites[name] == nil {
+        guard let unit = byUnit[UnitID(package: package.path, target: name, run: package.run?.name)] else {
+          return nil
+        }
+        taken.append(unit)
+      }
+    }
+    return KeyedUnits(units: taken, files: files, nodes: nodes)
+  }
+
+  private struct UnitID: Hashable {
+    var package: String
+    var target: String
+    var run: String?
+  }
 }
 
 /// The pass-record side of a planned run: the store, the trust rules, the keys of what will run, and how
@@ -177,9 +202,13 @@ extension Workspace {
     let effective = TestRunner.effectiveSelection(job.selection, options: job.options, history: job.history)
     let keyed: KeyedUnits
     do {
-      keyed = try await keyedUnits(
-        effective, graph: graph, extraArguments: request.extraArguments, edited: editedPaths(job.affected?.changeSet),
-        warnings: &job.warnings)
+      if let known = job.suiteKeys?.restricted(to: effective) {
+        keyed = known
+      } else {
+        keyed = try await keyedUnits(
+          effective, graph: graph, extraArguments: request.extraArguments,
+          edited: editedPaths(job.affected?.changeSet), warnings: &job.warnings)
+      }
     } catch {
       job.warnings.append("pass records are off for this run: the content keys could not be computed: \(error)")
       return

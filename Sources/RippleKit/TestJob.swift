@@ -186,6 +186,9 @@ public struct TestJob: Sendable {
   public var restricted = false
   /// `--coverage`; nil: none.
   public var coverage: CoverageRequest?
+  /// The keys of every test target of the suite, when `--coverage` made them: the selection's are among them, so
+  /// the pass records' lookup takes those rather than walking the closures again.
+  var suiteKeys: KeyedUnits?
   /// `--shard`: the file the job's plan is kept in (`ShardPlanSnapshot`); nil when not sharding.
   public var shardPlanPath: String?
   /// Test granularity: what was chosen below each selected target (`BelowTargetPlanning.swift`).
@@ -334,9 +337,10 @@ extension Workspace {
     }
     if var coverage = request.coverage {
       coverage.platform = request.platform
-      let (units, warnings) = await coverageUnits(job, platform: request.platform)
-      (coverage.units, job.warnings) = (units, job.warnings + warnings)
+      let (keyed, warnings) = await coverageUnits(job, platform: request.platform)
+      (coverage.units, job.warnings) = (keyed?.units, job.warnings + warnings)
       job.coverage = coverage
+      job.suiteKeys = keyed
     }
     await applyPassRecords(to: &job, request: request, graph: affected?.headGraph ?? graph)
     // A run that makes the maps runs its targets whole: what it maps is what it tested.

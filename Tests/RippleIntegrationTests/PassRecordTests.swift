@@ -300,6 +300,14 @@ import Testing
     #expect(changes.standardOutput.hasPrefix("modified\t"), "stdout stays one change per line")
     #expect(
       unset.standardError.contains("keyEnvironment names RIPPLE_IT_SDK, which is not set"), "\(unset.standardError)")
+    // `--coverage` keys the whole suite: the selection's keys are taken from those, the same keys, and what
+    // keying says is said once.
+    #expect(try keys(["--coverage"], repo, env) == plain)
+    let covered = try RippleBinary.test(["--dry-run", "--coverage"], in: repo.root, environment: env)
+    #expect(covered.status == 0, "\(covered.standardError)")
+    #expect(
+      covered.standardError.components(separatedBy: "keyEnvironment names RIPPLE_IT_SDK, which is not set").count
+        == 2, "\(covered.standardError)")
 
     try repo.write(
       "ripple.yml",
