@@ -291,7 +291,7 @@ let package = Package(
       dependencies: [
         "RippleKit", "TestSupport", "SystemClients", "TestRunner", "PackageModel", "Git", "RippleCore", "RippleConfig",
         "Coverage", "PassRecords", "ResultStore", "Affected", "BuildInfo", "ConfigLoading", "SourceChanges",
-        "TestImpact",
+        "TestImpact", "Assets",
       ]),
     .testTarget(
       name: "PackageLoadingTests",

@@ -67,7 +67,11 @@ public struct TestPlan: Sendable, Hashable {
         continue
       }
       var common = ["--package-path", directory]
-      let scratch = scratchPath(for: package.path, run: package.run, options: options)
+      let measured = options.coverage != nil && coverageDirectory != nil
+      let scratch =
+        measured
+        ? coverageScratchPath(for: package.path, run: package.run, options: options)
+        : scratchPath(for: package.path, run: package.run, options: options)
       if let scratch { common += ["--scratch-path", scratch] }
       var build = ProcessRequest(
         options.swiftExecutable, ["build", "--build-tests"] + common + options.extraArguments,
@@ -141,10 +145,7 @@ public struct TestPlan: Sendable, Hashable {
   /// build folder of its own builds under `<base>/<run folder>/`, or `<root>/.build/ripple/runs/<run folder>/`
   /// without a base.
   static func scratchPath(for package: String, run: TestRunContext? = nil, options: TestRunOptions) -> String? {
-    let userChose = options.extraArguments.contains {
-      $0 == "--scratch-path" || $0 == "--build-path" || $0.hasPrefix("--scratch-path=") || $0.hasPrefix("--build-path=")
-    }
-    if userChose { return nil }
+    if userChoseScratch(options) { return nil }
     if let runFolder = run?.scratchFolder {
       let base =
         options.scratchPath ?? (options.repositoryRoot as NSString).appendingPathComponent(".build/ripple/runs")
@@ -153,6 +154,23 @@ public struct TestPlan: Sendable, Hashable {
     }
     guard let base = options.scratchPath else { return nil }
     return (base as NSString).appendingPathComponent(folderName(for: package))
+  }
+
+  /// Where a `--coverage` run builds: a folder of its own beside the plain build's (`<scratch>-coverage`, or the
+  /// package's `.build/ripple-coverage`), so that the instrumented build and the plain one each stay warm; in the
+  /// same folder, each run that switches rebuilds every module (as Bazel keeps `bazel coverage`'s outputs in a
+  /// configuration of their own). A `--scratch-path` after `--` is the user's choice, for both.
+  static func coverageScratchPath(for package: String, run: TestRunContext? = nil, options: TestRunOptions) -> String? {
+    if userChoseScratch(options) { return nil }
+    if let plain = scratchPath(for: package, run: run, options: options) { return plain + "-coverage" }
+    return absolutePackagePath(package, root: options.repositoryRoot) + "/.build/ripple-coverage"
+  }
+
+  /// A `--scratch-path` or `--build-path` after `--`: the build folder is the user's.
+  static func userChoseScratch(_ options: TestRunOptions) -> Bool {
+    options.extraArguments.contains {
+      $0 == "--scratch-path" || $0 == "--build-path" || $0.hasPrefix("--scratch-path=") || $0.hasPrefix("--build-path=")
+    }
   }
 
   /// A package directory's folder name: "." → "_root", else `PathComponent.escaped` ("a/b" → "a_2Fb").

@@ -70,6 +70,40 @@ import Testing
     return bin
   }
 
+  @Test func anInstrumentedBuildHasAFolderOfItsOwnBesideThePlainOne() {
+    // Alternating runs with and without --coverage in one folder would rebuild every module each time.
+    let selection = TestSelection(packages: [
+      PackageSelection(path: "Packages/P", testTargets: ["ATests"]),
+      PackageSelection(
+        path: "Packages/P", testTargets: ["ATests"], run: TestRunContext(name: "client", scratchFolder: "client")),
+    ])
+    var plain = TestRunOptions(repositoryRoot: "/repo")
+    var measured = plain
+    measured.coverage = CoverageRunOptions(toolDirectory: "/toolchain/usr/bin")
+    let folders = { (options: TestRunOptions) in
+      TestRunner.plan(selection, options: options).packages.flatMap { step in
+        [step.build.value(after: "--scratch-path"), step.test.value(after: "--scratch-path")]
+      }
+    }
+    #expect(folders(plain) == [nil, "/repo/.build/ripple/runs/client/Packages_2FP"].flatMap { [$0, $0] })
+    #expect(
+      folders(measured)
+        == ["/repo/Packages/P/.build/ripple-coverage", "/repo/.build/ripple/runs/client/Packages_2FP-coverage"]
+        .flatMap { [$0, $0] })
+    // Under a base of the user's (`--scratch-path` of ripple test), beside the plain folder too.
+    plain.scratchPath = "/scratch"
+    measured.scratchPath = "/scratch"
+    #expect(folders(plain) == ["/scratch/Packages_2FP", "/scratch/client/Packages_2FP"].flatMap { [$0, $0] })
+    #expect(
+      folders(measured)
+        == ["/scratch/Packages_2FP-coverage", "/scratch/client/Packages_2FP-coverage"].flatMap {
+          [$0, $0]
+        })
+    // A folder given to swift itself (after --) is the user's, with or without coverage.
+    measured.extraArguments = ["--scratch-path", "/mine"]
+    #expect(folders(measured).allSatisfy { $0 == "/mine" })
+  }
+
   @Test func eachTargetRunsInItsOwnProcessWithItsOwnProfilesAndOneBuild() {
     var options = TestRunOptions(repositoryRoot: "/repo")
     options.coverage = CoverageRunOptions(toolDirectory: "/toolchain/usr/bin")
