@@ -35,9 +35,9 @@ extension TestPlan {
   /// With `--coverage`, a package's selected targets run one after another, one `swift test --filter
   /// '^Target\.'` each, every process with `LLVM_PROFILE_FILE` in the target's own folder: a target's
   /// coverage is then exactly what its tests executed. The build adds `--enable-code-coverage` (once, in the
-  /// first step); each step lists the tests from the built binary, as a run without coverage does (`swift test
-  /// list` where it cannot: a second SwiftPM process per target), and a listing writes its profile where nothing
-  /// reads it. A package run unfiltered (`runAll`) has no target to attribute coverage to: it runs as one step,
+  /// first step); the first step lists the tests from the built binary, as a run without coverage does (`swift
+  /// test list` where it cannot), the steps that reuse its build take that listing (`TestRunner.runPackage`), and
+  /// a listing writes its profile where nothing reads it. A package run unfiltered (`runAll`) has no target to attribute coverage to: it runs as one step,
   /// not measured.
   static func coverageSteps(
     _ package: PackageSelection, targets: [String], coverage: CoverageRunOptions, directory: String,

@@ -148,7 +148,10 @@ public struct TestRunner: Sendable {
     _ steps: [PackageStep], retries: Int, afterStep: @Sendable (PackageStep, PackageResult) async -> Void
   ) async -> [Result<PackageResult, TestRunnerError>] {
     var results: [Result<PackageResult, TestRunnerError>] = []
+    // The tests of the build the next `--coverage` step reuses: listed by its first step, not once per target.
+    var listing: [String]?
     for step in steps {
+      if step.coverage?.reusesBuild != true { listing = nil }
       var result: Result<PackageResult, TestRunnerError>
       if step.coverage?.reusesBuild == true, case .success(let previous)? = results.last,
         previous.status == .buildFailed || previous.status == .cancelled
@@ -160,7 +163,7 @@ public struct TestRunner: Sendable {
         same.filter = step.filter
         result = .success(same)
       } else {
-        result = await runPackageCatching(step, retries: retries)
+        result = await runPackageCatching(step, retries: retries, listing: &listing)
       }
       if case .success(let package) = result { await afterStep(step, package) }
       results.append(result)
@@ -171,9 +174,11 @@ public struct TestRunner: Sendable {
 
   /// `runPackage` with its error as a value. Kept out of the task-group closure: a typed `do/catch`
   /// inside that closure was miscompiled in release builds (Swift 6.3.1), mixing up package results.
-  private func runPackageCatching(_ step: PackageStep, retries: Int) async -> Result<PackageResult, TestRunnerError> {
+  private func runPackageCatching(_ step: PackageStep, retries: Int, listing: inout [String]?) async -> Result<
+    PackageResult, TestRunnerError
+  > {
     do {
-      return .success(try await runPackage(step, retries: retries))
+      return .success(try await runPackage(step, retries: retries, listing: &listing))
     } catch {
       return .failure(error)
     }
@@ -182,20 +187,29 @@ public struct TestRunner: Sendable {
   /// One step, whatever its backend: build, test (each test reported as its line arrives), results
   /// through `ResultAssembler`, a crash as a failing `(test process)` entry, then up to `retries` re-runs
   /// of just the failed tests (a test that then passes is flaky, `RetryMerger`).
-  func runPackage(_ step: PackageStep, retries: Int) async throws(TestRunnerError) -> PackageResult {
+  ///
+  /// `listing`: the tests a `--coverage` step that reuses the build it follows takes as listed (the binary is the
+  /// one the first step listed); a step that lists sets it.
+  func runPackage(_ step: PackageStep, retries: Int, listing: inout [String]?) async throws(TestRunnerError)
+    -> PackageResult
+  {
     var package = PackageResult(path: step.package, run: step.run?.name, status: .cancelled, filter: step.filter)
     if Task.isCancelled { return package }
 
     if step.coverage?.reusesBuild != true, let built = try await build(step, &package) { return built }
     let assembler: ResultAssembler
     let listed: [String]?
-    switch try await resultsSetup(for: step) {
-    case nil: return finish(package)
-    case .unlisted(let message)?:
-      package.status = .error
-      package.message = message
-      return finish(package)
-    case .ready(let ready, let tests)?: (assembler, listed) = (ready, tests)
+    if step.coverage?.reusesBuild == true, let known = listing {
+      (assembler, listed) = (ResultAssembler(selectedTargets: step.testTargets, listedTests: known), known)
+    } else {
+      switch try await resultsSetup(for: step) {
+      case nil: return finish(package)
+      case .unlisted(let message)?:
+        package.status = .error
+        package.message = message
+        return finish(package)
+      case .ready(let ready, let tests)?: (assembler, listed, listing) = (ready, tests, tests)
+      }
     }
 
     onEvent(.testing(package: step.eventName, targets: step.testTargets, attempt: 1))

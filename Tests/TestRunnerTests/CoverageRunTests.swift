@@ -156,6 +156,8 @@ import Testing
         process.requests.filter { $0.subcommand == "build" && !$0.arguments.contains("--show-bin-path") }.count == 1)
       #expect(
         process.requests.filter { $0.arguments.contains("--show-bin-path") }.count == 1, "asked once per package")
+      // The second target's step reuses the first one's build, and its listing: one per package.
+      #expect(process.requests.filter { $0.subcommand == "list" }.count == 1, "listed once per package")
       let package = try #require(result.packages.first)
       #expect(result.packages.count == 1)
       #expect(package.status == .passed)
