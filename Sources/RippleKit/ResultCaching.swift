@@ -115,6 +115,17 @@ public struct KeyedUnit: Sendable, Hashable {
   }
 }
 
+extension TestSelection {
+  /// The targets a run keys, by package: those run whole. A package run unfiltered (`runAll`, no target named), an
+  /// Xcode run (its test plans and xcconfigs are not inputs yet) and a target split by suites across shards are
+  /// not keyed.
+  var keyedTargets: [(package: PackageSelection, targets: [String])] {
+    packages.filter { !$0.runAll && $0.run?.xcodebuild == nil }.map { package in
+      (package, package.testTargets.filter { package.suites[$0] == nil })
+    }
+  }
+}
+
 /// What the units of one run share to find their closures and closure files when asked.
 final class KeyClosures: Sendable {
   let dependencies: [TargetRef: [TargetRef]]
@@ -142,8 +153,8 @@ struct KeyedUnits: Sendable {
       units.map { (UnitID(package: $0.package, target: $0.target, run: $0.run), $0) },
       uniquingKeysWith: { first, _ in first })
     var taken: [KeyedUnit] = []
-    for package in selection.packages where !package.runAll && package.run?.xcodebuild == nil {
-      for name in package.testTargets where package.suites[name] == nil {
+    for (package, targets) in selection.keyedTargets {
+      for name in targets {
         guard let unit = byUnit[UnitID(package: package.path, target: name, run: package.run?.name)] else {
           return nil
         }
@@ -350,11 +361,8 @@ extension Workspace {
         warnings.append("test.resultCache.keyEnvironment names \(name), which is not set: keyed as unset")
       }
     }
-    // Xcode runs are not keyed yet: their test plans and xcconfigs are not inputs (docs/DESIGN.md).
-    let packages = selection.packages.filter { !$0.runAll && $0.run?.xcodebuild == nil }
-    let refs = packages.flatMap { package in
-      package.testTargets.filter { package.suites[$0] == nil }.map { TargetRef(package: package.path, name: $0) }
-    }
+    let packages = selection.keyedTargets
+    let refs = packages.flatMap { package, targets in targets.map { TargetRef(package: package.path, name: $0) } }
     let attribution = KeyAttribution(
       graph: graph, selection: configuration.selection, assets: configuration.assets,
       configPath: configuration.sourcePath.map { RepoPath.relative($0, to: root) })
@@ -394,14 +402,14 @@ extension Workspace {
     let (keys, nodes) = ContentKeys.graphKeys(for: refs, in: graph, context: context, dependencies: dependencies)
     let closures = KeyClosures(dependencies: dependencies, files: files)
     var units: [KeyedUnit] = []
-    for package in packages {
+    for (package, targets) in packages {
       var runInputs = KeyInputs()
       runInputs.add("run", "name", package.run?.name ?? TestConfig.name(of: [:]))
       for (name, value) in (package.run?.environment ?? [:]) {
         runInputs.add("run", "env " + name, value ?? "(removed)")
       }
       runInputs.add("run", "platform", Platform.host.rawValue)
-      for name in package.testTargets where package.suites[name] == nil {
+      for name in targets {
         guard let key = keys[TargetRef(package: package.path, name: name)] else { continue }
         var unitInputs = key.inputs
         unitInputs.add(contentsOf: runInputs)
