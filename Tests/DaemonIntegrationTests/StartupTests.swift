@@ -7,8 +7,9 @@ import Testing
   import Glibc
 #endif
 
-/// Start-up and request handling of a daemon with nothing to run (an empty remote): quick, no builds.
-@Suite("rippled start-up, the store, stderr and request bodies", .serialized, .exclusive(.daemonCache(3)))
+/// Start-up and request handling of a daemon with nothing to run (an empty remote): quick, no builds, so a lane of
+/// its own (in lane 3 it waited for the interfaces' runs and ended the whole suite).
+@Suite("rippled start-up, the store, stderr and request bodies", .serialized, .exclusive(.daemonCache(5)))
 struct StartupTests {
   @Test func aBusyPortExitsThreeNamingTheAddressAndNeverSaysReady() async throws {
     let h = try DaemonHarness()

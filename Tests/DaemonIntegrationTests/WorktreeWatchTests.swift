@@ -85,7 +85,7 @@ struct WorktreeWatchTests {
     try h.start(repositories: config(checkout, name: "locked"))
     try await h.waitForReady()
     let lock = checkout + "/.git/index.lock"
-    FileManager.default.createFile(atPath: lock, contents: nil)
+    #expect(FileManager.default.createFile(atPath: lock, contents: nil))
     try h.write("README.md", "# edited while git holds the index\n", in: checkout)
     try await h.eventually("the look to wait for the index lock", timeout: .seconds(30)) {
       try await source(h)["waitingForIndexLock"] as? Bool == true

@@ -79,7 +79,7 @@ import Testing
     try FileManager.default.createDirectory(
       atPath: repo.path("Sources/Core/Generated"), withIntermediateDirectories: true)
     #expect(FileManager.default.createFile(atPath: big, contents: nil))
-    #expect(truncate(big, 1 << 30) == 0, "a sparse 1 GiB file")
+    #expect(truncate(big, 1 << 27) == 0, "a sparse 128 MiB file")
     let store = try TemporaryDirectory()
     // Hashed "an hour later": the file is no longer racily clean.
     let first = FileDigestCache(file: store.child("digests.tsv"), now: Self.later)
@@ -89,7 +89,7 @@ import Testing
     let second = FileDigestCache(file: store.child("digests.tsv"), now: Self.later)
     #expect(try second.digest(of: big) == digest)
     #expect(second.hashed == 0, "the stat matched: not read again")
-    // Another size is another file (a small one: hashing 1 GiB once is enough for the suite).
+    // Another size is another file (a small one: hashing 128 MiB once is enough for the suite).
     let other = repo.path("Sources/Core/Generated/Other.bin")
     try Data("ab".utf8).write(to: URL(fileURLWithPath: other))
     let stampedOther = try second.digest(of: other)

@@ -21,19 +21,29 @@ final class LineLog: @unchecked Sendable {
 }
 
 @Suite struct StreamingProcessTests {
+  /// The child waits until the test has seen its first line (the handler creates a marker file) before it writes the
+  /// second one and ends: without streaming, the first line would arrive only after the end and the child would give
+  /// up waiting (exit 9). A signal, not a clock: a loaded machine may delay the line, never reorder it.
   @Test func deliversLinesWhileTheProcessRunsAndCapturesThemToo() async throws {
+    let folder = try TemporaryDirectory(prefix: "ripple-streaming")
+    let marker = folder.child("first-seen")
     let log = LineLog()
-    let request = ProcessRequest("/bin/sh", ["-c", "echo first; echo oops >&2; sleep 1; echo second; exit 3"])
-    let result = try await ProcessClient.live.runStreaming(request, log.append)
-    let finished = ContinuousClock.now
-    #expect(result.exitStatus == 3)
+    let script = """
+      echo first; echo oops >&2
+      i=0; while [ ! -e "$1" ]; do i=$((i+1)); [ $i -gt 1200 ] && exit 9; sleep 0.05; done
+      echo second; exit 3
+      """
+    let request = ProcessRequest("/bin/sh", ["-c", script, "sh", marker])
+    let result = try await ProcessClient.live.runStreaming(request) { line in
+      log.append(line)
+      if line.text == "first" { FileManager.default.createFile(atPath: marker, contents: nil) }
+    }
+    #expect(result.exitStatus == 3, "3: the child saw the marker, so the first line arrived while it ran")
     #expect(result.outputString == "first\nsecond\n")
     #expect(result.errorString == "oops\n")
     let lines = log.entries
     #expect(lines.filter { $0.0.stream == .standardOutput }.map(\.0.text) == ["first", "second"])
     #expect(lines.filter { $0.0.stream == .standardError }.map(\.0.text) == ["oops"])
-    let first = try #require(lines.first { $0.0.text == "first" })
-    #expect(finished - first.1 > .milliseconds(500), "the first line arrived before the process ended")
   }
 
   @Test func clientsWithoutStreamingReplayTheOutput() async throws {

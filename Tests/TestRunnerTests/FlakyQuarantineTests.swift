@@ -227,10 +227,14 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let store = OutcomeStore(path: folder + "/outcomes.json")
     var history = OutcomeHistory()
-    for index in 0..<2500 {
-      var test = FlakyQuarantineTests.test("test\(index)", index % 3 == 0 ? .failed : .passed)
-      test.flaky = index % 7 == 0
-      history.record(FlakyQuarantineTests.run([test]), at: Self.now - Double(index % 20) * Self.day, now: Self.now)
+    // 2,500 tests over 20 days, one run a day (each `record` prunes the whole history, as once per real run).
+    for day in 0..<20 {
+      let tests = stride(from: day, to: 2500, by: 20).map { index in
+        var test = FlakyQuarantineTests.test("test\(index)", index % 3 == 0 ? .failed : .passed)
+        test.flaky = index % 7 == 0
+        return test
+      }
+      history.record(FlakyQuarantineTests.run(tests), at: Self.now - Double(day) * Self.day, now: Self.now)
     }
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let encoder = JSONEncoder()

@@ -15,14 +15,15 @@
     public let name: String
     private let lock: AsyncLock
 
-    /// rippled's integration suites run in four lanes, each with a cache folder of its own (`DaemonHarness.sharedCache`
+    /// rippled's integration suites run in five lanes, each with a cache folder of its own (`DaemonHarness.sharedCache`
     /// names it after the lane held): the fixture builds incrementally within a lane, and the lanes run at the same
     /// time. With two lanes their chain was the end of the whole suite. The lanes are balanced by serial time: the
-    /// branch suite; the policies and clean-up; the interfaces with the suites that build nothing; and the sandbox
+    /// branch suite; the policies and clean-up; the interfaces with the watch and open-file suites; the sandbox
     /// suite alone, whose runs build without the shared module cache (TestSupport's `SharedModuleCache`, which the
-    /// sandbox cannot write): in a lane with other suites, every switch of build arguments rebuilt the whole fixture.
+    /// sandbox cannot write): in a lane with other suites, every switch of build arguments rebuilt the whole fixture;
+    /// and start-up, which builds nothing and so costs no second fixture build by running alongside.
     public static func daemonCache(_ lane: Int) -> ExclusiveResource { daemonLanes[lane - 1] }
-    private static let daemonLanes = (1...4).map { ExclusiveResource(name: "rippled integration cache \($0)") }
+    private static let daemonLanes = (1...5).map { ExclusiveResource(name: "rippled integration cache \($0)") }
 
     /// The resource the running suite holds (nil outside `.exclusive` suites).
     @TaskLocal public static var current: ExclusiveResource?
