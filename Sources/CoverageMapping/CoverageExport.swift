@@ -65,34 +65,37 @@ public enum BinaryIdentity {
   /// The GNU build id of an ELF file (`NT_GNU_BUILD_ID`), lower-case hex; nil when it is not a 64-bit
   /// little-endian ELF file or has none.
   public static func elfBuildID(_ data: Data) -> String? {
-    let bytes = [UInt8](data)
-    guard bytes.count >= 64, bytes[0..<4] == [0x7F, 0x45, 0x4C, 0x46], bytes[4] == 2, bytes[5] == 1 else { return nil }
-    func integer(_ offset: Int, _ size: Int) -> Int? {
-      guard offset >= 0, offset + size <= bytes.count else { return nil }
-      return (0..<size).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
-    }
-    guard let sectionTable = integer(0x28, 8), let entrySize = integer(0x3A, 2), let count = integer(0x3C, 2) else {
+    // In place: a mapped binary is touched only where its section table and notes are.
+    data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> String? in
+      guard bytes.count >= 64, Array(bytes[0..<4]) == [0x7F, 0x45, 0x4C, 0x46], bytes[4] == 2, bytes[5] == 1 else {
+        return nil
+      }
+      func integer(_ offset: Int, _ size: Int) -> Int? {
+        guard offset >= 0, offset + size <= bytes.count else { return nil }
+        return (0..<size).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+      }
+      guard let sectionTable = integer(0x28, 8), let entrySize = integer(0x3A, 2), let count = integer(0x3C, 2)
+      else { return nil }
+      for index in 0..<count {
+        let header = sectionTable + index * entrySize
+        guard let type = integer(header + 4, 4), type == 7,  // SHT_NOTE
+          let offset = integer(header + 0x18, 8), let size = integer(header + 0x20, 8)
+        else { continue }
+        var note = offset
+        while note + 12 <= offset + size {
+          guard let nameSize = integer(note, 4), let descriptionSize = integer(note + 4, 4),
+            let noteType = integer(note + 8, 4)
+          else { break }
+          let name = note + 12
+          let description = name + ((nameSize + 3) & ~3)
+          guard name + 3 <= bytes.count, description + descriptionSize <= bytes.count else { break }
+          if noteType == 3 && nameSize == 4 && Array(bytes[name..<name + 3]) == [0x47, 0x4E, 0x55] {  // "GNU"
+            return bytes[description..<description + descriptionSize].map { String(format: "%02x", $0) }.joined()
+          }
+          note = description + ((descriptionSize + 3) & ~3)
+        }
+      }
       return nil
     }
-    for index in 0..<count {
-      let header = sectionTable + index * entrySize
-      guard let type = integer(header + 4, 4), type == 7,  // SHT_NOTE
-        let offset = integer(header + 0x18, 8), let size = integer(header + 0x20, 8)
-      else { continue }
-      var note = offset
-      while note + 12 <= offset + size {
-        guard let nameSize = integer(note, 4), let descriptionSize = integer(note + 4, 4),
-          let noteType = integer(note + 8, 4)
-        else { break }
-        let name = note + 12
-        let description = name + ((nameSize + 3) & ~3)
-        guard description + descriptionSize <= bytes.count else { break }
-        if noteType == 3 && nameSize == 4 && bytes[name..<name + 3] == [0x47, 0x4E, 0x55] {  // "GNU"
-          return bytes[description..<description + descriptionSize].map { String(format: "%02x", $0) }.joined()
-        }
-        note = description + ((descriptionSize + 3) & ~3)
-      }
-    }
-    return nil
   }
 }

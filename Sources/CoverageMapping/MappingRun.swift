@@ -48,7 +48,9 @@ public struct MappingRun: Sendable {
   }
 
   public func map(_ request: Request) async throws(MappingError) -> CoverageMap {
-    let buildID = (try? Data(contentsOf: URL(fileURLWithPath: request.binary))).flatMap(BinaryIdentity.elfBuildID)
+    // Mapped, not read: the id is in a note near the start of a binary of hundreds of megabytes.
+    let buildID = (try? Data(contentsOf: URL(fileURLWithPath: request.binary), options: .alwaysMapped))
+      .flatMap(BinaryIdentity.elfBuildID)
     var tests: [(TestID, TestLibrary)] = []
     for library in [TestLibrary.xctest, .swiftTesting] {
       // An instrumented binary writes a profile wherever it runs: the listing's goes to the work folder.

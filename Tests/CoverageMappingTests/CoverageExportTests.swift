@@ -86,7 +86,7 @@ import Testing
     #expect(BinaryIdentity.elfBuildID(Data("#!/bin/sh\n".utf8)) == nil)
     #if os(Linux)
       // This test binary is linked with a build id, as SwiftPM links every binary on Linux.
-      let own = try Data(contentsOf: URL(fileURLWithPath: "/proc/self/exe"))
+      let own = try Data(contentsOf: URL(fileURLWithPath: "/proc/self/exe"), options: .alwaysMapped)
       #expect(BinaryIdentity.elfBuildID(own)?.count == 40)
     #endif
   }
