@@ -8,7 +8,8 @@ import RippleCore
 
 /// An S3 bucket (`s3://bucket/prefix`): a record is the object `<prefix>/<key>`, read and written with requests
 /// signed by AssetFetch's SigV4 signer (a PUT signs its body's SHA-256). A missing object is a miss; a 403 (a
-/// wrong key or secret, no permission) is `refused(403)` with S3's reason.
+/// wrong key or secret, no permission) is `refused(403)` with S3's reason; a 500 or 503 is sent again twice
+/// before it is `refused` (S3 asks for retries).
 enum S3Store {
   static func make(
     location: S3Location, credentials: CredentialReference, timeout: Double, environment: [String: String]
@@ -51,8 +52,10 @@ struct S3Objects: Sendable {
 
   /// The object and its ETag; nil when there is none.
   func loadTagged(_ key: RecordKey) async throws(ResultStoreError) -> (data: Data, etag: String?)? {
-    let (url, headers) = request("GET", key, body: nil)
-    let response = try await http.send(.GET, url, headers: headers)
+    let response = try await retryingServerErrors { () async throws(ResultStoreError) -> StoreResponse in
+      let (url, headers) = request("GET", key, body: nil)
+      return try await http.send(.GET, url, headers: headers)
+    }
     if response.isSuccess { return (response.body, response.etag) }
     let error = S3ErrorBody(String(decoding: response.body, as: UTF8.self))
     if response.status == 404 && error?.code != "NoSuchBucket" { return nil }
@@ -103,9 +106,31 @@ struct S3Objects: Sendable {
         detail:
           "a record of \(data.count) bytes is more than a record may hold (\(ResultStoreLimits.maximumRecordBytes))")
     }
-    let (url, headers) = request("PUT", key, body: data)
-    return try await http.send(.PUT, url, headers: headers + (condition.map { [$0] } ?? []), body: data)
+    return try await retryingServerErrors { () async throws(ResultStoreError) -> StoreResponse in
+      let (url, headers) = request("PUT", key, body: data)
+      return try await http.send(.PUT, url, headers: headers + (condition.map { [$0] } ?? []), body: data)
+    }
   }
+
+  /// S3's `500 InternalError` and `503 SlowDown` ask the client to retry (AWS's SDKs do, with backoff): up to
+  /// `serverErrorAttempts` sends, 100 ms then 200 ms apart, each signed anew; the last answer stands. A retried
+  /// PUT is safe: a plain one writes the same bytes again, and a conditional one that had landed is answered 412,
+  /// which `save(_:_:unlessLowering:)` takes as "read and decide again". The store's timeout bounds them all.
+  private func retryingServerErrors(_ send: () async throws(ResultStoreError) -> StoreResponse)
+    async throws(ResultStoreError) -> StoreResponse
+  {
+    var attempt = 1
+    while true {
+      let response = try await send()
+      guard response.status == 500 || response.status == 503, attempt < Self.serverErrorAttempts else {
+        return response
+      }
+      try? await Task.sleep(for: .milliseconds(100 << (attempt - 1)))
+      attempt += 1
+    }
+  }
+
+  static let serverErrorAttempts = 3
 
   /// The object's URL and the headers to send: `Host`, and with credentials the SigV4 ones.
   private func request(_ method: String, _ key: RecordKey, body: Data?) -> (String, [(String, String)]) {

@@ -70,6 +70,35 @@ import Testing
 
   // MARK: failures
 
+  /// S3 asks clients to retry `500 InternalError` (moto answered one to a read racing a write): two in a row are
+  /// sent again, reads and writes alike; a third is refused with it.
+  @Test func anS3ServerErrorIsSentAgainTwiceThenRefused() async throws {
+    let server = try StandInServer.suiteServer()
+    func s3(failingFirst count: Int) throws -> ResultStoreClient {
+      let location = S3Location(
+        endpoint: server.base, bucket: "flaky", key: "\(count)", region: "us-east-1", pathStyle: true)
+      return try ResultStores.make(
+        .s3(location, credentials: .none), config: config(), environment: [:], cacheDirectory: "/c")
+    }
+    func sent(_ key: RecordKey, failingFirst count: Int) throws -> [String] {
+      try server.requests().filter { $0.path == "/flaky/\(count)/\(key.hex)" }.map(\.method)
+    }
+    let written = freshKey()
+    let data = recordBytes("s3")
+    try await s3(failingFirst: 2).save(written, data)
+    #expect(try await s3(failingFirst: 2).load(written) == data)
+    #expect(try sent(written, failingFirst: 2) == ["PUT", "PUT", "PUT", "GET"])
+
+    let missing = freshKey()
+    #expect(try await s3(failingFirst: 2).load(missing) == nil, "500, 500, then 404: a miss")
+    #expect(try sent(missing, failingFirst: 2) == ["GET", "GET", "GET"])
+
+    let failing = freshKey()
+    let error = await #expect(throws: ResultStoreError.self) { try await s3(failingFirst: 3).load(failing) }
+    #expect(error?.kind == .refused(status: 500))
+    #expect(try sent(failing, failingFirst: 3) == ["GET", "GET", "GET"], "three sends, no fourth")
+  }
+
   @Test(arguments: [500, 403, 401])
   func anErrorStatusIsRefusedWithIt(status: Int) async throws {
     let server = try StandInServer.suiteServer()

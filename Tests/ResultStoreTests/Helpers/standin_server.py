@@ -5,6 +5,8 @@ Usage: standin_server.py READY_FILE
 The first path segment picks the behaviour, so one server serves every test:
   /rippled/api/v1/records/<key>  GET (404 when absent) and PUT, kept in memory
   /status/<code>/...             answers <code> with a short body
+  /flaky/<n>/...                 S3 objects (GET with an ETag, 404 NoSuchKey when absent; PUT), kept in memory,
+                                 whose first <n> requests of each path answer 500 InternalError
   /hang/...                      reads the request and never answers
   /big/...                       200 with Content-Length 50 MiB, then streams zeros
   /bigchunked/...                200 without Content-Length (close-delimited), then streams 50 MiB of zeros
@@ -21,6 +23,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 RECORDS = {}
+OBJECTS = {}
+FLAKY_SEEN = {}
 LOG = None
 STREAMS = None
 LOCK = threading.Lock()
@@ -86,6 +90,21 @@ class Handler(BaseHTTPRequestHandler):
                     self._answer(404, b"no such record")
         elif kind == "status" and len(parts) > 1 and parts[1].isdigit():
             self._answer(int(parts[1]), b"stand-in status " + parts[1].encode())
+        elif kind == "flaky" and len(parts) > 2 and parts[1].isdigit():
+            with LOCK:
+                FLAKY_SEEN[path] = FLAKY_SEEN.get(path, 0) + 1
+                if FLAKY_SEEN[path] <= int(parts[1]):
+                    self._answer(500, b"<Error><Code>InternalError</Code><Message>stand-in</Message></Error>")
+                elif self.command == "PUT":
+                    OBJECTS[path] = body
+                    self.send_response(200)
+                    self.send_header("ETag", '"%d"' % len(OBJECTS))
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                elif path in OBJECTS:
+                    self._answer(200, OBJECTS[path], "application/octet-stream")
+                else:
+                    self._answer(404, b"<Error><Code>NoSuchKey</Code></Error>", "application/xml")
         elif kind == "hang":
             time.sleep(3600)
         elif kind == "big":
