@@ -37,8 +37,8 @@ extension TestPlan {
   /// coverage is then exactly what its tests executed. The build adds `--enable-code-coverage` (once, in the
   /// first step); the first step lists the tests from the built binary, as a run without coverage does (`swift
   /// test list` where it cannot), the steps that reuse its build take that listing (`TestRunner.runPackage`), and
-  /// a listing writes its profile where nothing reads it. A package run unfiltered (`runAll`) has no target to attribute coverage to: it runs as one step,
-  /// not measured.
+  /// a listing writes its profile where nothing reads it. A package run unfiltered (`runAll`) has no target to
+  /// attribute coverage to: it runs as one step, not measured.
   static func coverageSteps(
     _ package: PackageSelection, targets: [String], coverage: CoverageRunOptions, directory: String,
     common: [String], build: ProcessRequest, test: ProcessRequest, list: ProcessRequest,

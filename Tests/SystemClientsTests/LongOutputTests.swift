@@ -31,7 +31,7 @@ import Testing
       "/bin/sh", ["-c", "head -c 307200 /dev/zero | tr '\\0' x; echo; echo after; echo done >&2"])
     let result = try await ProcessClient.live.runStreaming(request, log.append)
     #expect(result.exitStatus == 0)
-    let lines = log.entries.map(\.0)
+    let lines = log.lines
     let out = lines.filter { $0.stream == .standardOutput }.map(\.text)
     #expect(out.count == 2)
     #expect(out.first?.hasPrefix(String(repeating: "x", count: 1000)) == true)

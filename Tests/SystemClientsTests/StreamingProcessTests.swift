@@ -4,16 +4,16 @@ import Testing
 
 @testable import SystemClients
 
-/// Collects lines with the time they arrived.
+/// Collects the lines a process streams, in the order they arrived.
 final class LineLog: @unchecked Sendable {
   private let lock = NSLock()
-  private var stored: [(OutputLine, ContinuousClock.Instant)] = []
+  private var stored: [OutputLine] = []
   func append(_ line: OutputLine) {
     lock.lock()
-    stored.append((line, .now))
+    stored.append(line)
     lock.unlock()
   }
-  var entries: [(OutputLine, ContinuousClock.Instant)] {
+  var lines: [OutputLine] {
     lock.lock()
     defer { lock.unlock() }
     return stored
@@ -41,9 +41,9 @@ final class LineLog: @unchecked Sendable {
     #expect(result.exitStatus == 3, "3: the child saw the marker, so the first line arrived while it ran")
     #expect(result.outputString == "first\nsecond\n")
     #expect(result.errorString == "oops\n")
-    let lines = log.entries
-    #expect(lines.filter { $0.0.stream == .standardOutput }.map(\.0.text) == ["first", "second"])
-    #expect(lines.filter { $0.0.stream == .standardError }.map(\.0.text) == ["oops"])
+    let lines = log.lines
+    #expect(lines.filter { $0.stream == .standardOutput }.map(\.text) == ["first", "second"])
+    #expect(lines.filter { $0.stream == .standardError }.map(\.text) == ["oops"])
   }
 
   @Test func clientsWithoutStreamingReplayTheOutput() async throws {
@@ -51,7 +51,7 @@ final class LineLog: @unchecked Sendable {
     let log = LineLog()
     _ = try await client.runStreaming(ProcessRequest("x"), log.append)
     #expect(
-      log.entries.map(\.0) == [
+      log.lines == [
         OutputLine(.standardOutput, "a"), OutputLine(.standardOutput, "b"), OutputLine(.standardError, "c"),
       ])
   }
