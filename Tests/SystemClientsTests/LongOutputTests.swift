@@ -56,7 +56,7 @@ import Testing
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     for name in ["0", "1", "2", ".hidden"] {
-      FileManager.default.createFile(atPath: folder + "/" + name, contents: Data())
+      #expect(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data()))
     }
     #expect(DescriptorHeadroom.entries(in: folder) == 3)
     #expect(DescriptorHeadroom.entries(in: folder + "/missing") == nil)

@@ -36,7 +36,7 @@ final class LineLog: @unchecked Sendable {
     let request = ProcessRequest("/bin/sh", ["-c", script, "sh", marker])
     let result = try await ProcessClient.live.runStreaming(request) { line in
       log.append(line)
-      if line.text == "first" { FileManager.default.createFile(atPath: marker, contents: nil) }
+      if line.text == "first" { _ = FileManager.default.createFile(atPath: marker, contents: nil) }
     }
     #expect(result.exitStatus == 3, "3: the child saw the marker, so the first line arrived while it ran")
     #expect(result.outputString == "first\nsecond\n")
