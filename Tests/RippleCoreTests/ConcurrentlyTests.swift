@@ -50,16 +50,48 @@ private final class Gauge: @unchecked Sendable {
     }
   }
 
-  @Test func concurrentMapRunsOnSeveralThreadsAndKeepsOrder() {
-    let gauge = Gauge()
+  /// Two items wait for each other (up to 60 s), so the map passes only if it runs them at the same time,
+  /// however loaded the machine: a serial map makes the first one give up. A gauge peak would depend on
+  /// whether a second thread happened to be free.
+  @Test(.enabled(if: ProcessInfo.processInfo.activeProcessorCount > 1, "one core runs the map serially"))
+  func concurrentMapRunsItemsAtTheSameTimeAndKeepsOrder() {
+    let meeting = Meeting(of: 2, waitingAtMost: 60)
     let squares = Array(0..<2_000).concurrentMap { item in
-      gauge.enter()
-      defer { gauge.leave() }
-      usleep(100)
+      if item < 2 { meeting.arriveAndWait() }
       return item * item
     }
     #expect(squares == (0..<2_000).map { $0 * $0 })
-    #expect(ProcessInfo.processInfo.activeProcessorCount == 1 || gauge.peak > 1)
+    #expect(meeting.everyoneMet, "the first two items never ran at the same time")
     #expect([Int]().concurrentMap { $0 } == [])
   }
+}
+
+/// A rendezvous: each arrival waits until `count` have arrived, or gives up after the timeout.
+private final class Meeting: @unchecked Sendable {
+  private let condition = NSCondition()
+  private let count: Int
+  private let timeout: TimeInterval
+  private var arrived = 0
+  private var gaveUp = false
+
+  init(of count: Int, waitingAtMost timeout: TimeInterval) {
+    self.count = count
+    self.timeout = timeout
+  }
+
+  func arriveAndWait() {
+    condition.lock()
+    defer { condition.unlock() }
+    arrived += 1
+    condition.broadcast()
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while arrived < count {
+      if !condition.wait(until: deadline) {
+        gaveUp = true
+        return
+      }
+    }
+  }
+
+  var everyoneMet: Bool { condition.withLock { arrived >= count && !gaveUp } }
 }
