@@ -30,7 +30,7 @@ import Testing
   /// Issue 48: `store: ./` over a repository with a tracked two-letter folder `db/` and a small `maxSize` deleted
   /// its files. The folder is refused before anything runs or is deleted: exit 2, naming the path.
   @Test func aLocalStoreInTheRepositoryIsRefusedWithExit2BeforeAnythingIsDeleted() throws {
-    let repo = try TestCommandTests.makeRepository()
+    let repo = try TestCommandTests.reusedRepository(for: Self.self)
     for index in 0..<10 { try repo.write("db/\(index).sql", String(repeating: "x", count: 2000)) }
     try repo.write("ripple.yml", "test:\n  resultCache:\n    store: ./\n    maxSize: 1000\n")
     _ = try repo.commitAll("db")
@@ -46,7 +46,7 @@ import Testing
   }
 
   @Test func aTargetThatPassedAtThisContentIsNotRunAgainAndAFailingOneAlwaysIs() throws {
-    let repo = try TestCommandTests.makeRepository()
+    let repo = try TestCommandTests.reusedRepository(for: Self.self)
     try repo.append("Packages/Shared/Sources/Greeting/Greeting.swift", "// edit\n")
     try repo.append("Sources/Other/Other.swift", "// edit\n")
     let env = environment(repo, branch: "feature/x")
@@ -124,7 +124,7 @@ import Testing
   }
 
   @Test func mainsSignedRecordsAreBelievedByEveryBranchAndAForgedOneByNone() throws {
-    let repo = try TestCommandTests.makeRepository()
+    let repo = try TestCommandTests.reusedRepository(for: Self.self)
     let keys = try RippleBinary.run(["results", "keygen", "--name", "ci-main"], in: repo.root)
     let lines = keys.standardOutput.split(separator: "\n").map(String.init)
     let secret = try #require(lines.first { $0.hasPrefix("RIPPLE_RESULT_SIGNING_KEY=") }?.dropFirst(26))
@@ -174,7 +174,7 @@ import Testing
   }
 
   @Test func aFreshRunnerReadsTheLastGreenBaseAndTheTeamsTimingsFromTheStore() throws {
-    let repo = try TestCommandTests.makeRepository()
+    let repo = try TestCommandTests.reusedRepository(for: Self.self)
     let keys = try RippleBinary.run(["results", "keygen", "--name", "ci-main"], in: repo.root)
     let lines = keys.standardOutput.split(separator: "\n").map(String.init)
     let secret = try #require(lines.first { $0.hasPrefix("RIPPLE_RESULT_SIGNING_KEY=") }?.dropFirst(26))
@@ -269,7 +269,7 @@ import Testing
   }
 
   @Test func flagsTheRunsEnvironmentAndAllowListedVariablesAreInEveryKeyAndADownStoreOnlyWarns() throws {
-    let repo = try TestCommandTests.makeRepository()
+    let repo = try TestCommandTests.reusedRepository(for: Self.self)
     try repo.write("ripple.yml", "test:\n  resultCache:\n    keyEnvironment: [RIPPLE_IT_SDK]\n")
     try repo.append("Sources/Other/Other.swift", "// edit\n")
     let env = environment(repo, branch: "feature/x")

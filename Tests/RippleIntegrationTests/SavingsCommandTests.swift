@@ -6,9 +6,13 @@ import Testing
 /// measures the suite and claims no saving, a later selective run compares its tests with that run's; and
 /// the reports a run wrote into the work tree are no change for the next one.
 @Suite(.serialized, .exclusive(.cooperativeThread)) struct SavingsCommandTests {
-  /// Two packages' worth of targets: Core and Other, each with a Swift Testing test target.
+  /// Two packages' worth of targets: Core and Other, each with a Swift Testing test target; handed on from test
+  /// to test with its build folder (`GitFixture.reused`).
   static func makeRepository() throws -> TestRepository {
-    let repo = try TestRepository.checkout()
+    try TestRepository.reused("SavingsCommandTests", populate: populate)
+  }
+
+  private static func populate(_ repo: TestRepository) throws {
     try repo.write(
       "Package.swift",
       "// swift-tools-version:6.0\nimport PackageDescription\n\nlet package = Package(\n  name: \"App\",\n"
@@ -24,7 +28,6 @@ import Testing
       "import Other\nimport Testing\n@Test func other() { #expect(Other.other == 1) }\n")
     try repo.write(".gitignore", ".build/\n")
     _ = try repo.commitAll("app")
-    return repo
   }
 
   static func environment(_ repo: TestRepository) -> [String: String] {

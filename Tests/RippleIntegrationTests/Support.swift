@@ -11,6 +11,12 @@ extension GitFixture {
   /// run share `RippleBinary.cacheDirectory`: a manifest another test already evaluated is read, not re-run through
   /// `swift package dump-package`. Tests about evaluation itself use a private cache (CachedPathTests).
   static func checkout() throws -> GitFixture { try GitFixture(folderName: "repo") }
+
+  /// A repository made by `populate` and handed on between the tests of a serialized suite, with its build
+  /// folders (`GitFixture.reused`), also in a checkout folder named `repo`.
+  static func reused(_ slot: String, populate: (GitFixture) throws -> Void) throws -> GitFixture {
+    try GitFixture.reused(slot, folderName: "repo", populate: populate)
+  }
 }
 
 /// Runs argv (no shell) and captures both streams; with `check`, a non-zero exit throws.

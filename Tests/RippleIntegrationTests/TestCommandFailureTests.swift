@@ -6,7 +6,7 @@ import Testing
 /// full pipe that only a second signal ends.
 @Suite(.serialized, .exclusive(.cooperativeThread)) struct TestCommandFailureTests {
   @Test func aBuildFailureNamesThePackageAndOtherPackagesStillReport() throws {
-    let repo = try TestCommandTests.makeRepository()
+    let repo = try TestCommandTests.reusedRepository(for: Self.self)
     // Break the root package's tests; the shared package still builds and passes.
     try repo.append("Tests/AppTests/AppTests.swift", "let broken: Int = \"not a number\"\n")
     try repo.append("Packages/Shared/Sources/Greeting/Greeting.swift", "// edit\n")
@@ -26,7 +26,7 @@ import Testing
   }
 
   @Test func interruptStopsTheTestsAndStillWritesWhatFinished() async throws {
-    let repo = try TestCommandTests.makeRepository()
+    let repo = try TestCommandTests.reusedRepository(for: Self.self)
     try repo.write(
       "Tests/OtherTests/OtherTests.swift",
       """
@@ -80,7 +80,7 @@ import Testing
   /// output through) ignores the first SIGTERM's cancellation; the second ends it at once with 128 + 15, and no
   /// report is half-written.
   @Test func aSecondSIGTERMEndsARunStuckOnAFullPipe() async throws {
-    let repo = try TestCommandTests.makeRepository()
+    let repo = try TestCommandTests.reusedRepository(for: Self.self)
     try repo.append("Sources/Other/Other.swift", "// edit\n")
     let stub = try TemporaryDirectory(prefix: "ripple-stuck-swift")
     let buildPID = stub.child("build.pid")

@@ -7,6 +7,17 @@ import Testing
   /// Two packages linked by `.package(path:)`; XCTest and Swift Testing; one deliberately failing test.
   static func makeRepository() throws -> TestRepository {
     let repo = try TestRepository.checkout()
+    try populate(repo)
+    return repo
+  }
+
+  /// The same repository handed on between the tests of `suite` (`GitFixture.reused`), so that each builds it
+  /// incrementally instead of from scratch.
+  static func reusedRepository(for suite: Any.Type) throws -> TestRepository {
+    try TestRepository.reused("\(suite)-TestCommandTests", populate: populate)
+  }
+
+  private static func populate(_ repo: TestRepository) throws {
     try repo.write(
       "Package.swift",
       """
@@ -69,7 +80,6 @@ import Testing
     )
     try repo.write(".gitignore", ".build/\n")
     try repo.commitAll("Initial import")
-    return repo
   }
 
   /// Piped into one log (a CI job's `2>&1`), the "Comparing" line (stdout, block-buffered) comes before the

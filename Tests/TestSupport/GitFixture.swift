@@ -8,12 +8,15 @@ public final class GitFixture: @unchecked Sendable {
   public let root: String
   /// What deinit removes: `root`, or the folder holding it when the checkout's folder is named.
   private let container: String?
+  /// What deinit calls instead for a reused fixture (`reused(_:folderName:populate:)`): hands the slot back.
+  private let release: (@Sendable () -> Void)?
 
   /// A new repository (`git init`) on `branch`; `bare` for one without a work tree; `folderName` names the
   /// checkout's own folder (SwiftPM names a `.package(path:)` of the root package by it).
   public init(branch: String = "main", bare: Bool = false, folderName: String? = nil) throws {
     let container = try TemporaryDirectory.make(prefix: "ripple-repo")
     self.container = container
+    release = nil
     root = folderName.map { container + "/" + $0 } ?? container
     try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     try git(["init", "-q", "-b", branch] + (bare ? ["--bare"] : []))
@@ -23,10 +26,19 @@ public final class GitFixture: @unchecked Sendable {
   public init(existing path: String) {
     root = path
     container = nil
+    release = nil
+  }
+
+  /// Wraps a reused fixture's folder: deinit calls `release` and removes nothing.
+  init(reusing path: String, release: @escaping @Sendable () -> Void) {
+    root = path
+    container = nil
+    self.release = release
   }
 
   deinit {
     if let container { try? FileManager.default.removeItem(atPath: container) }
+    release?()
   }
 
   public func path(_ relative: String) -> String { root + "/" + relative }
@@ -73,10 +85,12 @@ public final class GitFixture: @unchecked Sendable {
     try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path(relative))
   }
 
-  /// Stages everything (ignored files too) and commits, empty or not; returns the new HEAD's id.
+  /// Stages everything (ignored files too) but SwiftPM's build folders, and commits, empty or not; returns the
+  /// new HEAD's id. A build folder (`BuildFolders.scratchRoots`) is never wanted in a commit: a reused fixture
+  /// has them before its first build, and a test commits after building.
   @discardableResult
   public func commitAll(_ message: String = "change") throws -> String {
-    try git("add", "-A", "-f")
+    try git(["add", "-A", "-f", "--", "."] + BuildFolders.scratchRoots(in: root).map { ":(exclude)" + $0 })
     try git("commit", "-q", "--allow-empty", "-m", message)
     return try revParse("HEAD")
   }
