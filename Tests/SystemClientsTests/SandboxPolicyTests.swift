@@ -266,7 +266,8 @@ import Testing
     let script =
       "trap 'echo interrupted > \(lane)/signal; exit 130' INT; echo ready > \(lane)/ready; while :; do sleep 0.05; done"
     await #expect(throws: ProcessError.self) {
-      _ = try await client.run(ProcessRequest("/bin/sh", ["-c", script], timeout: .seconds(2)))
+      // 5 s: bwrap and the shell must start and write `ready` first, which a loaded machine may delay.
+      _ = try await client.run(ProcessRequest("/bin/sh", ["-c", script], timeout: .seconds(5)))
     }
     // The trap runs within the 3 s before SIGTERM. Poll for the content: the file exists before `echo` wrote it.
     let signalled = { (try? String(contentsOfFile: lane + "/signal", encoding: .utf8)) == "interrupted\n" }
