@@ -15,20 +15,26 @@ import Testing
     try repo.commitAll("initial")
   }
 
+  /// A slot of its own, and how many times its repository was made.
+  private final class Slot {
+    let name = "reused-\(UUID().uuidString)"
+    private(set) var populated = 0
+
+    func take() throws -> GitFixture {
+      try ReusedFixtures.fixture(name, folderName: "repo") { repo in
+        populated += 1
+        try ReusedFixtureTests.populate(repo)
+      }
+    }
+  }
+
   private static func inode(_ path: String) throws -> UInt64 {
     try #require(FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? UInt64)
   }
 
   @Test func theNextTestGetsWhatPopulateLeftWithSwiftPMsBuildFoldersOnly() throws {
-    let slot = "reused-\(UUID().uuidString)"
-    var populated = 0
-    func take() throws -> GitFixture {
-      try ReusedFixtures.fixture(slot, folderName: "repo") {
-        populated += 1
-        try Self.populate($0)
-      }
-    }
-    var first: GitFixture? = try take()
+    let slot = Slot()
+    var first: GitFixture? = try slot.take()
     let root = try #require(first?.root)
     let initial = try #require(try first?.revParse("HEAD"))
     let untouched = try Self.inode(root + "/Sources/B/B.swift")
@@ -52,9 +58,12 @@ import Testing
     try first?.write("Packages/P/.build/build.db", "x\n")
     try first?.write("Packages/P/.build/ripple/state", "x\n")
     first = nil
+    // Reuse off (`RIPPLE_TESTS_FRESH_FIXTURES=1`): a fresh repository, and the slot is left as it is.
+    let off = try ReusedFixtures.fixture(slot.name, folderName: "repo", reusing: false) { try Self.populate($0) }
+    #expect(off.root != root && off.read("Sources/A/A.swift") == "let a = 1\n")
 
-    let second = try take()
-    #expect(populated == 1)
+    let second = try slot.take()
+    #expect(slot.populated == 1)
     #expect(second.root == root)
     #expect(try second.revParse("HEAD") == initial)
     #expect(try second.git("rev-parse", "--abbrev-ref", "HEAD") == "main\n")
@@ -86,26 +95,20 @@ import Testing
   }
 
   @Test func aSlotInUseGivesAFreshRepositoryAndAFailedResetMakesItAgain() throws {
-    let slot = "reused-\(UUID().uuidString)"
-    var populated = 0
-    func take() throws -> GitFixture {
-      try ReusedFixtures.fixture(slot, folderName: "repo") {
-        populated += 1
-        try Self.populate($0)
-      }
-    }
-    var held: GitFixture? = try take()
-    let beside = try take()
+    let slot = Slot()
+    var held: GitFixture? = try slot.take()
+    let beside = try slot.take()
     #expect(beside.root != held?.root)
-    #expect(populated == 2)
+    #expect(slot.populated == 2)
     let root = try #require(held?.root)
     try held?.write("Sources/A/A.swift", "// a test's edit\n")
     held = nil
     // A reset that fails (here: its copy of the repository's git folder is damaged) makes the slot again.
-    try FileManager.default.removeItem(atPath: ReusedFixtures.folder(slot) + "/" + ReusedFixtures.pristineGit + "/HEAD")
-    let again = try take()
+    try FileManager.default.removeItem(
+      atPath: ReusedFixtures.folder(slot.name) + "/" + ReusedFixtures.pristineGit + "/HEAD")
+    let again = try slot.take()
     #expect(again.root == root)
-    #expect(populated == 3)
+    #expect(slot.populated == 3)
     #expect(again.read("Sources/A/A.swift") == "let a = 1\n")
     #expect(try again.git("status", "--porcelain", "--untracked-files=all").isEmpty)
   }

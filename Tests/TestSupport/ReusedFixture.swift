@@ -16,22 +16,17 @@ extension GitFixture {
   public static func reused(
     _ slot: String, folderName: String = "repo", populate: (GitFixture) throws -> Void
   ) throws -> GitFixture {
-    guard !ReusedFixtures.off else {
-      let fresh = try GitFixture(folderName: folderName)
-      try populate(fresh)
-      return fresh
-    }
-    return try ReusedFixtures.fixture(slot, folderName: folderName, populate: populate)
+    try ReusedFixtures.fixture(slot, folderName: folderName, reusing: !ReusedFixtures.off, populate: populate)
   }
 }
 
 /// The slots of `GitFixture.reused`: one folder per slot under this run's folder, and whether a test holds it.
 enum ReusedFixtures {
-  /// The slot's repository, reset or made; a fresh one when the slot is held.
-  static func fixture(_ slot: String, folderName: String, populate: (GitFixture) throws -> Void) throws
-    -> GitFixture
-  {
-    guard let lease = Lease(slot) else {
+  /// The slot's repository, reset or made; a fresh one when the slot is held or `reusing` is false.
+  static func fixture(
+    _ slot: String, folderName: String, reusing: Bool = true, populate: (GitFixture) throws -> Void
+  ) throws -> GitFixture {
+    guard reusing, let lease = Lease(slot) else {
       let fresh = try GitFixture(folderName: folderName)
       try populate(fresh)
       return fresh
